@@ -1,0 +1,70 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+/** Names that must not reach the pure rules layer: Foundry's globals, the DOM and the clock. */
+const impure = [
+  "game",
+  "CONFIG",
+  "Hooks",
+  "foundry",
+  "ui",
+  "canvas",
+  "Roll",
+  "ChatMessage",
+  "CONST",
+  "window",
+  "document",
+  "globalThis",
+  "Date",
+];
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "test-artefacts/**"] },
+  js.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    extends: [...tseslint.configs.strictTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/ban-ts-comment": "error",
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["src/rules/**/*.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...impure.map((name) => ({
+          name,
+          message: "src/rules/ is pure: no Foundry globals, DOM, clock or randomness.",
+        })),
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "Math", property: "random", message: "Dice results arrive as data." },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/foundry/**", "**/foundry", "fvtt-types", "fvtt-types/*"],
+              message: "src/rules/ imports nothing from Foundry.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["**/*.{js,mjs}"],
+    languageOptions: { globals: { ...globals.node } },
+  },
+);

@@ -1,0 +1,46 @@
+// Assembles dist/ as the folder a user drops into Foundry's Data/modules/structured-initiative:
+// the Vite bundle (built before this runs), the manifest, languages, templates, styles and the
+// compendium packs compiled from packs/ sources by the official Foundry CLI.
+import { cp, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { compilePack } from "@foundryvtt/foundryvtt-cli";
+import { ClassicLevel } from "classic-level";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dist = path.join(root, "dist");
+
+/** Count the documents in a compiled LevelDB pack (primary documents only). */
+export async function countPackDocuments(packDir, collection) {
+  const db = new ClassicLevel(packDir, { keyEncoding: "utf8", valueEncoding: "json" });
+  let count = 0;
+  for await (const key of db.keys()) if (key.startsWith(`!${collection}!`)) count += 1;
+  await db.close();
+  return count;
+}
+
+async function main() {
+  await mkdir(dist, { recursive: true });
+  for (const item of ["module.json", "lang", "templates", "styles"]) {
+    await cp(path.join(root, item), path.join(dist, item), { recursive: true });
+  }
+  const manifest = JSON.parse(await readFile(path.join(root, "module.json"), "utf8"));
+  for (const pack of manifest.packs) {
+    const src = path.join(root, pack.path);
+    const dest = path.join(dist, pack.path);
+    await rm(dest, { recursive: true, force: true });
+    const sources = (await readdir(src)).filter((f) => /\.(json|ya?ml)$/.test(f));
+    await compilePack(src, dest, { yaml: false, recursive: true, log: false });
+    const collection = pack.type.toLowerCase() + "s";
+    const count = await countPackDocuments(dest, collection);
+    if (count !== sources.length) {
+      throw new Error(
+        `pack ${pack.name}: ${sources.length} source files but ${count} documents compiled (missing _key?)`,
+      );
+    }
+    console.log(`pack ${pack.name}: ${count} documents`);
+  }
+}
+
+if (process.argv[1] === import.meta.filename) {
+  await main();
+}

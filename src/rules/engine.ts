@@ -1,0 +1,233 @@
+/**
+ * The rules engine: the types every mode shares and the dispatcher that adds undo history.
+ *
+ * A mode is a pure state machine: `state + command + requester -> new state + events`, or a typed
+ * refusal with a reason code. Nothing here touches Foundry, the DOM or randomness; dice results
+ * arrive inside commands as plain numbers.
+ */
+
+/** Identifiers of the five structured modes. "system default" is not a rules mode: it bypasses the engine. */
+export const MODE_IDS = ["individual", "sides", "slots", "declare-resolve", "phases"] as const;
+/** One of the structured modes. */
+export type ModeId = (typeof MODE_IDS)[number];
+
+/** Who sends a command, as attested by Foundry (never as claimed by the sender). */
+export interface Requester {
+  /** The Foundry user id. */
+  readonly userId: string;
+  /** Whether the user is a GM (Foundry's `User#isGM`). */
+  readonly isGM: boolean;
+  /** Ids of the combatants whose actor this user owns. */
+  readonly owns: readonly string[];
+}
+
+/**
+ * Every reason a command can be refused. The glue turns each code into the localised message
+ * `STRUCTURED_INITIATIVE.Refusal.<code>`; a test checks that every code has one.
+ */
+export const REFUSAL_CODES = [
+  "notGM",
+  "notOwner",
+  "unknownCombatant",
+  "duplicateCombatant",
+  "unknownGroup",
+  "notStarted",
+  "alreadyStarted",
+  "notYourTurn",
+  "alreadyActed",
+  "initiativeMissing",
+  "rollOffPending",
+  "notTied",
+  "invalidValue",
+  "emptyGroup",
+  "noHistory",
+  "notDelaying",
+  "notReady",
+  "alreadyWaiting",
+  "notAware",
+  "noCombatants",
+  "unknownCommand",
+] as const;
+/** A reason code for a refused command. */
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/** A refused command: nothing changed. */
+export interface Refusal {
+  readonly code: RefusalCode;
+  /** The combatant the refusal is about, when there is one (for the message). */
+  readonly combatantId?: string;
+}
+
+/** Something that happened, for the glue to announce (chat, hooks, screen readers). */
+export interface RuleEvent {
+  readonly type: string;
+  readonly round?: number;
+  readonly combatantId?: string;
+}
+
+/** How a successful command should be recorded for undo. */
+export type StepKind = "turn" | "round";
+
+/** The result of applying a command. */
+export type Outcome<S> =
+  | {
+      readonly ok: true;
+      readonly state: S;
+      readonly events: readonly RuleEvent[];
+      /** Set when the command is a step that previous-turn / previous-round can undo. */
+      readonly step?: StepKind;
+    }
+  | { readonly ok: false; readonly refusal: Refusal };
+
+/** A command: a tagged plain object. Mode-specific unions extend this. */
+export interface Command {
+  readonly type: string;
+}
+
+/** A combatant as the rules see it. */
+export interface RosterEntry {
+  readonly id: string;
+  readonly name: string;
+  /** Has a player owner (Foundry's `Combatant#hasPlayerOwner`). */
+  readonly isPC: boolean;
+}
+
+/** The derived "who acts now" view every mode provides; the glue builds `combat.turns` from it. */
+export interface TurnView {
+  /** Whether the encounter has started. */
+  readonly started: boolean;
+  /** The round number (0 before the start). */
+  readonly round: number;
+  /** The mode's current step or phase (a key under `STRUCTURED_INITIATIVE.Step`). */
+  readonly step: string;
+  /** Combatant ids in tracker order; `combat.turns` follows it. */
+  readonly order: readonly string[];
+  /** Who acts now, or null. */
+  readonly current: string | null;
+  /** Who acts next, or null. */
+  readonly next: string | null;
+}
+
+/** One thing a user may do now, for the tracker's controls. */
+export interface AllowedAction {
+  readonly type: string;
+  readonly combatantId?: string;
+}
+
+/** The contract every mode implements. */
+export interface ModeDefinition<S, C extends Command> {
+  readonly id: ModeId;
+  /** A fresh, not yet started state for these combatants. */
+  create(roster: readonly RosterEntry[]): S;
+  /** Apply one command. Must not mutate `state`; a refusal changes nothing. */
+  apply(state: S, command: C, who: Requester): Outcome<S>;
+  /** The derived order and current combatant. */
+  view(state: S): TurnView;
+  /** What this requester may do now. */
+  allowed(state: S, who: Requester): readonly AllowedAction[];
+  /**
+   * Commands that change the roster (a combatant joins or is deleted) must also be applied to
+   * every undo snapshot, so an undo never resurrects a deleted combatant or loses a joined one.
+   */
+  isRosterCommand(command: C): boolean;
+  /** Commands are untrusted data from the network: narrow them. */
+  parseCommand(data: unknown): C | null;
+}
+
+/** An undo snapshot: the mode state before a step. */
+export interface Snapshot<S> {
+  readonly kind: StepKind;
+  readonly state: S;
+}
+
+/** A mode state with its undo history. */
+export interface Encounter<S> {
+  readonly mode: ModeId;
+  readonly state: S;
+  /** Oldest first. */
+  readonly history: readonly Snapshot<S>[];
+}
+
+/** Commands the engine handles for every mode. */
+export type EngineCommand = { readonly type: "previousTurn" } | { readonly type: "previousRound" };
+
+/** Default bound on the undo history. */
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+/** A refusal outcome. */
+export function refuse<S>(code: RefusalCode, combatantId?: string): Outcome<S> {
+  return { ok: false, refusal: combatantId === undefined ? { code } : { code, combatantId } };
+}
+
+/** A success outcome. */
+export function accept<S>(state: S, events: readonly RuleEvent[] = [], step?: StepKind): Outcome<S> {
+  return step === undefined ? { ok: true, state, events } : { ok: true, state, events, step };
+}
+
+/** A new encounter with an empty history. */
+export function createEncounter<S, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  roster: readonly RosterEntry[],
+): Encounter<S> {
+  return { mode: mode.id, state: mode.create(roster), history: [] };
+}
+
+function isEngineCommand(command: Command): command is EngineCommand {
+  return command.type === "previousTurn" || command.type === "previousRound";
+}
+
+/**
+ * Apply a command to an encounter: undo commands are handled here, the rest by the mode.
+ * Steps push the prior state onto a bounded history; roster commands are replayed on the history.
+ */
+export function dispatch<S, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  encounter: Encounter<S>,
+  command: C | EngineCommand,
+  who: Requester,
+  historyLimit: number = DEFAULT_HISTORY_LIMIT,
+): Outcome<Encounter<S>> {
+  if (isEngineCommand(command)) return undo(mode, encounter, command, who);
+  const outcome = mode.apply(encounter.state, command, who);
+  if (!outcome.ok) return outcome;
+  let history = encounter.history;
+  if (mode.isRosterCommand(command)) {
+    history = history.map((snap) => {
+      const replayed = mode.apply(snap.state, command, who);
+      return replayed.ok ? { kind: snap.kind, state: replayed.state } : snap;
+    });
+  }
+  if (outcome.step !== undefined && historyLimit > 0) {
+    history = [...history, { kind: outcome.step, state: encounter.state }];
+    if (history.length > historyLimit) history = history.slice(history.length - historyLimit);
+  }
+  const next: Encounter<S> = { mode: encounter.mode, state: outcome.state, history };
+  return outcome.step === undefined
+    ? { ok: true, state: next, events: outcome.events }
+    : { ok: true, state: next, events: outcome.events, step: outcome.step };
+}
+
+function undo<S, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  encounter: Encounter<S>,
+  command: EngineCommand,
+  who: Requester,
+): Outcome<Encounter<S>> {
+  if (!who.isGM) return refuse("notGM");
+  const { history } = encounter;
+  let target = history.length - 1;
+  if (command.type === "previousRound") {
+    // Back to the start of the previous round: the oldest snapshot taken in that round.
+    const round = mode.view(encounter.state).round;
+    const wanted = Math.max(round - 1, 0);
+    target = history.findIndex((snap) => mode.view(snap.state).round === wanted);
+  }
+  const snapshot = history[target];
+  if (target < 0 || snapshot === undefined) return refuse("noHistory");
+  const restored: Encounter<S> = {
+    mode: encounter.mode,
+    state: snapshot.state,
+    history: history.slice(0, target),
+  };
+  return { ok: true, state: restored, events: [{ type: "rewound", round: mode.view(snapshot.state).round }] };
+}

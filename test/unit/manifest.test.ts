@@ -1,0 +1,68 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+// The same counter the build uses to check the pack, so the test reads the pack as Foundry would.
+import { countPackDocuments } from "../../scripts/build.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const dist = path.join(root, "dist");
+
+interface Manifest {
+  id: string;
+  title: string;
+  version: string;
+  compatibility: { minimum: string; verified: string };
+  esmodules: string[];
+  styles: string[];
+  languages: { lang: string; path: string }[];
+  packs: { name: string; path: string; type: string }[];
+  url: string;
+  manifest: string;
+  download: string;
+  authors: { name: string }[];
+}
+
+const manifest = JSON.parse(readFileSync(path.join(dist, "module.json"), "utf8")) as Manifest;
+
+describe("the built module (dist/) is what Foundry v13 installs", () => {
+  it("names the module structured-initiative, v0.1.0, for Foundry 13", () => {
+    expect(manifest.id).toBe("structured-initiative");
+    expect(manifest.title).toBe("Structured Initiative");
+    expect(manifest.version).toBe("0.1.0");
+    expect(manifest.compatibility).toEqual({ minimum: "13", verified: "13" });
+    expect(manifest.authors.length).toBeGreaterThan(0);
+    for (const url of [manifest.url, manifest.manifest, manifest.download]) expect(url).toMatch(/^https:\/\//);
+  });
+
+  it("every path the manifest names exists in the build output", () => {
+    const paths = [
+      ...manifest.esmodules,
+      ...manifest.styles,
+      ...manifest.languages.map((l) => l.path),
+      ...manifest.packs.map((p) => p.path),
+    ];
+    expect(paths.length).toBe(4);
+    for (const p of paths) expect(existsSync(path.join(dist, p)), p).toBe(true);
+  });
+
+  it("the macros compendium holds one document per pack source file, each a script macro", async () => {
+    const pack = manifest.packs.find((p) => p.name === "macros");
+    expect(pack?.type).toBe("Macro");
+    const sources = readdirSync(path.join(root, "packs/macros")).filter((f) => f.endsWith(".json"));
+    expect(sources.length).toBeGreaterThanOrEqual(1);
+    for (const file of sources) {
+      const doc = JSON.parse(readFileSync(path.join(root, "packs/macros", file), "utf8")) as Record<string, unknown>;
+      expect(doc._key).toBe(`!macros!${String(doc._id)}`);
+      expect(doc.type).toBe("script");
+      expect(String(doc.command)).toContain("structured-initiative");
+    }
+    expect(await countPackDocuments(path.join(dist, pack?.path ?? ""), "macros")).toBe(sources.length);
+  });
+
+  it("the bundle is a single file with no imports, and every language file is valid JSON", () => {
+    const bundle = readFileSync(path.join(dist, manifest.esmodules[0] ?? ""), "utf8");
+    expect(bundle).not.toMatch(/^\s*import\s/m);
+    for (const l of manifest.languages)
+      expect(() => JSON.parse(readFileSync(path.join(dist, l.path), "utf8")) as unknown).not.toThrow();
+  });
+});

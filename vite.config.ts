@@ -1,0 +1,24 @@
+import { defineConfig } from "vite";
+
+/**
+ * Library build of the module bundle: one ES file with no imports or exports, Foundry's globals
+ * left free, class names kept (Foundry builds hook names such as `renderSICombatTracker` from them).
+ */
+export default defineConfig({
+  publicDir: false,
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    target: "es2022",
+    minify: "oxc",
+    lib: {
+      entry: "src/index.ts",
+      formats: ["es"],
+      fileName: () => "scripts/structured-initiative.js",
+    },
+    rolldownOptions: {
+      output: { keepNames: true },
+    },
+  },
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/rules/**/*.test.ts", "test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    environment: "node",
+    pool: "threads",
+  },
+});
