@@ -46,6 +46,8 @@ export const REFUSAL_CODES = [
   "alreadyWaiting",
   "notAware",
   "noCombatants",
+  "inGroup",
+  "notNPC",
   "unknownCommand",
 ] as const;
 /** A reason code for a refused command. */
@@ -112,6 +114,8 @@ export interface TurnView {
 export interface AllowedAction {
   readonly type: string;
   readonly combatantId?: string;
+  /** The group the action is about, for commands addressed to a group rather than a combatant. */
+  readonly groupId?: string;
 }
 
 /** The contract every mode implements. */
@@ -191,13 +195,19 @@ export function dispatch<S, C extends Command>(
   const outcome = mode.apply(encounter.state, command, who);
   if (!outcome.ok) return outcome;
   let history = encounter.history;
-  if (mode.isRosterCommand(command)) {
-    history = history.map((snap) => {
-      const replayed = mode.apply(snap.state, command, who);
-      return replayed.ok ? { kind: snap.kind, state: replayed.state } : snap;
+  const roster = mode.isRosterCommand(command);
+  if (roster) {
+    const replayed = history.map((snap) => {
+      const again = mode.apply(snap.state, command, who);
+      return again.ok ? { kind: snap.kind, state: again.state } : snap;
     });
+    // Replaying can make a snapshot equal to the state after it (say, the removed combatant was
+    // acting there and the turn passed on): drop it, or an undo would seem to do nothing.
+    history = replayed.filter((snap, i) => !sameData(snap.state, replayed[i + 1]?.state ?? outcome.state));
   }
-  if (outcome.step !== undefined && historyLimit > 0) {
+  // A roster command is never pushed as a step: its prior state still holds the deleted (or lacks
+  // the joined) combatant, so restoring it would undo the roster change.
+  if (outcome.step !== undefined && historyLimit > 0 && !roster) {
     history = [...history, { kind: outcome.step, state: encounter.state }];
     if (history.length > historyLimit) history = history.slice(history.length - historyLimit);
   }
@@ -205,6 +215,19 @@ export function dispatch<S, C extends Command>(
   return outcome.step === undefined
     ? { ok: true, state: next, events: outcome.events }
     : { ok: true, state: next, events: outcome.events, step: outcome.step };
+}
+
+/** Structural equality of plain data (what mode states are: objects, arrays and primitives). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Readonly<Record<string, unknown>>;
+  const rb = b as Readonly<Record<string, unknown>>;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameData(ra[k], rb[k]));
 }
 
 function undo<S, C extends Command>(

@@ -1,0 +1,62 @@
+/**
+ * Small pure helpers shared by the rules modes: permission checks, immutable list edits and the
+ * narrowing of untrusted data. Nothing here knows about a particular mode.
+ */
+
+import type { Requester, StepKind } from "./engine";
+
+/** Whether `who` may act for `combatantId`: the GM always, a player only for a combatant it owns. */
+export function canControl(who: Requester, combatantId: string): boolean {
+  return who.isGM || who.owns.includes(combatantId);
+}
+
+/** The first entry whose `id` is `id`, if any. */
+export function findById<T extends { readonly id: string }>(list: readonly T[], id: string): T | undefined {
+  return list.find((entry) => entry.id === id);
+}
+
+/** A copy of `list` without every occurrence of `item`. */
+export function without<T>(list: readonly T[], item: T): T[] {
+  return list.filter((entry) => entry !== item);
+}
+
+/** A copy of `list` with `items` inserted before position `index` (clamped to the list). */
+export function insertAt<T>(list: readonly T[], index: number, ...items: readonly T[]): T[] {
+  const at = Math.min(Math.max(index, 0), list.length);
+  return [...list.slice(0, at), ...items, ...list.slice(at)];
+}
+
+/** A copy of `list` with `item` appended unless it is already there. */
+export function withItem<T>(list: readonly T[], item: T): T[] {
+  return list.includes(item) ? [...list] : [...list, item];
+}
+
+/** How a step that went from round `before` to round `after` is recorded for undo. */
+export function stepKind(before: number, after: number): StepKind {
+  return before === after ? "turn" : "round";
+}
+
+/** Longest id accepted from untrusted data (Foundry ids are 16 characters). */
+export const MAX_ID_LENGTH = 128;
+/** Longest free text (a name, a ready trigger) accepted from untrusted data. */
+export const MAX_TEXT_LENGTH = 500;
+
+/** Narrow untrusted data to a plain object (not an array, not null). */
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Narrow untrusted data to a usable id: a non-empty string of bounded length. */
+export function isId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
+}
+
+/** Narrow untrusted data to a finite number (no NaN, no ±Infinity). */
+export function isFiniteNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** Narrow untrusted data to a string of bounded length (possibly empty). */
+export function isText(value: unknown): value is string {
+  return typeof value === "string" && value.length <= MAX_TEXT_LENGTH;
+}
