@@ -1,0 +1,150 @@
+/**
+ * Simulated Foundry test bed: `createSim()` starts one server and one client per connected user,
+ * each client running the built module in its own realm.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+import { compileBundle, SimClient } from "./client.js";
+import { Dice, ROLES, SimServer } from "./server.js";
+import { resetIds, type Dict, type Json, type JsonObject } from "./utils.js";
+
+export { SimClient } from "./client.js";
+export { SimServer, Dice, ROLES } from "./server.js";
+export type { SimCombat, SimCombatant, SimActor, SimUser, SimChatMessage, SimRealm } from "./runtime.js";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const MODULE_ID = "structured-initiative";
+
+export interface SimUserSpec {
+  id?: string;
+  name: string;
+  /** 1 player (default), 4 gamemaster. */
+  role?: number;
+  /** Open a client for this user at start (default true). */
+  connect?: boolean;
+}
+
+export interface CreateSimOptions {
+  /** Bundle file; null for none. Default `dist/scripts/structured-initiative.js`. */
+  bundlePath?: string | null;
+  /** Script text to run instead of a bundle file (tests of the sim itself). */
+  bundleCode?: string;
+  /** Lang file; default `dist/lang/en.json` (missing file: no translations). */
+  langPath?: string;
+  users?: SimUserSpec[];
+  actors?: JsonObject[];
+  scenes?: JsonObject[];
+  combats?: JsonObject[];
+  settings?: Record<string, Json>;
+  /** Runs in each realm before the bundle, e.g. to install a system's Combat subclass. */
+  systemSetup?: (realm: Dict) => void;
+  system?: { id: string; title: string; initiative: string };
+  modules?: string[];
+  seed?: number;
+  templateRoot?: string;
+  renderTemplates?: boolean;
+}
+
+export interface Sim {
+  server: SimServer;
+  gm: SimClient;
+  players: SimClient[];
+  clients: SimClient[];
+  dice: Dice;
+  settle(): Promise<void>;
+  client(userId: string): SimClient;
+  /** Open a client for a user (first login or after `disconnect()`). */
+  connect(userId: string): Promise<SimClient>;
+}
+
+const langCache = new Map<string, Dict>();
+function loadLang(file: string): Dict {
+  let v = langCache.get(file);
+  if (!v) {
+    v = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Dict) : {};
+    langCache.set(file, v);
+  }
+  return v;
+}
+
+export const DEFAULT_USERS: SimUserSpec[] = [
+  { id: "gmUser0000000001", name: "Gamemaster", role: ROLES.GAMEMASTER },
+  { id: "player0000000001", name: "Alice", role: ROLES.PLAYER },
+  { id: "player0000000002", name: "Bob", role: ROLES.PLAYER },
+];
+
+export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
+  resetIds(options.seed ?? 1);
+  const specs = options.users ?? DEFAULT_USERS;
+  const users: JsonObject[] = specs.map((u, i) => ({
+    _id: u.id ?? `user${String(i).padStart(12, "0")}`,
+    name: u.name,
+    role: u.role ?? ROLES.PLAYER,
+  }));
+  const server = new SimServer({
+    users,
+    actors: options.actors ?? [],
+    scenes: options.scenes ?? [],
+    combats: options.combats ?? [],
+    settings: options.settings ?? {},
+    seed: options.seed ?? 1,
+  });
+  let script: vm.Script | null = null;
+  if (options.bundleCode !== undefined) script = new vm.Script(options.bundleCode, { filename: "sim-bundle.js" });
+  else if (options.bundlePath !== null) {
+    const file = path.resolve(REPO_ROOT, options.bundlePath ?? "dist/scripts/structured-initiative.js");
+    if (!fs.existsSync(file)) throw new Error(`Bundle not found: ${file} (build the module first)`);
+    script = compileBundle(file);
+  }
+  const translations = loadLang(path.resolve(REPO_ROOT, options.langPath ?? "dist/lang/en.json"));
+  const clientOptions = (userId: string) => ({
+    server,
+    userId,
+    script,
+    translations,
+    modules: options.modules ?? [MODULE_ID],
+    ...(options.system ? { system: options.system } : {}),
+    ...(options.systemSetup ? { systemSetup: options.systemSetup } : {}),
+    templateRoot: options.templateRoot ?? REPO_ROOT,
+    renderTemplates: options.renderTemplates ?? false,
+  });
+
+  const clients: SimClient[] = [];
+  for (const [i, spec] of specs.entries()) {
+    if (spec.connect === false) continue;
+    clients.push(await SimClient.start(clientOptions(String(users[i]?._id))));
+  }
+  const isGM = (c: SimClient): boolean => (server.user(c.userId)?.role as number) >= ROLES.ASSISTANT;
+  const gm = clients.find(isGM);
+  const sim: Sim = {
+    server,
+    get gm(): SimClient {
+      if (!gm) throw new Error("No GM client in this sim");
+      return gm;
+    },
+    players: clients.filter((c) => !isGM(c)),
+    clients,
+    dice: server.dice,
+    settle: () => server.settle(),
+    client(userId: string): SimClient {
+      const c = clients.find((x) => x.userId === userId);
+      if (!c) throw new Error(`No client for ${userId}`);
+      return c;
+    },
+    async connect(userId: string): Promise<SimClient> {
+      const existing = clients.find((x) => x.userId === userId);
+      if (existing) {
+        if (!existing.connected) await existing.reload();
+        return existing;
+      }
+      const c = await SimClient.start(clientOptions(userId));
+      clients.push(c);
+      if (!isGM(c)) sim.players.push(c);
+      return c;
+    },
+  };
+  await server.settle();
+  return sim;
+}

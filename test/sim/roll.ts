@@ -1,0 +1,312 @@
+/**
+ * A small real dice-formula engine for the simulated `Roll`
+ * (https://foundryvtt.com/api/classes/foundry.dice.Roll.html): `NdX` with optional `kh`/`kl`,
+ * `+ - * /`, parentheses, numeric constants and `@path` substitution from roll data.
+ * Die results come from the server's injectable dice.
+ */
+import { getProperty, isPlainObject, type Dict, type Json, type JsonObject } from "./utils.js";
+
+export interface DieResult {
+  result: number;
+  active: boolean;
+}
+export interface DieTerm {
+  class: "Die";
+  number: number;
+  faces: number;
+  modifiers: string[];
+  results: DieResult[];
+}
+type Node =
+  | { kind: "num"; value: number }
+  | { kind: "die"; die: DieTerm }
+  | { kind: "bin"; op: "+" | "-" | "*" | "/"; left: Node; right: Node }
+  | { kind: "neg"; expr: Node }
+  | { kind: "paren"; expr: Node };
+
+export function parseFormula(formula: string): Node {
+  const src = formula.replace(/\s+/g, "");
+  let i = 0;
+  const fail = (): never => {
+    throw new Error(`Unresolved or invalid roll formula "${formula}"`);
+  };
+  const num = (): number | null => {
+    const m = /^\d+(\.\d+)?/.exec(src.slice(i));
+    if (!m) return null;
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  const primary = (): Node => {
+    if (src[i] === "(") {
+      i++;
+      const e = expr();
+      if (src[i] !== ")") fail();
+      i++;
+      return { kind: "paren", expr: e };
+    }
+    const n = num();
+    if (src[i] === "d" || src[i] === "D") {
+      i++;
+      const faces = num();
+      if (faces === null || faces < 1 || !Number.isInteger(faces)) return fail();
+      const count = n ?? 1;
+      if (!Number.isInteger(count) || count > 1000) fail();
+      const modifiers: string[] = [];
+      const m = /^(kh|kl)(\d*)/.exec(src.slice(i));
+      if (m) {
+        modifiers.push(m[0]);
+        i += m[0].length;
+      }
+      return { kind: "die", die: { class: "Die", number: count, faces, modifiers, results: [] } };
+    }
+    if (n === null) return fail();
+    return { kind: "num", value: n };
+  };
+  const unary = (): Node => {
+    if (src[i] === "-") {
+      i++;
+      return { kind: "neg", expr: unary() };
+    }
+    if (src[i] === "+") i++;
+    return primary();
+  };
+  const term = (): Node => {
+    let left = unary();
+    while (src[i] === "*" || src[i] === "/") {
+      const op = src[i] as "*" | "/";
+      i++;
+      left = { kind: "bin", op, left, right: unary() };
+    }
+    return left;
+  };
+  const expr = (): Node => {
+    let left = term();
+    while (src[i] === "+" || src[i] === "-") {
+      const op = src[i] as "+" | "-";
+      i++;
+      left = { kind: "bin", op, left, right: term() };
+    }
+    return left;
+  };
+  if (!src) fail();
+  const root = expr();
+  if (i !== src.length) fail();
+  return root;
+}
+
+function show(n: Node): string {
+  switch (n.kind) {
+    case "num":
+      return String(n.value);
+    case "die":
+      return `${n.die.number}d${n.die.faces}${n.die.modifiers.join("")}`;
+    case "neg":
+      return `-${show(n.expr)}`;
+    case "paren":
+      return `(${show(n.expr)})`;
+    case "bin":
+      return `${show(n.left)} ${n.op} ${show(n.right)}`;
+  }
+}
+
+function evaluateNode(n: Node, draw: (faces: number) => number): number {
+  switch (n.kind) {
+    case "num":
+      return n.value;
+    case "neg":
+      return -evaluateNode(n.expr, draw);
+    case "paren":
+      return evaluateNode(n.expr, draw);
+    case "die": {
+      const d = n.die;
+      d.results = Array.from({ length: d.number }, () => ({ result: draw(d.faces), active: true }));
+      const mod = d.modifiers[0];
+      if (mod) {
+        const keep = Number(mod.slice(2) || "1");
+        const sorted = [...d.results].sort((a, b) =>
+          mod.startsWith("kh") ? b.result - a.result : a.result - b.result,
+        );
+        sorted.slice(keep).forEach((r) => (r.active = false));
+      }
+      return d.results.filter((r) => r.active).reduce((s, r) => s + r.result, 0);
+    }
+    case "bin": {
+      const a = evaluateNode(n.left, draw);
+      const b = evaluateNode(n.right, draw);
+      return n.op === "+" ? a + b : n.op === "-" ? a - b : n.op === "*" ? a * b : a / b;
+    }
+  }
+}
+
+function collectDice(n: Node, out: DieTerm[] = []): DieTerm[] {
+  if (n.kind === "die") out.push(n.die);
+  else if (n.kind === "bin") collectDice(n.right, collectDice(n.left, out));
+  else if (n.kind === "neg" || n.kind === "paren") collectDice(n.expr, out);
+  return out;
+}
+
+/** Top-level terms in Foundry's shape (Die, NumericTerm, OperatorTerm, ParentheticalTerm). */
+function flatTerms(n: Node): Dict[] {
+  switch (n.kind) {
+    case "num":
+      return [{ class: "NumericTerm", number: n.value }];
+    case "die":
+      return [n.die as unknown as Dict];
+    case "neg":
+      return [{ class: "OperatorTerm", operator: "-" }, ...flatTerms(n.expr)];
+    case "paren":
+      return [{ class: "ParentheticalTerm", term: show(n.expr) }];
+    case "bin":
+      return [...flatTerms(n.left), { class: "OperatorTerm", operator: n.op }, ...flatTerms(n.right)];
+  }
+}
+
+export interface RollEnv {
+  drawDie(faces: number): number;
+  warn(message: string): void;
+  toMessage(roll: unknown, messageData: Dict, rollMode: string | undefined, create: boolean): Promise<unknown>;
+}
+
+/** Builds one realm's `Roll` class. */
+export function createRollClass(env: RollEnv) {
+  class Roll {
+    readonly data: Dict;
+    readonly options: Dict;
+    readonly _formula: string;
+    private readonly ast: Node | null;
+    private readonly error: Error | null;
+    _evaluated = false;
+    _total: number | undefined = undefined;
+
+    constructor(formula: string, data: Dict = {}, options: Dict = {}) {
+      this.data = data;
+      this.options = options;
+      const replaced = Roll.replaceFormulaData(formula, data, { missing: "0", warn: true });
+      let ast: Node | null = null;
+      let error: Error | null = null;
+      try {
+        ast = parseFormula(replaced);
+      } catch (err) {
+        error = err instanceof Error ? err : new Error(String(err));
+      }
+      this.ast = ast;
+      this.error = error;
+      this._formula = ast ? show(ast) : replaced;
+    }
+
+    /**
+     * `@path` references are replaced from the roll data; missing ones become "0" with a UI warning
+     * (https://github.com/foundryvtt/dnd5e/pull/1747 describes core's global warning).
+     */
+    static replaceFormulaData(
+      formula: string,
+      data: Dict,
+      { missing, warn = false }: { missing?: string; warn?: boolean } = {},
+    ): string {
+      return formula.replace(/@([a-zA-Z_][\w.-]*)/g, (match, path: string) => {
+        const v = getProperty(data, path);
+        if (typeof v === "number" || (typeof v === "string" && v !== "")) return String(v);
+        if (warn) env.warn(`The attribute ${match} was not present in the provided roll data.`);
+        return missing ?? match;
+      });
+    }
+
+    static validate(formula: string): boolean {
+      try {
+        parseFormula(Roll.replaceFormulaData(formula, {}, { missing: "0" }));
+        return true;
+      } catch {
+        return false;
+      }
+    }
+
+    static create(formula: string, data: Dict = {}, options: Dict = {}): Roll {
+      return new this(formula, data, options);
+    }
+
+    static fromData(json: unknown): Roll {
+      const src = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
+      if (!isPlainObject(src)) throw new Error("Invalid roll data");
+      const roll = new this(String(src.formula), {}, isPlainObject(src.options) ? src.options : {});
+      const dice = Array.isArray(src.terms)
+        ? src.terms.filter((t): t is Dict => isPlainObject(t) && t.class === "Die")
+        : [];
+      roll.dice.forEach((d, i) => {
+        const r = dice[i]?.results;
+        if (Array.isArray(r)) d.results = r as DieResult[];
+      });
+      roll._evaluated = src.evaluated === true;
+      roll._total = typeof src.total === "number" ? src.total : undefined;
+      return roll;
+    }
+    static fromJSON(json: string): Roll {
+      return this.fromData(json);
+    }
+
+    get formula(): string {
+      return this._formula;
+    }
+    get total(): number | undefined {
+      return this._total;
+    }
+    get result(): string {
+      return this.terms
+        .map((t) =>
+          t.class === "Die"
+            ? String((t as unknown as DieTerm).results.filter((r) => r.active).reduce((s, r) => s + r.result, 0))
+            : String(t.operator ?? t.number ?? t.term),
+        )
+        .join(" ");
+    }
+    get terms(): Dict[] {
+      return this.ast ? flatTerms(this.ast) : [];
+    }
+    get dice(): DieTerm[] {
+      return this.ast ? collectDice(this.ast) : [];
+    }
+    get isDeterministic(): boolean {
+      return this.dice.length === 0;
+    }
+
+    evaluateSync(): this {
+      if (this._evaluated) throw new Error("The Roll has already been evaluated");
+      if (!this.ast) throw this.error ?? new Error("Invalid roll");
+      this._total = evaluateNode(this.ast, (f) => env.drawDie(f));
+      this._evaluated = true;
+      return this;
+    }
+    async evaluate(_options: Dict = {}): Promise<this> {
+      return this.evaluateSync();
+    }
+    async roll(options: Dict = {}): Promise<this> {
+      return this.evaluate(options);
+    }
+
+    toJSON(): JsonObject {
+      return JSON.parse(
+        JSON.stringify({
+          class: "Roll",
+          options: this.options,
+          formula: this.formula,
+          terms: this.terms,
+          total: this.total ?? null,
+          evaluated: this._evaluated,
+        }),
+      ) as JsonObject;
+    }
+
+    /** https://foundryvtt.com/api/classes/foundry.dice.Roll.html#toMessage */
+    async toMessage(
+      messageData: Dict = {},
+      { rollMode, create = true }: { rollMode?: string; create?: boolean } = {},
+    ): Promise<unknown> {
+      if (!this._evaluated) await this.evaluate();
+      return env.toMessage(this, messageData, rollMode, create);
+    }
+  }
+  return Roll;
+}
+
+export type RollClass = ReturnType<typeof createRollClass>;
+export type RollInstance = InstanceType<RollClass>;
+export type { Json };

@@ -1,0 +1,1807 @@
+/**
+ * One client's Foundry globals, installed on a realm's global object (a `node:vm` context here, an
+ * iframe window in the browser playground). Every call builds fresh classes, so realms share nothing.
+ * Behaviour follows Foundry v13's public API pages; each emulated behaviour names its source.
+ */
+import Handlebars from "handlebars";
+import { createRollClass, type RollInstance } from "./roll.js";
+import {
+  canModify,
+  EMBEDDED,
+  isEmbedded,
+  isGMRole,
+  type ClientRequest,
+  type DocumentName,
+  type EmbeddedName,
+  type ServerMessage,
+  type TopLevelName,
+  type WorldData,
+} from "./server.js";
+import {
+  deepClone,
+  diffObject,
+  expandObject,
+  flattenObject,
+  getProperty,
+  isEmpty,
+  isPlainObject,
+  macrotask,
+  mergeObject,
+  objectsEqual,
+  randomID,
+  setProperty,
+  toJson,
+  toJsonObject,
+  type Dict,
+  type Json,
+  type JsonObject,
+} from "./utils.js";
+
+/** What a realm needs from its connection to the server. */
+export interface RealmTransport {
+  userId: string;
+  /** Resolves with the broadcast once this realm has applied it; rejects if the server refused. */
+  submit(req: ClientRequest): Promise<ServerMessage>;
+  drawDie(faces: number): number;
+  query(targetId: string, name: string, data: Json, timeout: number | undefined): Promise<unknown>;
+  queryResponse(queryId: string, ok: boolean, result: Json, error: string): void;
+  socketEmit(event: string, data: Json): void;
+  /** Client-scope settings (a browser's localStorage): survives reloads. */
+  clientStorage: Map<string, Json>;
+  /** Source text of a template path, or null when there is none. */
+  loadTemplate(path: string): string | null;
+}
+
+export interface RealmOptions {
+  translations: Dict;
+  modules: string[];
+  system: { id: string; title: string; initiative: string };
+  /** Render Handlebars parts of applications (off by default: cheap tests). */
+  renderTemplates: boolean;
+}
+
+export interface Notification {
+  type: "info" | "warning" | "error";
+  message: string;
+}
+
+type Fn = (...args: unknown[]) => unknown;
+const call = (fn: unknown, self: unknown, ...args: unknown[]): unknown =>
+  typeof fn === "function" ? (fn as Fn).apply(self, args) : undefined;
+
+/** CONST values (https://foundryvtt.com/api/modules/CONST.html). */
+const CONST = {
+  DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 },
+  USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
+  TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
+  // https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html
+  DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
+  SETTING_SCOPES: { CLIENT: "client", WORLD: "world", USER: "user" },
+} as const;
+const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
+
+export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
+  const notifications: Notification[] = [];
+  const errors: unknown[] = [];
+  const hookLog: Array<{ name: string; args: unknown[] }> = [];
+  const recordError = (where: string, err: unknown): void => {
+    errors.push(err);
+    console.error(`[sim ${t.userId}] ${where}:`, err);
+  };
+
+  // ------------------------------------------------------------------ Hooks
+  // https://foundryvtt.com/api/classes/foundry.helpers.Hooks.html: `call` stops at the first
+  // `false`; `callAll` runs every listener; errors in listeners are reported and do not stop others.
+  type HookEntry = { fn: Fn; once: boolean; id: number };
+  const hookMap = new Map<string, HookEntry[]>();
+  let hookId = 0;
+  const runHook = (name: string, args: unknown[], stopOnFalse: boolean): boolean => {
+    hookLog.push({ name, args });
+    for (const entry of [...(hookMap.get(name) ?? [])]) {
+      if (entry.once) Hooks.off(name, entry.id);
+      let result: unknown;
+      try {
+        result = entry.fn(...args);
+      } catch (err) {
+        recordError(`hook ${name}`, err);
+        continue;
+      }
+      if (result instanceof Object && "then" in result && typeof result.then === "function") {
+        (result as Promise<unknown>).then(undefined, (err: unknown) => {
+          recordError(`hook ${name}`, err);
+        });
+      }
+      if (stopOnFalse && result === false) return false;
+    }
+    return true;
+  };
+  const Hooks = {
+    get events(): Record<string, HookEntry[]> {
+      return Object.fromEntries(hookMap);
+    },
+    on(name: string, fn: Fn, { once = false }: { once?: boolean } = {}): number {
+      const list = hookMap.get(name) ?? [];
+      list.push({ fn, once, id: ++hookId });
+      hookMap.set(name, list);
+      return hookId;
+    },
+    once(name: string, fn: Fn): number {
+      return Hooks.on(name, fn, { once: true });
+    },
+    off(name: string, fn: Fn | number): void {
+      const list = hookMap.get(name);
+      if (!list) return;
+      const i = list.findIndex((e) => (typeof fn === "number" ? e.id === fn : e.fn === fn));
+      if (i >= 0) list.splice(i, 1);
+    },
+    call: (name: string, ...args: unknown[]): boolean => runHook(name, args, true),
+    callAll: (name: string, ...args: unknown[]): true => (runHook(name, args, false), true),
+    onError: (location: string, error: unknown): void => {
+      recordError(location, error);
+    },
+  };
+
+  // ------------------------------------------------------------------ Collection
+  /** https://foundryvtt.com/api/classes/foundry.utils.Collection.html */
+  class Collection<V> extends Map<string, V> {
+    get contents(): V[] {
+      return [...this.values()];
+    }
+    find(fn: (v: V, i: number, c: this) => unknown): V | undefined {
+      return this.contents.find((v, i) => fn(v, i, this));
+    }
+    filter(fn: (v: V, i: number, c: this) => unknown): V[] {
+      return this.contents.filter((v, i) => fn(v, i, this));
+    }
+    map<T>(fn: (v: V, i: number, c: this) => T): T[] {
+      return this.contents.map((v, i) => fn(v, i, this));
+    }
+    some(fn: (v: V, i: number, c: this) => unknown): boolean {
+      return this.contents.some((v, i) => fn(v, i, this));
+    }
+    every(fn: (v: V, i: number, c: this) => unknown): boolean {
+      return this.contents.every((v, i) => fn(v, i, this));
+    }
+    reduce<T>(fn: (acc: T, v: V, i: number) => T, initial: T): T {
+      return this.contents.reduce(fn, initial);
+    }
+    getName(name: string): V | undefined {
+      return this.find((v) => (v as { name?: unknown }).name === name);
+    }
+    override get(key: string, { strict = false }: { strict?: boolean } = {}): V | undefined {
+      const v = super.get(key);
+      if (strict && v === undefined)
+        throw new Error(`The key ${key} does not exist in the ${this.constructor.name} Collection`);
+      return v;
+    }
+  }
+
+  // ------------------------------------------------------------------ documents
+  type Ctx = { parent?: ClientDocument | null };
+  type OpOptions = Dict & { parent?: ClientDocument | null };
+  const EMBED_FIELDS: Partial<Record<TopLevelName, Partial<Record<EmbeddedName, string>>>> = {
+    Combat: { Combatant: "combatants", CombatantGroup: "groups" },
+    Scene: { Token: "tokens" },
+  };
+
+  class ClientDocument {
+    static documentName: DocumentName = "Actor";
+    _source: Dict;
+    parent: ClientDocument | null;
+    _embedded: Partial<Record<EmbeddedName, Collection<ClientDocument>>> = {};
+
+    constructor(data: Dict = {}, { parent = null }: Ctx = {}) {
+      this._source = data;
+      this.parent = parent;
+      const fields = EMBED_FIELDS[this.documentName as TopLevelName] ?? {};
+      for (const [name, field] of Object.entries(fields) as Array<[EmbeddedName, string]>) {
+        const coll = new Collection<ClientDocument>();
+        const list = Array.isArray(data[field]) ? (data[field] as Dict[]) : [];
+        data[field] = list;
+        for (const src of list) coll.set(String(src._id), new (docClass(name))(src, { parent: this }));
+        this._embedded[name] = coll;
+      }
+      this._initialize();
+    }
+    static get implementation(): typeof ClientDocument {
+      return docClass(this.documentName);
+    }
+    /** Re-read derived values from `_source` (after construction and every update). */
+    _initialize(): void {
+      this.prepareData();
+    }
+    prepareData(): void {
+      this.prepareBaseData();
+      this.prepareDerivedData();
+    }
+    prepareBaseData(): void {}
+    prepareDerivedData(): void {}
+    get documentName(): DocumentName {
+      return (this.constructor as typeof ClientDocument).documentName;
+    }
+    get id(): string | null {
+      return typeof this._source._id === "string" ? this._source._id : null;
+    }
+    get _id(): string | null {
+      return this.id;
+    }
+    get uuid(): string {
+      const own = `${this.documentName}.${String(this.id)}`;
+      return this.parent ? `${this.parent.uuid}.${own}` : own;
+    }
+    get name(): string {
+      return typeof this._source.name === "string" ? this._source.name : "";
+    }
+    get flags(): Dict {
+      if (!isPlainObject(this._source.flags)) this._source.flags = {};
+      return this._source.flags as Dict;
+    }
+    get system(): Dict {
+      if (!isPlainObject(this._source.system)) this._source.system = {};
+      return this._source.system as Dict;
+    }
+    get isEmbedded(): boolean {
+      return this.parent !== null;
+    }
+    get collection(): Collection<ClientDocument> | undefined {
+      return this.parent
+        ? this.parent._embedded[this.documentName as EmbeddedName]
+        : worldCollection(this.documentName as TopLevelName);
+    }
+    getEmbeddedCollection(name: string): Collection<ClientDocument> {
+      const c = this._embedded[name as EmbeddedName];
+      if (!c) throw new Error(`${name} is not an embedded collection of ${this.documentName}`);
+      return c;
+    }
+    getEmbeddedDocument(name: string, id: string): ClientDocument | undefined {
+      return this.getEmbeddedCollection(name).get(id);
+    }
+
+    // flags: https://foundryvtt.com/api/classes/foundry.abstract.Document.html#getFlag
+    getFlag(scope: string, key: string): unknown {
+      return getProperty(this.flags[scope], key);
+    }
+    async setFlag(scope: string, key: string, value: unknown): Promise<this | undefined> {
+      return this.update({ [`flags.${scope}.${key}`]: value });
+    }
+    async unsetFlag(scope: string, key: string): Promise<this | undefined> {
+      const i = key.lastIndexOf(".");
+      const del = i >= 0 ? `${key.slice(0, i)}.-=${key.slice(i + 1)}` : `-=${key}`;
+      return this.update({ [`flags.${scope}.${del}`]: null });
+    }
+    updateSource(changes: Dict = {}): Dict {
+      const diff = diffObject(this._source, expandObject(changes));
+      mergeObject(this._source, diff, { performDeletions: true });
+      this._initialize();
+      return diff;
+    }
+    toObject(): Dict {
+      return deepClone(this._source);
+    }
+    toJSON(): Dict {
+      return this.toObject();
+    }
+
+    // permissions: https://foundryvtt.com/api/classes/foundry.abstract.Document.html#testUserPermission
+    getUserLevel(user: User | null | undefined): number {
+      return user?.isGM ? CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER : CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
+    }
+    testUserPermission(
+      user: User | null | undefined,
+      level: string | number,
+      { exact = false }: { exact?: boolean } = {},
+    ): boolean {
+      const wanted = typeof level === "string" ? (LEVELS[level] ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER) : level;
+      const have = this.getUserLevel(user);
+      return exact ? have === wanted : have >= wanted;
+    }
+    get permission(): number {
+      return this.getUserLevel(currentUser());
+    }
+    get isOwner(): boolean {
+      return this.testUserPermission(currentUser(), "OWNER");
+    }
+    canUserModify(user: User, action: "create" | "update" | "delete", data: Dict = {}): boolean {
+      return canModify(
+        replicaWorld(),
+        user._source as JsonObject,
+        action,
+        this.documentName,
+        (this.parent?._source ?? null) as JsonObject | null,
+        this._source as JsonObject,
+        toJsonObject(expandObject(data)),
+      );
+    }
+
+    // database operations (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#update)
+    async update(data: Dict = {}, options: Dict = {}): Promise<this | undefined> {
+      const cls = this.constructor as typeof ClientDocument;
+      const [doc] = await cls.updateDocuments([{ ...data, _id: this.id }], { ...options, parent: this.parent });
+      return doc as this | undefined;
+    }
+    async delete(options: Dict = {}): Promise<this | undefined> {
+      const cls = this.constructor as typeof ClientDocument;
+      const [doc] = await cls.deleteDocuments([String(this.id)], { ...options, parent: this.parent });
+      return doc as this | undefined;
+    }
+    static async create(
+      data: Dict | Dict[],
+      options: OpOptions = {},
+    ): Promise<ClientDocument | ClientDocument[] | undefined> {
+      const list = await this.createDocuments(Array.isArray(data) ? data : [data], options);
+      return Array.isArray(data) ? list : list[0];
+    }
+    static async createDocuments(data: Dict[] = [], options: OpOptions = {}): Promise<ClientDocument[]> {
+      return createDocuments(this, data, options);
+    }
+    static async updateDocuments(updates: Dict[] = [], options: OpOptions = {}): Promise<ClientDocument[]> {
+      return updateDocuments(this, updates, options);
+    }
+    static async deleteDocuments(ids: string[] = [], options: OpOptions = {}): Promise<ClientDocument[]> {
+      return deleteDocuments(this, ids, options);
+    }
+    async createEmbeddedDocuments(name: string, data: Dict[] = [], options: Dict = {}): Promise<ClientDocument[]> {
+      this.getEmbeddedCollection(name);
+      return docClass(name as DocumentName).createDocuments(data, { ...options, parent: this });
+    }
+    async updateEmbeddedDocuments(name: string, updates: Dict[] = [], options: Dict = {}): Promise<ClientDocument[]> {
+      this.getEmbeddedCollection(name);
+      return docClass(name as DocumentName).updateDocuments(updates, { ...options, parent: this });
+    }
+    async deleteEmbeddedDocuments(name: string, ids: string[] = [], options: Dict = {}): Promise<ClientDocument[]> {
+      this.getEmbeddedCollection(name);
+      return docClass(name as DocumentName).deleteDocuments(ids, { ...options, parent: this });
+    }
+
+    // lifecycle, overridable (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onUpdate)
+    async _preCreate(_data: Dict, _options: Dict, _user: User): Promise<unknown> {
+      return undefined;
+    }
+    async _preUpdate(_changes: Dict, _options: Dict, _user: User): Promise<unknown> {
+      return undefined;
+    }
+    async _preDelete(_options: Dict, _user: User): Promise<unknown> {
+      return undefined;
+    }
+    _onCreate(_data: Dict, _options: Dict, _userId: string): void {}
+    _onUpdate(_changed: Dict, _options: Dict, _userId: string): void {}
+    _onDelete(_options: Dict, _userId: string): void {}
+    _onCreateDescendantDocuments(
+      _parent: ClientDocument,
+      _collection: string,
+      _documents: ClientDocument[],
+      _data: Dict[],
+      _options: Dict,
+      _userId: string,
+    ): void {}
+    _onUpdateDescendantDocuments(
+      _parent: ClientDocument,
+      _collection: string,
+      _documents: ClientDocument[],
+      _changes: Dict[],
+      _options: Dict,
+      _userId: string,
+    ): void {}
+    _onDeleteDescendantDocuments(
+      _parent: ClientDocument,
+      _collection: string,
+      _documents: ClientDocument[],
+      _ids: string[],
+      _options: Dict,
+      _userId: string,
+    ): void {}
+  }
+
+  /** https://foundryvtt.com/api/classes/foundry.documents.User.html */
+  class User extends ClientDocument {
+    static override documentName: DocumentName = "User";
+    get role(): number {
+      return typeof this._source.role === "number" ? this._source.role : 0;
+    }
+    get isGM(): boolean {
+      return isGMRole(this.role);
+    }
+    get active(): boolean {
+      return this._source.active === true;
+    }
+    get isSelf(): boolean {
+      return this.id === t.userId;
+    }
+    get character(): Actor | null {
+      return game.actors.get(String(this._source.character)) ?? null;
+    }
+    hasRole(role: string | number, { exact = false }: { exact?: boolean } = {}): boolean {
+      const r = typeof role === "string" ? ((CONST.USER_ROLES as Record<string, number>)[role] ?? 99) : role;
+      return exact ? this.role === r : this.role >= r;
+    }
+    /** v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235). */
+    async query(name: string, data: unknown, { timeout }: { timeout?: number } = {}): Promise<unknown> {
+      return t.query(String(this.id), name, toJson(data), timeout);
+    }
+  }
+
+  /** https://foundryvtt.com/api/classes/foundry.documents.Actor.html */
+  class Actor extends ClientDocument {
+    static override documentName: DocumentName = "Actor";
+    get type(): string {
+      return String(this._source.type ?? "");
+    }
+    get img(): string {
+      return typeof this._source.img === "string" ? this._source.img : "icons/svg/mystery-man.svg";
+    }
+    get ownership(): Dict {
+      return isPlainObject(this._source.ownership) ? this._source.ownership : {};
+    }
+    /** Statuses are stored as an id list in the sim (core derives them from active effects). */
+    get statuses(): Set<string> {
+      return new Set(Array.isArray(this._source.statuses) ? this._source.statuses.map(String) : []);
+    }
+    override getUserLevel(user: User | null | undefined): number {
+      if (!user) return 0;
+      if (user.isGM) return CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER;
+      const explicit = this.ownership[String(user.id)];
+      if (typeof explicit === "number" && explicit >= 0) return explicit;
+      return typeof this.ownership.default === "number" ? this.ownership.default : 0;
+    }
+    get hasPlayerOwner(): boolean {
+      return game.users.some((u) => !u.isGM && this.testUserPermission(u, "OWNER"));
+    }
+    getRollData(): Dict {
+      return deepClone(this.system);
+    }
+    /** https://foundryvtt.com/api/classes/foundry.documents.Actor.html#toggleStatusEffect (writes the actor). */
+    async toggleStatusEffect(
+      statusId: string,
+      { active }: { active?: boolean; overlay?: boolean } = {},
+    ): Promise<boolean> {
+      const statuses = this.statuses;
+      const target = active ?? !statuses.has(statusId);
+      if (target === statuses.has(statusId)) return target;
+      if (target) statuses.add(statusId);
+      else statuses.delete(statusId);
+      await this.update({ statuses: [...statuses] });
+      return target;
+    }
+  }
+
+  class Scene extends ClientDocument {
+    static override documentName: DocumentName = "Scene";
+    get active(): boolean {
+      return this._source.active === true;
+    }
+    get isView(): boolean {
+      return game.scenes.viewed === this;
+    }
+    get tokens(): Collection<TokenDocument> {
+      return this._embedded.Token as Collection<TokenDocument>;
+    }
+  }
+
+  class TokenDocument extends ClientDocument {
+    static override documentName: DocumentName = "Token";
+    get actorId(): string | null {
+      return typeof this._source.actorId === "string" ? this._source.actorId : null;
+    }
+    get actor(): Actor | null {
+      return game.actors.get(String(this.actorId)) ?? null;
+    }
+    override get name(): string {
+      return typeof this._source.name === "string" && this._source.name ? this._source.name : (this.actor?.name ?? "");
+    }
+    get disposition(): number {
+      return typeof this._source.disposition === "number" ? this._source.disposition : 0;
+    }
+    get hidden(): boolean {
+      return this._source.hidden === true;
+    }
+    override getUserLevel(user: User | null | undefined): number {
+      return this.actor ? this.actor.getUserLevel(user) : super.getUserLevel(user);
+    }
+  }
+
+  interface CombatHistoryData {
+    round: number;
+    turn: number | null;
+    tokenId: string | null;
+    combatantId: string | null;
+  }
+
+  /** https://foundryvtt.com/api/classes/foundry.documents.Combat.html */
+  class Combat extends ClientDocument {
+    static override documentName: DocumentName = "Combat";
+    static CONFIG_SETTING = "combatTrackerConfig";
+    declare round: number;
+    declare turn: number | null;
+    declare turns: Combatant[];
+    declare current: CombatHistoryData;
+    declare previous: CombatHistoryData | undefined;
+
+    override _initialize(): void {
+      const s = this._source;
+      this.round = typeof s.round === "number" ? s.round : 0;
+      this.turn = typeof s.turn === "number" ? s.turn : null;
+      super._initialize();
+    }
+    override prepareDerivedData(): void {
+      if (!(this as { turns?: unknown }).turns) this.setupTurns();
+    }
+    get combatants(): Collection<Combatant> {
+      return this._embedded.Combatant as Collection<Combatant>;
+    }
+    get groups(): Collection<CombatantGroup> {
+      return this._embedded.CombatantGroup as Collection<CombatantGroup>;
+    }
+    get active(): boolean {
+      return this._source.active === true;
+    }
+    get scene(): Scene | null {
+      return game.scenes.get(String(this._source.scene)) ?? null;
+    }
+    get started(): boolean {
+      return this.round > 0;
+    }
+    get isActive(): boolean {
+      return this.active && (this.scene === null || this.scene.isView);
+    }
+    get combatant(): Combatant | undefined {
+      return this.turn === null ? undefined : this.turns[this.turn];
+    }
+    get nextCombatant(): Combatant | undefined {
+      return this.turn === null ? this.turns[0] : this.turns[this.turn + 1];
+    }
+    get settings(): Dict {
+      const v = game.settings.get("core", Combat.CONFIG_SETTING);
+      return isPlainObject(v) ? v : {};
+    }
+    override getUserLevel(user: User | null | undefined): number {
+      return user?.isGM ? CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER : CONST.DOCUMENT_OWNERSHIP_LEVELS.LIMITED;
+    }
+
+    /** Core order: initiative descending (none last), then name, then id (Combat#_sortCombatants). */
+    _sortCombatants(a: Combatant, b: Combatant): number {
+      const ia = typeof a.initiative === "number" ? a.initiative : -Infinity;
+      const ib = typeof b.initiative === "number" ? b.initiative : -Infinity;
+      // -Infinity - -Infinity is NaN (falsy): ties fall through to name, then id.
+      return ib - ia || a.name.localeCompare(b.name) || String(a.id).localeCompare(String(b.id));
+    }
+    /** https://foundryvtt.com/api/classes/foundry.documents.Combat.html#setupTurns */
+    setupTurns(): Combatant[] {
+      const turns = this.combatants.contents.sort((a, b) => this._sortCombatants(a, b));
+      if (this.turn !== null) this.turn = turns.length ? Math.min(Math.max(this.turn, 0), turns.length - 1) : null;
+      this.turns = turns;
+      const c = this.combatant;
+      this.current = { round: this.round, turn: this.turn, combatantId: c?.id ?? null, tokenId: c?.tokenId ?? null };
+      return turns;
+    }
+
+    /** Hooks combatStart/combatTurn/combatRound fire on the initiating client before the update (hookEvents docs). */
+    async startCombat(): Promise<this> {
+      const updateData = { round: 1, turn: 0 };
+      Hooks.callAll("combatStart", this, updateData);
+      await this.update(updateData);
+      return this;
+    }
+    async endCombat(): Promise<this | undefined> {
+      return this.delete();
+    }
+    /** Skips defeated combatants when core's combatTrackerConfig.skipDefeated is set (Combat#settings). */
+    async nextTurn(): Promise<this> {
+      const turn = this.turn ?? -1;
+      const skip = this.settings.skipDefeated === true;
+      let next: number | null = null;
+      for (let i = turn + 1; i < this.turns.length; i++) {
+        if (skip && this.turns[i]?.isDefeated) continue;
+        next = i;
+        break;
+      }
+      if (this.round === 0 || next === null) return this.nextRound();
+      const updateData = { round: this.round, turn: next };
+      const updateOptions = { direction: 1, worldTime: { delta: CONFIG.time.turnTime } };
+      Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      await this.update(updateData, updateOptions);
+      return this;
+    }
+    async previousTurn(): Promise<this> {
+      if (this.turn === 0 && this.round === 0) return this;
+      if (this.turn !== null && this.turn <= 0) return this.previousRound();
+      const updateData = { round: this.round, turn: (this.turn ?? this.turns.length) - 1 };
+      const updateOptions = { direction: -1, worldTime: { delta: -CONFIG.time.turnTime } };
+      Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      await this.update(updateData, updateOptions);
+      return this;
+    }
+    async nextRound(): Promise<this> {
+      let turn: number | null = this.turn === null ? null : 0;
+      if (this.settings.skipDefeated === true && turn !== null) {
+        turn = this.turns.findIndex((c) => !c.isDefeated);
+        if (turn === -1) {
+          ui.notifications.warn("COMBAT.NoneRemaining", { localize: true });
+          turn = 0;
+        }
+      }
+      const updateData = { round: this.round + 1, turn };
+      const updateOptions = { direction: 1, worldTime: { delta: CONFIG.time.roundTime } };
+      Hooks.callAll("combatRound", this, updateData, updateOptions);
+      await this.update(updateData, updateOptions);
+      return this;
+    }
+    async previousRound(): Promise<this> {
+      const turn = this.round === 0 ? 0 : Math.max(this.turns.length - 1, 0);
+      const updateData = { round: Math.max(this.round - 1, 0), turn: this.turn === null ? null : turn };
+      const updateOptions = { direction: -1, worldTime: { delta: -CONFIG.time.roundTime } };
+      Hooks.callAll("combatRound", this, updateData, updateOptions);
+      await this.update(updateData, updateOptions);
+      return this;
+    }
+    async activate(): Promise<ClientDocument[]> {
+      const updates = game.combats.map((c) => ({ _id: c.id, active: c === this }));
+      return Combat.updateDocuments(updates);
+    }
+
+    /** https://foundryvtt.com/api/classes/foundry.documents.Combat.html#rollInitiative */
+    async rollInitiative(
+      ids: string | string[],
+      {
+        formula = null,
+        updateTurn = true,
+        messageOptions = {},
+      }: { formula?: string | null; updateTurn?: boolean; messageOptions?: Dict } = {},
+    ): Promise<this> {
+      const list = typeof ids === "string" ? [ids] : ids;
+      const currentId = this.combatant?.id;
+      const chatRollMode = game.settings.get("core", "rollMode");
+      const updates: Dict[] = [];
+      const messages: Dict[] = [];
+      for (const [i, id] of list.entries()) {
+        const combatant = this.combatants.get(id);
+        if (!combatant?.isOwner) continue;
+        const roll = combatant.getInitiativeRoll(formula);
+        await roll.evaluate();
+        updates.push({ _id: id, initiative: roll.total ?? null });
+        const speaker = ChatMessage.getSpeaker({
+          actor: combatant.actor,
+          token: combatant.token,
+          alias: combatant.name,
+        });
+        const messageData = mergeObject(
+          {
+            speaker,
+            flavor: game.i18n.format("COMBAT.RollsInitiative", { name: combatant.name }),
+            flags: { "core.initiativeRoll": true },
+          },
+          messageOptions,
+        );
+        const chatData = (await roll.toMessage(messageData, { create: false })) as Dict;
+        chatData.rollMode =
+          "rollMode" in messageOptions
+            ? messageOptions.rollMode
+            : combatant.hidden
+              ? CONST.DICE_ROLL_MODES.PRIVATE
+              : chatRollMode;
+        if (i > 0) chatData.sound = null;
+        messages.push(chatData);
+      }
+      if (!updates.length) return this;
+      await this.updateEmbeddedDocuments("Combatant", updates);
+      if (updateTurn && currentId) {
+        const turn = this.turns.findIndex((c) => c.id === currentId);
+        if (turn !== this.turn) await this.update({ turn });
+      }
+      await ChatMessage.implementation.createDocuments(messages);
+      return this;
+    }
+    async rollAll(options: Dict = {}): Promise<this> {
+      const ids = this.combatants.filter((c) => c.isOwner && c.initiative === null).map((c) => String(c.id));
+      return this.rollInitiative(ids, options);
+    }
+    async rollNPC(options: Dict = {}): Promise<this> {
+      const ids = this.combatants.filter((c) => c.isOwner && c.isNPC && c.initiative === null).map((c) => String(c.id));
+      return this.rollInitiative(ids, options);
+    }
+    async resetAll(): Promise<this> {
+      const updates = this.combatants.map((c) => ({ _id: c.id, initiative: null }));
+      await this.updateEmbeddedDocuments("Combatant", updates, { turnEvents: false });
+      if (this.turn !== null && this.turn !== 0) await this.update({ turn: 0 });
+      return this;
+    }
+
+    /** Recompute turns; fire combatTurnChange on all clients and turn events on the active GM only. */
+    override _onUpdate(changed: Dict, options: Dict, userId: string): void {
+      super._onUpdate(changed, options, userId);
+      const prior = this.current;
+      this.setupTurns();
+      if (!("turn" in changed) && !("round" in changed)) return;
+      this.previous = prior;
+      // https://foundryvtt.com/api/functions/hookEvents.combatTurnChange.html
+      Hooks.callAll("combatTurnChange", this, prior, this.current);
+      if (game.users.activeGM?.isSelf && options.turnEvents !== false) void this._manageTurnEvents(prior);
+    }
+    /**
+     * _onEndTurn/_onEndRound/_onStartRound/_onStartTurn "only execute for one designated GM user"
+     * (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_onStartTurn); not on rewinds.
+     */
+    async _manageTurnEvents(prior: CombatHistoryData): Promise<void> {
+      if (!this.started) return;
+      const advanceRound = this.round > prior.round;
+      const advanceTurn = advanceRound || (this.round === prior.round && (this.turn ?? -1) > (prior.turn ?? -1));
+      if (!advanceTurn) return;
+      try {
+        const priorCombatant = prior.combatantId ? this.combatants.get(prior.combatantId) : undefined;
+        const ctx = { round: this.round, turn: this.turn, skipped: false };
+        const priorCtx = { round: prior.round, turn: prior.turn, skipped: false };
+        if (priorCombatant && prior.round > 0) await this._onEndTurn(priorCombatant, priorCtx);
+        if (advanceRound) {
+          if (prior.round > 0) await this._onEndRound(priorCtx);
+          await this._onStartRound(ctx);
+        }
+        if (this.combatant) await this._onStartTurn(this.combatant, ctx);
+      } catch (err) {
+        recordError("combat turn events", err);
+      }
+    }
+    async _onStartTurn(_combatant: Combatant, _context: Dict): Promise<void> {}
+    async _onEndTurn(_combatant: Combatant, _context: Dict): Promise<void> {}
+    async _onStartRound(_context: Dict): Promise<void> {}
+    async _onEndRound(_context: Dict): Promise<void> {}
+
+    override _onCreateDescendantDocuments(): void {
+      this.setupTurns();
+    }
+    override _onUpdateDescendantDocuments(): void {
+      this.setupTurns();
+    }
+    override _onDeleteDescendantDocuments(): void {
+      this.setupTurns();
+    }
+
+    /**
+     * v13 keeps the current combatant current when combatants are added, removed or re-ordered
+     * (operation.combatTurn, https://github.com/foundryvtt/foundryvtt/issues/12990).
+     */
+    _computeCombatTurn(action: "create" | "update" | "delete", payload: Dict[] | string[]): number | null {
+      const currentId = this.combatant?.id;
+      if (!this.started || this.turn === null || !currentId) return null;
+      const cls = docClass("Combatant") as typeof Combatant;
+      let sources = this.combatants.map((c) => c.toObject());
+      if (action === "create") sources = sources.concat((payload as Dict[]).map((d) => deepClone(d)));
+      if (action === "update") {
+        for (const d of payload as Dict[]) {
+          const src = sources.find((s) => s._id === d._id);
+          if (src) mergeObject(src, deepClone(d), { performDeletions: true });
+        }
+      }
+      if (action === "delete") sources = sources.filter((s) => !(payload as string[]).includes(String(s._id)));
+      const temp = sources.map((s) => new cls(s, { parent: this })).sort((a, b) => this._sortCombatants(a, b));
+      const idx = temp.findIndex((c) => c.id === currentId);
+      const turn = idx >= 0 ? idx : Math.min(this.turn, Math.max(temp.length - 1, 0));
+      return turn === this.turn ? null : turn;
+    }
+  }
+
+  /** https://foundryvtt.com/api/classes/foundry.documents.Combatant.html */
+  class Combatant extends ClientDocument {
+    static override documentName: DocumentName = "Combatant";
+    get combat(): Combat {
+      return this.parent as Combat;
+    }
+    get actorId(): string | null {
+      return typeof this._source.actorId === "string" ? this._source.actorId : null;
+    }
+    get tokenId(): string | null {
+      return typeof this._source.tokenId === "string" ? this._source.tokenId : null;
+    }
+    get sceneId(): string | null {
+      return typeof this._source.sceneId === "string" ? this._source.sceneId : null;
+    }
+    get initiative(): number | null {
+      return typeof this._source.initiative === "number" ? this._source.initiative : null;
+    }
+    get hidden(): boolean {
+      return this._source.hidden === true;
+    }
+    get defeated(): boolean {
+      return this._source.defeated === true;
+    }
+    /** v13: the CombatantGroup this combatant belongs to (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantData.html). */
+    get group(): CombatantGroup | null {
+      const id = this._source.group;
+      return typeof id === "string" ? (this.combat.groups.get(id) ?? null) : null;
+    }
+    get actor(): Actor | null {
+      return game.actors.get(String(this.actorId)) ?? this.token?.actor ?? null;
+    }
+    get token(): TokenDocument | null {
+      const scene = game.scenes.get(String(this.sceneId ?? this.combat._source.scene));
+      return scene?.tokens.get(String(this.tokenId)) ?? null;
+    }
+    override get name(): string {
+      const n = this._source.name;
+      return typeof n === "string" && n ? n : (this.token?.name ?? this.actor?.name ?? "Unknown");
+    }
+    get img(): string {
+      return typeof this._source.img === "string" && this._source.img
+        ? this._source.img
+        : (this.actor?.img ?? "icons/svg/mystery-man.svg");
+    }
+    get isDefeated(): boolean {
+      const dead = CONFIG.specialStatusEffects.DEFEATED;
+      return this.defeated || (this.actor?.statuses.has(dead) ?? false);
+    }
+    get visible(): boolean {
+      return this.isOwner || !this.hidden;
+    }
+    get hasPlayerOwner(): boolean {
+      return this.actor?.hasPlayerOwner ?? false;
+    }
+    get isNPC(): boolean {
+      return !this.actor || !this.hasPlayerOwner;
+    }
+    get players(): User[] {
+      return game.users.filter((u) => !u.isGM && this.testUserPermission(u, "OWNER"));
+    }
+    /** Combatant permission follows its actor. */
+    override getUserLevel(user: User | null | undefined): number {
+      if (user?.isGM) return CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER;
+      return this.actor ? this.actor.getUserLevel(user) : CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
+    }
+    _getInitiativeFormula(): string {
+      return CONFIG.Combat.initiative.formula || opts.system.initiative || "1d20";
+    }
+    getInitiativeRoll(formula?: string | null): RollInstance {
+      return new Roll(formula || this._getInitiativeFormula(), this.actor?.getRollData() ?? {});
+    }
+    async rollInitiative(formula?: string | null): Promise<Combat> {
+      return this.combat.rollInitiative([String(this.id)], { formula: formula ?? null });
+    }
+  }
+
+  /** v13 CombatantGroup (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html#groups). */
+  class CombatantGroup extends ClientDocument {
+    static override documentName: DocumentName = "CombatantGroup";
+    get img(): string | null {
+      return typeof this._source.img === "string" ? this._source.img : null;
+    }
+    get members(): Set<Combatant> {
+      const combat = this.parent as Combat;
+      return new Set(combat.combatants.filter((c) => c._source.group === this.id));
+    }
+  }
+
+  /** https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html */
+  class ChatMessage extends ClientDocument {
+    static override documentName: DocumentName = "ChatMessage";
+    get author(): User | null {
+      return game.users.get(String(this._source.author)) ?? null;
+    }
+    get content(): string {
+      return String(this._source.content ?? "");
+    }
+    get flavor(): string {
+      return String(this._source.flavor ?? "");
+    }
+    get speaker(): Dict {
+      return isPlainObject(this._source.speaker) ? this._source.speaker : {};
+    }
+    get whisper(): string[] {
+      return Array.isArray(this._source.whisper) ? this._source.whisper.map(String) : [];
+    }
+    get blind(): boolean {
+      return this._source.blind === true;
+    }
+    get rolls(): RollInstance[] {
+      const list = Array.isArray(this._source.rolls) ? this._source.rolls : [];
+      return list.map((r) => Roll.fromData(r));
+    }
+    get isRoll(): boolean {
+      return this.rolls.length > 0;
+    }
+    get isAuthor(): boolean {
+      return this._source.author === t.userId;
+    }
+    get visible(): boolean {
+      const w = this.whisper;
+      return !w.length || currentUser()?.isGM === true || w.includes(t.userId) || this.isAuthor;
+    }
+    override getUserLevel(user: User | null | undefined): number {
+      return user?.isGM || user?.id === this._source.author
+        ? CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER
+        : CONST.DOCUMENT_OWNERSHIP_LEVELS.OBSERVER;
+    }
+    override async _preCreate(data: Dict, options: Dict, _user: User): Promise<unknown> {
+      const mode =
+        typeof data.rollMode === "string"
+          ? data.rollMode
+          : typeof options.rollMode === "string"
+            ? options.rollMode
+            : null;
+      delete this._source.rollMode;
+      if (mode) this.updateSource(ChatMessage.applyRollMode({}, mode));
+      return undefined;
+    }
+    static getSpeaker({
+      scene,
+      actor,
+      token,
+      alias,
+    }: { scene?: unknown; actor?: unknown; token?: unknown; alias?: unknown } = {}): Dict {
+      const a = actor instanceof Actor ? actor : token instanceof TokenDocument ? token.actor : null;
+      const tk = token instanceof TokenDocument ? token : null;
+      return {
+        scene: scene instanceof Scene ? scene.id : (tk?.parent?.id ?? game.scenes.viewed?.id ?? null),
+        actor: a?.id ?? null,
+        token: tk?.id ?? null,
+        alias: typeof alias === "string" ? alias : (tk?.name ?? a?.name ?? currentUser()?.name ?? ""),
+      };
+    }
+    /** https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html: who sees each roll mode. */
+    static applyRollMode(chatData: Dict, rollMode: string): Dict {
+      const modes = CONST.DICE_ROLL_MODES;
+      const mode = rollMode === "roll" ? String(game.settings.get("core", "rollMode")) : rollMode;
+      if (mode === modes.PRIVATE || mode === modes.BLIND)
+        chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (mode === modes.SELF) chatData.whisper = [t.userId];
+      else chatData.whisper = [];
+      chatData.blind = mode === modes.BLIND;
+      return chatData;
+    }
+    static getWhisperRecipients(name: string): User[] {
+      if (name.toLowerCase() === "gm") return game.users.filter((u) => u.isGM);
+      return game.users.filter((u) => u.name === name);
+    }
+  }
+
+  const defaultClasses = { Actor, User, Scene, Token: TokenDocument, Combat, Combatant, CombatantGroup, ChatMessage };
+  function docClass(name: DocumentName): typeof ClientDocument {
+    const entry = (CONFIG as unknown as Record<string, { documentClass?: unknown }>)[name];
+    const cls = entry?.documentClass;
+    return typeof cls === "function" ? (cls as typeof ClientDocument) : defaultClasses[name];
+  }
+
+  const Roll = createRollClass({
+    drawDie: (faces) => t.drawDie(faces),
+    warn: (message) => ui.notifications.warn(message),
+    async toMessage(roll, messageData, rollMode, create) {
+      const data: Dict = mergeObject<Dict>(
+        {
+          author: t.userId,
+          content: String((roll as RollInstance).total),
+          sound: "sounds/dice.wav",
+          speaker: ChatMessage.getSpeaker(),
+        },
+        messageData,
+        { inplace: false },
+      );
+      data.rolls = [roll];
+      const mode =
+        rollMode ?? (typeof data.rollMode === "string" ? data.rollMode : String(game.settings.get("core", "rollMode")));
+      if (!create) return Object.assign(data, { rollMode: mode });
+      delete data.rollMode;
+      return ChatMessage.implementation.create(data, { rollMode: mode });
+    },
+  });
+
+  // ------------------------------------------------------------------ world collections
+  class Users extends Collection<User> {
+    /**
+     * "One User who is an active Gamemaster (non-assistant if possible)"
+     * (https://foundryvtt.com/api/classes/foundry.documents.collections.Users.html#activeGM,
+     * https://github.com/foundryvtt/foundryvtt/issues/11242); ties broken by the lowest id.
+     */
+    get activeGM(): User | null {
+      const gms = this.filter((u) => u.active && u.isGM).sort(
+        (a, b) => b.role - a.role || (String(a.id) < String(b.id) ? -1 : 1),
+      );
+      return gms[0] ?? null;
+    }
+    get current(): User | null {
+      return this.get(t.userId) ?? null;
+    }
+    get players(): User[] {
+      return this.filter((u) => !u.isGM);
+    }
+  }
+  class Scenes extends Collection<Scene> {
+    get active(): Scene | undefined {
+      return this.find((s) => s.active);
+    }
+    get viewed(): Scene | undefined {
+      return this.active;
+    }
+  }
+  class Combats extends Collection<Combat> {
+    /** The combat the tracker shows: the active one in the viewed scene, else the first there. */
+    get viewed(): Combat | null {
+      const sceneId = game.scenes.viewed?.id ?? null;
+      const here = this.filter((c) => c._source.scene == null || c._source.scene === sceneId);
+      return here.find((c) => c.active) ?? here[0] ?? null;
+    }
+    get active(): Combat | undefined {
+      return this.find((c) => c.active);
+    }
+  }
+  const collections = {
+    User: new Users(),
+    Actor: new Collection<Actor>(),
+    Scene: new Scenes(),
+    Combat: new Combats(),
+    ChatMessage: new Collection<ChatMessage>(),
+  };
+  function worldCollection(name: TopLevelName): Collection<ClientDocument> {
+    return collections[name];
+  }
+  const currentUser = (): User | null => collections.User.get(t.userId) ?? null;
+  const replicaWorld = (): WorldData => ({
+    users: collections.User.map((u) => u._source as JsonObject),
+    actors: collections.Actor.map((a) => a._source as JsonObject),
+    scenes: [],
+    combats: [],
+    messages: [],
+    settings: {},
+  });
+  function findDoc(name: DocumentName, parent: ClientDocument | null, id: string): ClientDocument | undefined {
+    if (isEmbedded(name)) return parent?._embedded[name]?.get(id);
+    return worldCollection(name).get(id);
+  }
+
+  // ------------------------------------------------------------------ operations (initiating client)
+  const splitOptions = (options: OpOptions): { parent: ClientDocument | null; rest: Dict } => {
+    const { parent = null, ...rest } = options;
+    return { parent, rest };
+  };
+  const embeddedCheck = (name: DocumentName, parent: ClientDocument | null): void => {
+    if (isEmbedded(name) && !parent)
+      throw new Error(`${name} documents must be created with a parent ${EMBEDDED[name].parent}`);
+  };
+  async function createDocuments(
+    cls: typeof ClientDocument,
+    data: Dict[],
+    options: OpOptions,
+  ): Promise<ClientDocument[]> {
+    const { parent, rest } = splitOptions(options);
+    const name = cls.documentName;
+    embeddedCheck(name, parent);
+    const user = currentUser() as User;
+    const sources: Dict[] = [];
+    for (const d of data) {
+      const src = expandObject(d instanceof ClientDocument ? d.toObject() : isPlainObject(d) ? d : {});
+      if (name === "ChatMessage" && Array.isArray(src.rolls))
+        src.rolls = src.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
+      const tmp = new cls(deepClone(src), { parent });
+      if ((await tmp._preCreate(src, rest, user)) === false) continue;
+      if (!Hooks.call(`preCreate${name}`, tmp, src, rest, t.userId)) continue;
+      sources.push(tmp._source);
+    }
+    if (!sources.length) return [];
+    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
+      const ct = parent._computeCombatTurn("create", sources);
+      if (ct !== null) rest.combatTurn = ct;
+    }
+    const msg = await t.submit({
+      action: "create",
+      documentName: name,
+      parentId: parent?.id ?? null,
+      data: sources.map(toJsonObject),
+      options: toJsonObject(rest),
+    });
+    const created = msg.type === "broadcast" ? (msg.data ?? []) : [];
+    return created.map((d) => findDoc(name, parent, String(d._id))).filter((d): d is ClientDocument => d !== undefined);
+  }
+
+  async function updateDocuments(
+    cls: typeof ClientDocument,
+    updates: Dict[],
+    options: OpOptions,
+  ): Promise<ClientDocument[]> {
+    const { parent, rest } = splitOptions(options);
+    const name = cls.documentName;
+    embeddedCheck(name, parent);
+    const user = currentUser() as User;
+    const diffs: Dict[] = [];
+    for (const u of updates) {
+      const id = String(u._id);
+      const doc = findDoc(name, parent, id);
+      if (!doc) throw new Error(`${name} [${id}] does not exist`);
+      const data = expandObject(u);
+      delete data._id;
+      for (const field of Object.values(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+        if (field in data)
+          throw new Error(
+            `The sim does not support updating embedded ${field} through ${name}#update; use updateEmbeddedDocuments`,
+          );
+      }
+      const changes = rest.diff === false ? data : diffObject(doc._source, data);
+      if (isEmpty(changes)) continue;
+      changes._id = id;
+      if ((await doc._preUpdate(changes, rest, user)) === false) continue;
+      if (!Hooks.call(`preUpdate${name}`, doc, changes, rest, t.userId)) continue;
+      diffs.push(changes);
+    }
+    if (!diffs.length) return [];
+    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
+      const ct = parent._computeCombatTurn("update", diffs);
+      if (ct !== null) rest.combatTurn = ct;
+    }
+    await t.submit({
+      action: "update",
+      documentName: name,
+      parentId: parent?.id ?? null,
+      updates: diffs.map(toJsonObject),
+      options: toJsonObject(rest),
+    });
+    return diffs.map((d) => findDoc(name, parent, String(d._id))).filter((d): d is ClientDocument => d !== undefined);
+  }
+
+  async function deleteDocuments(
+    cls: typeof ClientDocument,
+    ids: string[],
+    options: OpOptions,
+  ): Promise<ClientDocument[]> {
+    const { parent, rest } = splitOptions(options);
+    const name = cls.documentName;
+    embeddedCheck(name, parent);
+    const user = currentUser() as User;
+    const docs: ClientDocument[] = [];
+    for (const id of ids) {
+      const doc = findDoc(name, parent, id);
+      if (!doc) throw new Error(`${name} [${id}] does not exist`);
+      if ((await doc._preDelete(rest, user)) === false) continue;
+      if (!Hooks.call(`preDelete${name}`, doc, rest, t.userId)) continue;
+      docs.push(doc);
+    }
+    if (!docs.length) return [];
+    const delIds = docs.map((d) => String(d.id));
+    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
+      const ct = parent._computeCombatTurn("delete", delIds);
+      if (ct !== null) rest.combatTurn = ct;
+    }
+    await t.submit({
+      action: "delete",
+      documentName: name,
+      parentId: parent?.id ?? null,
+      ids: delIds,
+      options: toJsonObject(rest),
+    });
+    return docs;
+  }
+
+  // ------------------------------------------------------------------ applying broadcasts (every client)
+  const TRACKED = new Set<DocumentName>(["Combat", "Combatant", "CombatantGroup"]);
+  function applyDocOp(msg: Extract<ServerMessage, { type: "broadcast" }>): void {
+    const name = msg.documentName;
+    const cls = docClass(name);
+    const options: Dict = msg.options;
+    const userId = msg.userId;
+    const where = isEmbedded(name) ? EMBEDDED[name] : null;
+    const parent = where ? (worldCollection(where.parent).get(String(msg.parentId)) ?? null) : null;
+    if (where && !parent) return;
+    const coll = parent
+      ? (parent._embedded[name as EmbeddedName] as Collection<ClientDocument>)
+      : worldCollection(name as TopLevelName);
+    const parentList = (): Dict[] => (parent && where ? (parent._source[where.field] as Dict[]) : []);
+    const setParentTurn = (): void => {
+      if (parent instanceof Combat && typeof options.combatTurn === "number") {
+        parent._source.turn = options.combatTurn;
+        parent._initialize();
+      }
+    };
+    const field = where?.field ?? "";
+    // Post-operation hooks fire on every client; per document _on<Op> then the hook, then the parent's
+    // descendant callback (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onCreate).
+    if (msg.action === "create") {
+      const data = (msg.data ?? []) as Dict[];
+      const docs = data.map((src) => {
+        if (parent) parentList().push(src);
+        const doc = new cls(src, { parent });
+        coll.set(String(src._id), doc);
+        return doc;
+      });
+      setParentTurn();
+      for (const doc of docs)
+        safe(`_onCreate ${name}`, () => {
+          doc._onCreate(doc._source, options, userId);
+        });
+      for (const doc of docs) Hooks.callAll(`create${name}`, doc, options, userId);
+      if (parent)
+        safe("_onCreateDescendantDocuments", () => {
+          parent._onCreateDescendantDocuments(parent, field, docs, data, options, userId);
+        });
+    } else if (msg.action === "update") {
+      const diffs = (msg.updates ?? []) as Dict[];
+      const docs: ClientDocument[] = [];
+      const applied: Dict[] = [];
+      for (const diff of diffs) {
+        const doc = coll.get(String(diff._id));
+        if (!doc) continue;
+        mergeObject(doc._source, diff, { performDeletions: true, recursive: options.recursive !== false });
+        doc._initialize();
+        docs.push(doc);
+        applied.push(diff);
+      }
+      setParentTurn();
+      docs.forEach((doc, i) => {
+        safe(`_onUpdate ${name}`, () => {
+          doc._onUpdate(applied[i] as Dict, options, userId);
+        });
+        Hooks.callAll(`update${name}`, doc, applied[i], options, userId);
+      });
+      if (parent)
+        safe("_onUpdateDescendantDocuments", () => {
+          parent._onUpdateDescendantDocuments(parent, field, docs, applied, options, userId);
+        });
+    } else {
+      const ids = msg.ids ?? [];
+      const docs = ids.map((id) => coll.get(id)).filter((d): d is ClientDocument => d !== undefined);
+      for (const doc of docs) {
+        coll.delete(String(doc.id));
+        if (parent) {
+          const list = parentList();
+          const i = list.indexOf(doc._source);
+          if (i >= 0) list.splice(i, 1);
+        }
+      }
+      setParentTurn();
+      for (const doc of docs) {
+        safe(`_onDelete ${name}`, () => {
+          doc._onDelete(options, userId);
+        });
+        Hooks.callAll(`delete${name}`, doc, options, userId);
+      }
+      if (parent)
+        safe("_onDeleteDescendantDocuments", () => {
+          parent._onDeleteDescendantDocuments(parent, field, docs, ids, options, userId);
+        });
+    }
+    if (name === "User") {
+      for (const u of msg.updates ?? [])
+        if ("active" in u) Hooks.callAll("userConnected", collections.User.get(String(u._id)), u.active === true);
+    }
+    if (TRACKED.has(name) && opts.renderTemplates) scheduleRender();
+  }
+  function safe(where: string, fn: () => unknown): void {
+    try {
+      const r = fn();
+      if (r instanceof Promise)
+        r.catch((err: unknown) => {
+          recordError(where, err);
+        });
+    } catch (err) {
+      recordError(where, err);
+    }
+  }
+
+  // ------------------------------------------------------------------ settings
+  // https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html
+  interface SettingConfig extends Dict {
+    scope?: string;
+    default?: unknown;
+    type?: unknown;
+    onChange?: unknown;
+  }
+  const registry = new Map<string, SettingConfig>();
+  const menus = new Map<string, Dict>();
+  const worldSettings = new Map<string, Json>();
+  const cast = (cfg: SettingConfig, v: unknown): unknown => {
+    if (v === null || v === undefined) return v;
+    if (cfg.type === Number) return Number(v);
+    if (cfg.type === Boolean) return Boolean(v);
+    if (cfg.type === String) return String(v);
+    return deepClone(v);
+  };
+  const settings = {
+    settings: registry,
+    menus,
+    register(namespace: string, key: string, config: SettingConfig): void {
+      registry.set(`${namespace}.${key}`, { scope: "client", ...config, namespace, key });
+    },
+    registerMenu(namespace: string, key: string, data: Dict): void {
+      menus.set(`${namespace}.${key}`, data);
+    },
+    get(namespace: string, key: string): unknown {
+      const k = `${namespace}.${key}`;
+      const cfg = registry.get(k);
+      if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
+      const store = cfg.scope === "world" ? worldSettings : t.clientStorage;
+      return cast(cfg, store.has(k) ? store.get(k) : cfg.default);
+    },
+    async set(namespace: string, key: string, value: unknown): Promise<unknown> {
+      const k = `${namespace}.${key}`;
+      const cfg = registry.get(k);
+      if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
+      const json = toJson(value);
+      if (cfg.scope === "world") {
+        await t.submit({ action: "setting", key: k, value: json });
+      } else {
+        t.clientStorage.set(k, json);
+        safe(`onChange ${k}`, () => call(cfg.onChange, undefined, cast(cfg, json), {}, t.userId));
+      }
+      return value;
+    },
+  };
+  function applySetting(key: string, value: Json, userId: string): void {
+    worldSettings.set(key, value);
+    const cfg = registry.get(key);
+    // onChange runs on every client when a world setting changes.
+    if (cfg) safe(`onChange ${key}`, () => call(cfg.onChange, undefined, cast(cfg, value), {}, userId));
+  }
+  settings.register("core", "rollMode", {
+    scope: "client",
+    default: CONST.DICE_ROLL_MODES.PUBLIC,
+    type: String,
+    config: false,
+  });
+  settings.register("core", Combat.CONFIG_SETTING, {
+    scope: "world",
+    default: { resource: "", skipDefeated: false },
+    type: Object,
+    config: false,
+  });
+
+  // ------------------------------------------------------------------ i18n
+  // https://foundryvtt.com/api/classes/foundry.helpers.Localization.html
+  const i18n = {
+    lang: "en",
+    translations: opts.translations,
+    has(key: string): boolean {
+      return typeof getProperty(opts.translations, key) === "string";
+    },
+    localize(key: string): string {
+      const v = getProperty(opts.translations, key);
+      return typeof v === "string" ? v : key;
+    },
+    format(key: string, data: Dict = {}): string {
+      return i18n.localize(key).replace(/{[^}]+}/g, (m) => {
+        const k = m.slice(1, -1);
+        return k in data ? String(data[k]) : m;
+      });
+    },
+  };
+
+  // ------------------------------------------------------------------ socket
+  const socketListeners = new Map<string, Fn[]>();
+  const socket = {
+    on(event: string, fn: Fn): void {
+      socketListeners.set(event, [...(socketListeners.get(event) ?? []), fn]);
+    },
+    off(event: string, fn?: Fn): void {
+      socketListeners.set(event, fn ? (socketListeners.get(event) ?? []).filter((f) => f !== fn) : []);
+    },
+    emit(event: string, data: unknown): void {
+      t.socketEmit(event, toJson(data));
+    },
+  };
+
+  // ------------------------------------------------------------------ applications
+  const hb = Handlebars.create();
+  const templateCache = new Map<string, Handlebars.TemplateDelegate>();
+  function getTemplate(path: string): Handlebars.TemplateDelegate {
+    let tpl = templateCache.get(path);
+    if (!tpl) {
+      const src = t.loadTemplate(path);
+      if (src === null) throw new Error(`Template ${path} not found`);
+      tpl = hb.compile(src);
+      templateCache.set(path, tpl);
+    }
+    return tpl;
+  }
+  /** https://foundryvtt.com/api/functions/foundry.applications.handlebars.renderTemplate.html */
+  async function renderTemplate(path: string, data: Dict = {}): Promise<string> {
+    return getTemplate(path)(data, { allowProtoPropertiesByDefault: true, allowProtoMethodsByDefault: true });
+  }
+  /** Registers each template as a partial under its path (or under the given names). */
+  async function loadTemplates(paths: string[] | Record<string, string>): Promise<void> {
+    const entries = Array.isArray(paths) ? paths.map((p) => [p, p] as const) : Object.entries(paths);
+    for (const [name, path] of entries) hb.registerPartial(name, getTemplate(path));
+  }
+  const helperOpts = (args: unknown[]): Dict => (args[args.length - 1] as { hash?: Dict }).hash ?? {};
+  hb.registerHelper({
+    localize: (key: unknown, ...rest: unknown[]) => {
+      const hash = helperOpts(rest);
+      return Object.keys(hash).length ? i18n.format(String(key), hash) : i18n.localize(String(key));
+    },
+    eq: (a: unknown, b: unknown) => a === b,
+    ne: (a: unknown, b: unknown) => a !== b,
+    lt: (a: unknown, b: unknown) => Number(a) < Number(b),
+    gt: (a: unknown, b: unknown) => Number(a) > Number(b),
+    and: (...args: unknown[]) => args.slice(0, -1).every(Boolean),
+    or: (...args: unknown[]) => args.slice(0, -1).some(Boolean),
+    not: (a: unknown) => !a,
+    concat: (...args: unknown[]) => args.slice(0, -1).map(String).join(""),
+    ifThen: (c: unknown, a: unknown, b: unknown) => (c ? a : b),
+    checked: (v: unknown) => (v ? "checked" : ""),
+    disabled: (v: unknown) => (v ? "disabled" : ""),
+  });
+
+  /** Minimal ApplicationV2 (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html). */
+  class ApplicationV2 {
+    static DEFAULT_OPTIONS: Dict = { id: "app-{id}", classes: [], tag: "div", window: {}, actions: {}, position: {} };
+    static inheritanceChain(this: typeof ApplicationV2): Array<typeof ApplicationV2> {
+      return classChain(this, ApplicationV2);
+    }
+    options: Dict;
+    element: unknown = null;
+    rendered = false;
+    renderCount = 0;
+    constructor(options: Dict = {}) {
+      const chain = [...(this.constructor as typeof ApplicationV2).inheritanceChain()].reverse();
+      const merged: Dict = {};
+      for (const cls of chain)
+        if (Object.prototype.hasOwnProperty.call(cls, "DEFAULT_OPTIONS")) mergeObject(merged, cls.DEFAULT_OPTIONS);
+      this.options = mergeObject(merged, options);
+    }
+    get id(): string {
+      return String(this.options.id).replace("{id}", randomID(8));
+    }
+    /** Prepares context, renders, then fires `render<ClassName>` for each class of the chain. */
+    async render(options: boolean | Dict = {}): Promise<this> {
+      const o: Dict = typeof options === "boolean" ? { force: options } : options;
+      const context = await this._prepareContext(o);
+      const result = await this._renderHTML(context, o);
+      this._replaceHTML(result, this.element, o);
+      this.rendered = true;
+      this.renderCount++;
+      await this._onRender(context, o);
+      this._callHooks("render", this.element, context, o);
+      return this;
+    }
+    async _prepareContext(_options: Dict): Promise<Dict> {
+      return {};
+    }
+    async _renderHTML(_context: Dict, _options: Dict): Promise<unknown> {
+      return null;
+    }
+    _replaceHTML(_result: unknown, _content: unknown, _options: Dict): void {}
+    async _onRender(_context: Dict, _options: Dict): Promise<void> {}
+    async close(): Promise<this> {
+      this.rendered = false;
+      this._callHooks("close", this.element);
+      return this;
+    }
+    _callHooks(prefix: string, ...args: unknown[]): void {
+      for (const cls of (this.constructor as typeof ApplicationV2).inheritanceChain())
+        if (cls.name) Hooks.callAll(`${prefix}${cls.name}`, this, ...args);
+    }
+  }
+  /** Handlebars parts (https://foundryvtt.com/api/functions/foundry.applications.api.HandlebarsApplicationMixin.html). */
+  function HandlebarsApplicationMixin(Base: typeof ApplicationV2) {
+    return class HandlebarsApplication extends Base {
+      static PARTS: Record<string, { template: string }> = {};
+      parts: Record<string, string> = {};
+      async _preparePartContext(_partId: string, context: Dict, _options: Dict): Promise<Dict> {
+        return context;
+      }
+      override async _renderHTML(context: Dict, options: Dict): Promise<unknown> {
+        const out: Record<string, string> = {};
+        const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
+        for (const [id, part] of Object.entries(parts)) {
+          const ctx = await this._preparePartContext(id, { ...context, partId: id }, options);
+          out[id] = opts.renderTemplates ? await renderTemplate(part.template, ctx) : "";
+        }
+        return out;
+      }
+      override _replaceHTML(result: unknown, _content: unknown, _options: Dict): void {
+        this.parts = isPlainObject(result) ? (result as Record<string, string>) : {};
+        const doc = g.document as { createElement?: (tag: string) => { innerHTML: string } } | undefined;
+        if (opts.renderTemplates && doc?.createElement) {
+          const el =
+            (this.element as { innerHTML: string } | null) ?? doc.createElement(String(this.options.tag ?? "div"));
+          el.innerHTML = Object.values(this.parts).join("");
+          this.element = el;
+        }
+      }
+    };
+  }
+  /** v13 tracker: ApplicationV2 with parts header/tracker/footer (ARCHITECTURE.md "Known platform facts"). */
+  class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
+    static override DEFAULT_OPTIONS: Dict = {
+      id: "combat",
+      actions: {
+        startCombat: async function (this: CombatTracker) {
+          await this.viewed?.startCombat();
+        },
+        endCombat: async function (this: CombatTracker) {
+          await this.viewed?.endCombat();
+        },
+        nextTurn: async function (this: CombatTracker) {
+          await this.viewed?.nextTurn();
+        },
+        previousTurn: async function (this: CombatTracker) {
+          await this.viewed?.previousTurn();
+        },
+        nextRound: async function (this: CombatTracker) {
+          await this.viewed?.nextRound();
+        },
+        previousRound: async function (this: CombatTracker) {
+          await this.viewed?.previousRound();
+        },
+        rollAll: async function (this: CombatTracker) {
+          await this.viewed?.rollAll();
+        },
+        rollNPC: async function (this: CombatTracker) {
+          await this.viewed?.rollNPC();
+        },
+        resetAll: async function (this: CombatTracker) {
+          await this.viewed?.resetAll();
+        },
+      },
+    };
+    static override PARTS = {
+      header: { template: "templates/sidebar/tabs/combat/header.hbs" },
+      tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
+      footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
+    };
+    get viewed(): Combat | null {
+      return game.combats.viewed;
+    }
+    override async _prepareContext(_options: Dict): Promise<Dict> {
+      const combat = this.viewed;
+      const user = currentUser();
+      return {
+        user,
+        combat,
+        hasCombat: combat !== null,
+        round: combat?.round ?? 0,
+        started: combat?.started ?? false,
+        turns: (combat?.turns ?? [])
+          .filter((c) => c.visible)
+          .map((c, i) => ({
+            id: c.id,
+            name: c.name,
+            img: c.img,
+            initiative: c.initiative,
+            hidden: c.hidden,
+            defeated: c.isDefeated,
+            owner: c.isOwner,
+            active: combat?.turn === i,
+          })),
+      };
+    }
+  }
+  let renderScheduled = false;
+  function scheduleRender(): void {
+    if (renderScheduled) return;
+    renderScheduled = true;
+    macrotask(() => {
+      renderScheduled = false;
+      const app = ui.combat as ApplicationV2 | null;
+      if (game.ready && app?.rendered)
+        app.render().catch((err: unknown) => {
+          recordError("render combat tracker", err);
+        });
+    });
+  }
+
+  // ------------------------------------------------------------------ notifications and globals
+  /** https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html */
+  const notify = (
+    message: unknown,
+    type: Notification["type"],
+    options: { localize?: boolean; format?: Dict } = {},
+  ): Dict => {
+    const text = options.format
+      ? i18n.format(String(message), options.format)
+      : options.localize
+        ? i18n.localize(String(message))
+        : String(message);
+    notifications.push({ type, message: text });
+    return { id: notifications.length, type, message: text };
+  };
+  const ui = {
+    notifications: {
+      notify: (m: unknown, type: Notification["type"] = "info", o?: Dict) => notify(m, type, o),
+      info: (m: unknown, o?: Dict) => notify(m, "info", o),
+      warn: (m: unknown, o?: Dict) => notify(m, "warning", o),
+      error: (m: unknown, o?: Dict) => notify(m, "error", o),
+    },
+    combat: null as unknown,
+  };
+
+  const CONFIG = {
+    Actor: { documentClass: Actor as unknown },
+    User: { documentClass: User as unknown },
+    Scene: { documentClass: Scene as unknown },
+    Token: { documentClass: TokenDocument as unknown },
+    Combat: {
+      documentClass: Combat as unknown,
+      initiative: { formula: null as string | null, decimals: 2 },
+      sounds: {},
+    },
+    Combatant: { documentClass: Combatant as unknown },
+    CombatantGroup: { documentClass: CombatantGroup as unknown },
+    ChatMessage: { documentClass: ChatMessage as unknown },
+    Dice: { rolls: [Roll] as unknown[] },
+    ui: { combat: CombatTracker as unknown },
+    queries: {} as Record<string, unknown>,
+    statusEffects: [
+      { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
+      { id: "unconscious", name: "EFFECT.StatusUnconscious", img: "icons/svg/unconscious.svg" },
+      { id: "prone", name: "EFFECT.StatusProne", img: "icons/svg/falling.svg" },
+    ] as Dict[],
+    specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind" },
+    time: { turnTime: 0, roundTime: 6 },
+    debug: { hooks: false },
+  };
+
+  const game = {
+    world: { id: "sim-world", title: "Simulated World" },
+    system: { ...opts.system },
+    modules: new Map<string, Dict>(opts.modules.map((id) => [id, { id, active: true, title: id }])),
+    ready: false,
+    userId: t.userId,
+    get user(): User | null {
+      return currentUser();
+    },
+    users: collections.User,
+    actors: collections.Actor,
+    scenes: collections.Scene,
+    combats: collections.Combat,
+    messages: collections.ChatMessage,
+    get combat(): Combat | null {
+      return collections.Combat.viewed;
+    },
+    settings,
+    i18n,
+    socket,
+    time: { worldTime: 0 },
+    paused: false,
+  };
+
+  const foundry = {
+    utils: {
+      deepClone,
+      duplicate: (v: unknown) => toJson(v),
+      mergeObject,
+      getProperty,
+      setProperty,
+      expandObject,
+      flattenObject,
+      diffObject,
+      randomID,
+      isEmpty,
+      objectsEqual,
+      Collection,
+      debounce,
+    },
+    documents: {
+      Actor,
+      User,
+      Scene,
+      TokenDocument,
+      Combat,
+      Combatant,
+      CombatantGroup,
+      ChatMessage,
+      collections: { Users, Combats, Scenes },
+    },
+    dice: { Roll },
+    applications: {
+      api: { ApplicationV2, HandlebarsApplicationMixin },
+      sidebar: { tabs: { CombatTracker } },
+      handlebars: { renderTemplate, loadTemplates, getTemplate },
+      ui: {},
+    },
+    helpers: { Hooks },
+    CONST,
+  };
+
+  Object.assign(g, {
+    Hooks,
+    CONFIG,
+    CONST,
+    game,
+    ui,
+    foundry,
+    Roll,
+    ChatMessage,
+    Combat,
+    Combatant,
+    Actor,
+    User,
+    TokenDocument,
+    Handlebars: hb,
+    renderTemplate,
+    loadTemplates,
+  });
+
+  // ------------------------------------------------------------------ lifecycle and messages
+  /** init -> i18nInit -> documents -> setup -> UI -> ready (https://foundryvtt.com/api/classes/foundry.Game.html). */
+  async function boot(world: WorldData): Promise<void> {
+    for (const [k, v] of Object.entries(world.settings)) worldSettings.set(k, v);
+    Hooks.callAll("init");
+    Hooks.callAll("i18nInit");
+    const load = (name: TopLevelName, list: JsonObject[]): void => {
+      const cls = docClass(name);
+      for (const src of list) worldCollection(name).set(String(src._id), new cls(src));
+    };
+    load("User", world.users);
+    load("Actor", world.actors);
+    load("Scene", world.scenes);
+    load("Combat", world.combats);
+    load("ChatMessage", world.messages);
+    Hooks.callAll("setup");
+    const Tracker = CONFIG.ui.combat;
+    if (typeof Tracker === "function") {
+      const app = new (Tracker as typeof CombatTracker)();
+      ui.combat = app;
+      await app.render({ force: true }).catch((err: unknown) => {
+        recordError("render combat tracker", err);
+      });
+    }
+    game.ready = true;
+    Hooks.callAll("ready");
+  }
+
+  function receive(msg: ServerMessage): void {
+    switch (msg.type) {
+      case "broadcast":
+        applyDocOp(msg);
+        return;
+      case "setting":
+        applySetting(msg.key, msg.value, msg.userId);
+        return;
+      case "socket":
+        for (const fn of socketListeners.get(msg.event) ?? []) safe(`socket ${msg.event}`, () => fn(msg.data));
+        return;
+      case "query": {
+        const handler = CONFIG.queries[msg.name];
+        if (typeof handler !== "function") {
+          t.queryResponse(msg.queryId, false, null, `Unknown query "${msg.name}"`);
+          return;
+        }
+        // v13: the handler receives the data and options only, not the sender.
+        Promise.resolve()
+          .then(() => (handler as Fn)(msg.data, {}))
+          .then(
+            (result) => {
+              t.queryResponse(msg.queryId, true, toJson(result ?? null), "");
+            },
+            (err: unknown) => {
+              t.queryResponse(msg.queryId, false, null, err instanceof Error ? err.message : String(err));
+            },
+          );
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  return {
+    game,
+    CONFIG,
+    Hooks,
+    ui,
+    foundry,
+    Roll,
+    notifications,
+    errors,
+    hookLog,
+    boot,
+    receive,
+    classes: defaultClasses,
+  };
+}
+
+function classChain<T>(start: T, root: T): T[] {
+  const out: T[] = [];
+  for (let cls: unknown = start; typeof cls === "function"; cls = Object.getPrototypeOf(cls)) {
+    out.push(cls as T);
+    if (cls === root) break;
+  }
+  return out;
+}
+
+function debounce<A extends unknown[]>(fn: (...args: A) => unknown, delay: number): (...args: A) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return (...args: A) => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), delay);
+  };
+}
+
+export type SimRealm = ReturnType<typeof createRealm>;
+export type SimClasses = SimRealm["classes"];
+export type SimCombat = InstanceType<SimClasses["Combat"]>;
+export type SimCombatant = InstanceType<SimClasses["Combatant"]>;
+export type SimUser = InstanceType<SimClasses["User"]>;
+export type SimActor = InstanceType<SimClasses["Actor"]>;
+export type SimChatMessage = InstanceType<SimClasses["ChatMessage"]>;

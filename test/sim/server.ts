@@ -1,0 +1,535 @@
+/**
+ * The simulated Foundry server: one authoritative store of documents as plain JSON. It applies
+ * create/update/delete operations sent by clients under the user id it attests, enforces Foundry's
+ * permission rules, and broadcasts every change, in order, to every connected client, each delivery
+ * on a later macrotask so that races happen as they do over a real socket.
+ */
+import {
+  deepClone,
+  expandObject,
+  isPlainObject,
+  macrotask,
+  mergeObject,
+  prng,
+  randomID,
+  type Json,
+  type JsonObject,
+} from "./utils.js";
+
+export type TopLevelName = "User" | "Actor" | "Scene" | "Combat" | "ChatMessage";
+export type EmbeddedName = "Combatant" | "CombatantGroup" | "Token";
+export type DocumentName = TopLevelName | EmbeddedName;
+
+/** Where each embedded document lives in its parent's source. */
+export const EMBEDDED: Record<EmbeddedName, { parent: TopLevelName; field: string }> = {
+  Combatant: { parent: "Combat", field: "combatants" },
+  CombatantGroup: { parent: "Combat", field: "groups" },
+  Token: { parent: "Scene", field: "tokens" },
+};
+export const COLLECTIONS: Record<TopLevelName, string> = {
+  User: "users",
+  Actor: "actors",
+  Scene: "scenes",
+  Combat: "combats",
+  ChatMessage: "messages",
+};
+export function isEmbedded(name: DocumentName): name is EmbeddedName {
+  return name in EMBEDDED;
+}
+
+/** Ownership levels and roles: https://foundryvtt.com/api/enums/CONST.DOCUMENT_OWNERSHIP_LEVELS.html, .../CONST.USER_ROLES.html */
+export const OWNER = 3;
+export const ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 } as const;
+export const isGMRole = (role: unknown): boolean => typeof role === "number" && role >= ROLES.ASSISTANT;
+
+export interface WorldData {
+  users: JsonObject[];
+  actors: JsonObject[];
+  scenes: JsonObject[];
+  combats: JsonObject[];
+  messages: JsonObject[];
+  settings: Record<string, Json>;
+}
+
+export interface DocOperation {
+  action: "create" | "update" | "delete";
+  documentName: DocumentName;
+  parentId: string | null;
+  data?: JsonObject[];
+  updates?: JsonObject[];
+  ids?: string[];
+  options: JsonObject;
+}
+export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json };
+
+export type ServerMessage =
+  | ({ type: "broadcast"; requestId: string | null; userId: string } & DocOperation)
+  | { type: "setting"; requestId: string | null; userId: string; key: string; value: Json }
+  | { type: "reject"; requestId: string; error: string }
+  | { type: "query"; queryId: string; name: string; data: Json }
+  | { type: "queryResult"; queryId: string; ok: boolean; result: Json; error: string }
+  | { type: "socket"; event: string; data: Json; userId: string };
+
+export interface OpRecord {
+  userId: string;
+  action: string;
+  documentName: string;
+  writes: number;
+  requestBytes: number;
+  broadcastBytes: number;
+  refused: boolean;
+}
+
+const DEFAULTS: Record<DocumentName, () => JsonObject> = {
+  User: () => ({ name: "", role: ROLES.PLAYER, active: false, flags: {} }),
+  Actor: () => ({ name: "", type: "character", ownership: { default: 0 }, system: {}, statuses: [], flags: {} }),
+  Scene: () => ({ name: "", active: false, tokens: [], flags: {} }),
+  Token: () => ({ name: "", actorId: null, disposition: -1, hidden: false, flags: {} }),
+  // Field list: https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html
+  Combat: () => ({
+    round: 0,
+    turn: null,
+    active: false,
+    scene: null,
+    sort: 0,
+    combatants: [],
+    groups: [],
+    system: {},
+    flags: {},
+  }),
+  // https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantData.html
+  Combatant: () => ({
+    name: "",
+    img: null,
+    actorId: null,
+    tokenId: null,
+    sceneId: null,
+    initiative: null,
+    hidden: false,
+    defeated: false,
+    group: null,
+    system: {},
+    flags: {},
+  }),
+  CombatantGroup: () => ({ name: "", img: null, flags: {}, system: {} }),
+  ChatMessage: () => ({
+    author: null,
+    content: "",
+    flavor: "",
+    speaker: {},
+    rolls: [],
+    whisper: [],
+    blind: false,
+    sound: null,
+    flags: {},
+  }),
+};
+
+type Listener = (msg: ServerMessage) => void;
+interface Connection {
+  userId: string;
+  queue: ServerMessage[];
+  listener: Listener;
+  pumping: boolean;
+}
+
+export interface ServerOptions {
+  users: JsonObject[];
+  actors?: JsonObject[];
+  scenes?: JsonObject[];
+  combats?: JsonObject[];
+  settings?: Record<string, Json>;
+  seed?: number;
+}
+
+export class Dice {
+  private queue: number[] = [];
+  private random: () => number;
+  constructor(seed: number) {
+    this.random = prng(seed);
+  }
+  /** Queue exact die results; they are consumed before the seeded PRNG is used. */
+  push(...results: number[]): void {
+    this.queue.push(...results);
+  }
+  get pending(): number {
+    return this.queue.length;
+  }
+  clear(): void {
+    this.queue.length = 0;
+  }
+  next(faces: number): number {
+    return this.queue.shift() ?? 1 + Math.floor(this.random() * faces);
+  }
+}
+
+export class SimServer {
+  readonly world: WorldData;
+  readonly dice: Dice;
+  readonly ops: OpRecord[] = [];
+  private readonly connections = new Map<string, Connection>();
+  private readonly inbound: Array<() => void> = [];
+  private processing = false;
+  private timestamp = 0;
+  private readonly pendingQueries = new Map<string, string>();
+
+  constructor(opts: ServerOptions) {
+    const seed = opts.seed ?? 1;
+    this.dice = new Dice(seed);
+    const prep = (name: DocumentName, list: JsonObject[] = []): JsonObject[] =>
+      list.map((d) => this.withDefaults(name, d));
+    this.world = {
+      users: prep("User", opts.users).map((u) => ({ ...u, active: false })),
+      actors: prep("Actor", opts.actors),
+      scenes: prep("Scene", opts.scenes),
+      combats: prep("Combat", opts.combats),
+      messages: [],
+      settings: deepClone(opts.settings ?? {}),
+    };
+  }
+
+  // ---------------------------------------------------------------- counters
+  get stats(): { writes: number; requestBytes: number; broadcastBytes: number; refused: number } {
+    const s = { writes: 0, requestBytes: 0, broadcastBytes: 0, refused: 0 };
+    for (const r of this.ops) {
+      s.writes += r.writes;
+      s.requestBytes += r.requestBytes;
+      s.broadcastBytes += r.broadcastBytes;
+      s.refused += r.refused ? 1 : 0;
+    }
+    return s;
+  }
+  resetStats(): void {
+    this.ops.length = 0;
+  }
+
+  // ---------------------------------------------------------------- connections
+  snapshot(): WorldData {
+    return deepClone(this.world);
+  }
+  user(id: string): JsonObject | undefined {
+    return this.world.users.find((u) => u._id === id);
+  }
+  isConnected(userId: string): boolean {
+    return this.connections.has(userId);
+  }
+
+  connect(userId: string, listener: Listener): void {
+    const user = this.user(userId);
+    if (!user) throw new Error(`Unknown user ${userId}`);
+    if (this.connections.has(userId)) throw new Error(`User ${userId} is already connected`);
+    this.connections.set(userId, { userId, queue: [], listener, pumping: false });
+    this.setActive(userId, true);
+  }
+
+  disconnect(userId: string): void {
+    if (!this.connections.delete(userId)) return;
+    this.setActive(userId, false);
+  }
+
+  /** A User document update {active} so `game.users.activeGM` follows logins (https://foundryvtt.com/api/classes/foundry.documents.User.html#active). */
+  private setActive(userId: string, active: boolean): void {
+    const user = this.user(userId);
+    if (!user) return;
+    user.active = active;
+    this.broadcast({
+      type: "broadcast",
+      requestId: null,
+      userId,
+      action: "update",
+      documentName: "User",
+      parentId: null,
+      updates: [{ _id: userId, active }],
+      options: {},
+    });
+  }
+
+  /** True while any request or delivery is still queued. */
+  get busy(): boolean {
+    if (this.processing || this.inbound.length) return true;
+    for (const c of this.connections.values()) if (c.queue.length || c.pumping) return true;
+    return false;
+  }
+
+  async settle(maxTicks = 20000): Promise<void> {
+    let idle = 0;
+    for (let i = 0; i < maxTicks; i++) {
+      await new Promise<void>((r) => {
+        macrotask(r);
+      });
+      idle = this.busy ? 0 : idle + 1;
+      if (idle >= 4) return;
+    }
+    throw new Error("Simulated Foundry did not settle");
+  }
+
+  private send(userId: string, msg: ServerMessage): void {
+    const c = this.connections.get(userId);
+    if (!c) return;
+    c.queue.push(msg);
+    if (!c.pumping) this.pump(c);
+  }
+
+  /** One delivery per macrotask per client, in server order. */
+  private pump(c: Connection): void {
+    c.pumping = true;
+    macrotask(() => {
+      const msg = c.queue.shift();
+      if (msg && this.connections.get(c.userId) === c) {
+        try {
+          c.listener(msg);
+        } catch (err) {
+          console.error("[sim] client failed to handle a message", err);
+        }
+      }
+      if (c.queue.length && this.connections.get(c.userId) === c) this.pump(c);
+      else c.pumping = false;
+    });
+  }
+
+  private broadcast(msg: ServerMessage): number {
+    const bytes = JSON.stringify(msg).length;
+    for (const id of this.connections.keys()) this.send(id, msg);
+    return bytes;
+  }
+
+  private enqueue(fn: () => void): void {
+    this.inbound.push(fn);
+    if (this.processing) return;
+    this.processing = true;
+    const step = (): void => {
+      const next = this.inbound.shift();
+      if (!next) {
+        this.processing = false;
+        return;
+      }
+      next();
+      macrotask(step);
+    };
+    macrotask(step);
+  }
+
+  // ---------------------------------------------------------------- requests
+  /** A client's request; `userId` is the id the real server attests from the socket session. */
+  request(userId: string, requestId: string, req: ClientRequest): void {
+    const payload = JSON.stringify(req);
+    this.enqueue(() => {
+      const rec: OpRecord = {
+        userId,
+        action: req.action,
+        documentName: req.action === "setting" ? "Setting" : req.documentName,
+        writes: 0,
+        requestBytes: payload.length,
+        broadcastBytes: 0,
+        refused: false,
+      };
+      this.ops.push(rec);
+      try {
+        const msg = req.action === "setting" ? this.applySetting(userId, req.key, req.value) : this.apply(userId, req);
+        msg.requestId = requestId;
+        rec.writes = 1;
+        rec.broadcastBytes = this.broadcast(msg);
+      } catch (err) {
+        rec.refused = true;
+        this.send(userId, { type: "reject", requestId, error: err instanceof Error ? err.message : String(err) });
+      }
+    });
+  }
+
+  /** World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). */
+  private applySetting(userId: string, key: string, value: Json): ServerMessage & { requestId: string | null } {
+    const user = this.user(userId);
+    if (!isGMRole(user?.role))
+      throw new Error(`User ${String(user?.name)} lacks permission to update Setting [${key}]`);
+    this.world.settings[key] = deepClone(value);
+    return { type: "setting", requestId: null, userId, key, value: deepClone(value) };
+  }
+
+  private collection(name: TopLevelName): JsonObject[] {
+    return this.world[COLLECTIONS[name] as "users"];
+  }
+
+  private withDefaults(name: DocumentName, data: JsonObject): JsonObject {
+    const doc = mergeObject(DEFAULTS[name](), deepClone(data));
+    if (typeof doc._id !== "string") doc._id = randomID();
+    return doc;
+  }
+
+  private apply(userId: string, op: DocOperation): ServerMessage & { requestId: string | null } {
+    const user = this.user(userId);
+    if (!user) throw new Error("Unknown user");
+    const name = op.documentName;
+    let list: JsonObject[];
+    let parent: JsonObject | null = null;
+    if (isEmbedded(name)) {
+      const where = EMBEDDED[name];
+      parent = this.collection(where.parent).find((d) => d._id === op.parentId) ?? null;
+      if (!parent) throw new Error(`${where.parent} [${String(op.parentId)}] does not exist`);
+      const field = parent[where.field];
+      if (!Array.isArray(field)) throw new Error("Corrupt parent");
+      list = field as JsonObject[];
+    } else list = this.collection(name);
+    const deny = (id: unknown): never => {
+      throw new Error(`User ${String(user.name)} lacks permission to ${op.action} ${name} [${String(id)}]`);
+    };
+    const base = {
+      type: "broadcast" as const,
+      requestId: null,
+      userId,
+      documentName: name,
+      parentId: op.parentId,
+      options: op.options,
+    };
+
+    if (op.action === "create") {
+      const created = (op.data ?? []).map((d) => {
+        const src = deepClone(d);
+        if (!(op.options.keepId === true && typeof src._id === "string")) delete src._id;
+        if (name === "ChatMessage" && src.author == null) src.author = userId;
+        if (name === "ChatMessage") src.timestamp = ++this.timestamp;
+        const doc = this.withDefaults(name, src);
+        if (name === "Combat") {
+          doc.combatants = (doc.combatants as JsonObject[]).map((c) => this.withDefaults("Combatant", c));
+          doc.groups = (doc.groups as JsonObject[]).map((g) => this.withDefaults("CombatantGroup", g));
+        }
+        if (list.some((x) => x._id === doc._id)) throw new Error(`${name} [${String(doc._id)}] already exists`);
+        if (!canModify(this.world, user, "create", name, parent, doc, doc)) deny(doc._id);
+        return doc;
+      });
+      list.push(...created);
+      return { ...base, action: "create", data: deepClone(created) };
+    }
+
+    if (op.action === "update") {
+      const diffs = (op.updates ?? []).map((u) => expandObject(u) as JsonObject);
+      for (const diff of diffs) {
+        const target = list.find((d) => d._id === diff._id);
+        if (!target) throw new Error(`${name} [${String(diff._id)}] does not exist`);
+        if (!canModify(this.world, user, "update", name, parent, target, diff)) deny(diff._id);
+      }
+      // v13 keeps the acting combatant current when the order changes (operation.combatTurn):
+      // https://github.com/foundryvtt/foundryvtt/issues/12990
+      const combatTurn = op.options.combatTurn;
+      if (parent && name === "Combatant" && typeof combatTurn === "number") parent.turn = combatTurn;
+      for (const diff of diffs) {
+        const target = list.find((d) => d._id === diff._id);
+        if (target) mergeObject(target, diff, { performDeletions: true, recursive: op.options.recursive !== false });
+      }
+      return { ...base, action: "update", updates: deepClone(diffs) };
+    }
+
+    const ids = op.ids ?? [];
+    for (const id of ids) {
+      const target = list.find((d) => d._id === id);
+      if (!target) throw new Error(`${name} [${id}] does not exist`);
+      if (!canModify(this.world, user, "delete", name, parent, target, {})) deny(id);
+    }
+    const combatTurn = op.options.combatTurn;
+    if (parent && name === "Combatant" && typeof combatTurn === "number") parent.turn = combatTurn;
+    for (const id of ids)
+      list.splice(
+        list.findIndex((d) => d._id === id),
+        1,
+      );
+    return { ...base, action: "delete", ids: [...ids] };
+  }
+
+  // ---------------------------------------------------------------- queries and socket
+  /**
+   * v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235): routed to the target
+   * user's client, whose `CONFIG.queries[name]` handler answers. The handler is not told the sender.
+   */
+  query(fromId: string, targetId: string, queryId: string, name: string, data: Json): void {
+    const bytes = JSON.stringify(data).length;
+    this.enqueue(() => {
+      this.ops.push({
+        userId: fromId,
+        action: "query",
+        documentName: name,
+        writes: 0,
+        requestBytes: bytes,
+        broadcastBytes: 0,
+        refused: false,
+      });
+      if (!this.connections.has(targetId)) {
+        this.send(fromId, {
+          type: "queryResult",
+          queryId,
+          ok: false,
+          result: null,
+          error: `User [${targetId}] is not connected`,
+        });
+        return;
+      }
+      this.pendingQueries.set(queryId, fromId);
+      this.send(targetId, { type: "query", queryId, name, data });
+    });
+  }
+
+  queryResponse(queryId: string, ok: boolean, result: Json, error: string): void {
+    this.enqueue(() => {
+      const from = this.pendingQueries.get(queryId);
+      if (from === undefined) return;
+      this.pendingQueries.delete(queryId);
+      this.send(from, { type: "queryResult", queryId, ok, result, error });
+    });
+  }
+
+  /** `game.socket.emit`: relayed to every other connected client, not echoed to the sender. */
+  socket(fromId: string, event: string, data: Json): void {
+    this.enqueue(() => {
+      for (const id of this.connections.keys())
+        if (id !== fromId) this.send(id, { type: "socket", event, data, userId: fromId });
+    });
+  }
+}
+
+/** The ownership level a user has on an actor (explicit entry, else `default`). GMs are owners of everything. */
+export function actorLevel(actor: JsonObject | undefined, user: JsonObject): number {
+  if (isGMRole(user.role)) return OWNER;
+  const own = actor?.ownership;
+  if (!isPlainObject(own)) return 0;
+  const explicit = own[String(user._id)];
+  if (typeof explicit === "number" && explicit >= 0) return explicit;
+  return typeof own.default === "number" ? own.default : 0;
+}
+
+/**
+ * Foundry's permission rules as the module relies on them:
+ * - a GM may do anything;
+ * - a player may update a Combat's `round` and `turn` only, never flags or system data
+ *   (https://github.com/SR5-FoundryVTT/SR5-FoundryVTT/pull/1988,
+ *    https://github.com/Nimble-Co/FoundryVTT-Nimble/pull/853,
+ *    https://github.com/fvtt-fria-ligan/yearzero-combat-fvtt/pull/85);
+ * - a player may create/update/delete a Combatant whose actor they own (OWNER = 3)
+ *   (https://github.com/foundryvtt/foundryvtt/issues/10501, https://github.com/Aliharu/Foundry-Ex3/issues/17);
+ * - CombatantGroups, Scenes, Tokens, Users: GM only here; Actors: owners may update;
+ * - chat messages: anyone may create as themselves; author or GM may update/delete.
+ */
+export function canModify(
+  world: WorldData,
+  user: JsonObject,
+  action: "create" | "update" | "delete",
+  name: DocumentName,
+  parent: JsonObject | null,
+  target: JsonObject,
+  changes: JsonObject,
+): boolean {
+  if (isGMRole(user.role)) return true;
+  const actor = (id: unknown): JsonObject | undefined => world.actors.find((a) => a._id === id);
+  switch (name) {
+    case "Combat":
+      return action === "update" && Object.keys(changes).every((k) => k === "_id" || k === "round" || k === "turn");
+    case "Combatant": {
+      if (actorLevel(actor(target.actorId), user) < OWNER) return false;
+      if (action === "update" && "actorId" in changes) return actorLevel(actor(changes.actorId), user) >= OWNER;
+      return parent !== null;
+    }
+    case "ChatMessage":
+      return action === "create" ? target.author === user._id : target.author === user._id;
+    case "Actor":
+      return action === "update" && actorLevel(target, user) >= OWNER;
+    default:
+      return false;
+  }
+}
