@@ -1,0 +1,64 @@
+/**
+ * The module API for macros and other modules: `game.modules.get("structured-initiative").api`.
+ * Documented in the README's API section.
+ */
+import { HOOKS, SYSTEM_DEFAULT } from "../constants";
+import { MODE_IDS, type AllowedAction, type TurnView } from "../rules/engine";
+import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./controller";
+import { groupCombatants, rollStructuredInitiative } from "./individual";
+import { notifyRefusal } from "./notify";
+import type { CommandResult } from "./protocol";
+import { isModeSetting, type ModeSetting } from "./store";
+import { moduleHooks } from "./hooks";
+import type { Json } from "./patch";
+
+/** The API object. */
+export interface StructuredInitiativeApi {
+  /** Every mode id, "system" (the game system's own behaviour) first. */
+  readonly modes: readonly ModeSetting[];
+  /** The mode of an encounter. */
+  modeOf(combat: Combat.Implementation): ModeSetting;
+  /** Set an encounter's mode (GM, before the combat starts). */
+  setMode(combat: Combat.Implementation, mode: string): Promise<CommandResult>;
+  /** Run a command for the current user (applied by the active GM). */
+  command(combat: Combat.Implementation, command: Json): Promise<CommandResult>;
+  /** Who acts now, who is next, the order, the round and the step; null for system-default or corrupted encounters. */
+  view(combat: Combat.Implementation): TurnView | null;
+  /** What the current user may do now. */
+  allowed(combat: Combat.Implementation): readonly AllowedAction[];
+  /** Roll initiative for these combatants (individual mode: groups roll once). */
+  rollInitiative(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]>;
+  /** Put NPCs into one initiative group (GM). */
+  groupCombatants(combat: Combat.Implementation, ids: readonly string[], groupId: string): Promise<CommandResult[]>;
+  /** Whether the encounter's stored structure cannot be read. */
+  isCorrupted(combat: Combat.Implementation): boolean;
+  /** Rebuild the encounter's structure, keeping every combatant and the initiative values that can be read (GM). */
+  resetEncounter(combat: Combat.Implementation): Promise<CommandResult>;
+}
+
+/** Build the API. */
+export function createApi(): StructuredInitiativeApi {
+  return {
+    modes: [SYSTEM_DEFAULT, ...MODE_IDS],
+    modeOf,
+    async setMode(combat, mode) {
+      const refuse = (code: "notGM" | "modeLocked" | "unknownMode"): CommandResult => {
+        notifyRefusal(combat, code);
+        return { ok: false, code };
+      };
+      if (!game.user.isGM) return refuse("notGM");
+      if (!isModeSetting(mode)) return refuse("unknownMode");
+      if (combat.started || combat.round > 0) return refuse("modeLocked");
+      await writeFreshState(combat, mode);
+      moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
+      return { ok: true };
+    },
+    command: submit,
+    view: (combat) => loadBound(combat)?.view ?? null,
+    allowed: (combat) => loadBound(combat)?.allowed(requesterFor(combat, game.user)) ?? [],
+    rollInitiative: (combat, ids) => rollStructuredInitiative(combat, ids),
+    groupCombatants,
+    isCorrupted,
+    resetEncounter,
+  };
+}

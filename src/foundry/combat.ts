@@ -1,0 +1,101 @@
+/**
+ * The module's Combat and Combatant classes, built at `init` on top of whatever classes `CONFIG`
+ * holds then (a game system's own). A combat in "system default" mode runs the parent class's code
+ * untouched; a structured combat routes turn changes and initiative rolls to the rules.
+ */
+import { FLAGS, MODULE_ID } from "../constants";
+import { compareRanked, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./controller";
+import { rollStructuredInitiative } from "./individual";
+
+/** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
+const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
+
+function rankOf(combat: Combat.Implementation): ReadonlyMap<string, number> | null {
+  const bound = loadBound(combat);
+  if (bound === null) return null;
+  return new Map(bound.view.order.map((id, i) => [id, i]));
+}
+
+/** The Combat class of the module, derived from `Base`. */
+export function createCombatClass(Base: typeof Combat) {
+  /** A Combat that runs structured encounters and leaves system-default ones to its parent class. */
+  class SICombat extends Base {
+    /** Derive `turns` from the stored order, so every client agrees. */
+    override setupTurns(): Combatant.Implementation[] {
+      const rank = isStructured(this) ? rankOf(this) : null;
+      if (rank === null) ranks.delete(this);
+      else ranks.set(this, rank);
+      return super.setupTurns();
+    }
+
+    /**
+     * Sort by the stored order. Core may call this unbound, so the combat is reached through the
+     * combatant's parent rather than `this`.
+     */
+    override _sortCombatants(a: Combatant.Implementation, b: Combatant.Implementation): number {
+      const rank = a.parent === null ? undefined : ranks.get(a.parent);
+      if (rank === undefined) return super._sortCombatants(a, b);
+      const nameOf = (id: string): string => (a.id === id ? a.name : b.name) ?? "";
+      return compareRanked(a.id ?? "", b.id ?? "", rank, nameOf);
+    }
+
+    /** Begin a structured encounter through the rules (refused if initiative is missing, …). */
+    override async startCombat(): Promise<this> {
+      if (!isStructured(this)) return super.startCombat();
+      await submit(this, { type: "start" });
+      return this;
+    }
+
+    /** End the current turn: the GM, or the owner of the acting combatant. */
+    override async nextTurn(): Promise<this> {
+      if (!isStructured(this)) return super.nextTurn();
+      await submit(this, { type: "nextTurn" });
+      return this;
+    }
+
+    /** Undo the last turn step (GM). */
+    override async previousTurn(): Promise<this> {
+      if (!isStructured(this)) return super.previousTurn();
+      await submit(this, { type: "previousTurn" });
+      return this;
+    }
+
+    /** Begin the next round (GM). */
+    override async nextRound(): Promise<this> {
+      if (!isStructured(this)) return super.nextRound();
+      await submit(this, { type: "nextRound" });
+      return this;
+    }
+
+    /** Return to the start of the previous round (GM). */
+    override async previousRound(): Promise<this> {
+      if (!isStructured(this)) return super.previousRound();
+      await submit(this, { type: "previousRound" });
+      return this;
+    }
+
+    /** Roll initiative with Foundry rolls, post them to chat and record them through the rules. */
+    override async rollInitiative(ids: string | string[], options?: Combat.InitiativeOptions): Promise<this> {
+      if (!isStructured(this)) return super.rollInitiative(ids, options);
+      await rollStructuredInitiative(this, typeof ids === "string" ? [ids] : ids, options);
+      return this;
+    }
+
+    /** Refresh the derived turn order when the stored encounter changed. */
+    override _onUpdate(changed: Combat.UpdateData, options: Combat.Database.OnUpdateOperation, userId: string): void {
+      super._onUpdate(changed, options, userId);
+      const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
+      if (flags === undefined || modeOf(this) === "system") return;
+      this.setupTurns();
+      if (typeof flags === "object" && flags !== null && FLAGS.encounter in flags) onCombatApplied(this);
+    }
+  }
+  return SICombat;
+}
+
+/** The Combatant class of the module, derived from `Base`. */
+export function createCombatantClass(Base: typeof Combatant) {
+  /** A Combatant that exposes its structured standing to templates and macros. */
+  class SICombatant extends Base {}
+  return SICombatant;
+}

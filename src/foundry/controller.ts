@@ -1,0 +1,413 @@
+/**
+ * One authority: every structured command is applied by the active GM's client, against the
+ * server-attested requesting user. Players (and GMs who are not the active GM) write a request on a
+ * document they may write; the active GM's update hook receives it with the author's user id,
+ * validates it with the pure rules and applies it in one Combat update.
+ */
+import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } from "../constants";
+import type { Requester, RosterEntry, RuleEvent } from "../rules/engine";
+import { MODE_BINDINGS, type Applied, type BoundEncounter } from "./modes";
+import { decodeArrays, type Json } from "./patch";
+import type { AnyRefusalCode, CommandResult, OutcomeMessage } from "./protocol";
+import { historyLimit } from "./settings";
+import { isModeSetting, parseStoredEncounter, parseStoredRequest, type ModeSetting, type StoredRequest } from "./store";
+import { notifyRefusal } from "./notify";
+import { moduleHooks } from "./hooks";
+
+/** The mode of an encounter: its flag, or the system's own behaviour when unset or corrupted. */
+export function modeOf(combat: Combat.Implementation): ModeSetting {
+  const value: unknown = combat.getFlag(MODULE_ID, FLAGS.mode);
+  return isModeSetting(value) ? value : SYSTEM_DEFAULT;
+}
+
+/** Whether the module runs this encounter (a structured mode whose rules are available). */
+export function isStructured(combat: Combat.Implementation): boolean {
+  const mode = modeOf(combat);
+  return mode !== SYSTEM_DEFAULT && MODE_BINDINGS[mode] !== undefined;
+}
+
+/** Load an encounter's stored state; null for system-default encounters or corrupted flags. */
+export function loadBound(combat: Combat.Implementation): BoundEncounter | null {
+  const mode = modeOf(combat);
+  if (mode === SYSTEM_DEFAULT) return null;
+  const binding = MODE_BINDINGS[mode];
+  const stored = parseStoredEncounter(combat.getFlag(MODULE_ID, FLAGS.encounter));
+  if (binding === undefined || stored === null) return null;
+  return binding.load(stored);
+}
+
+/** Whether a structured encounter's stored state cannot be read. */
+export function isCorrupted(combat: Combat.Implementation): boolean {
+  return isStructured(combat) && loadBound(combat) === null;
+}
+
+/** The rules' view of a combatant. */
+export function rosterEntry(combatant: Combatant.Implementation): RosterEntry {
+  return { id: combatant.id ?? "", name: combatant.name ?? "", isPC: combatant.hasPlayerOwner };
+}
+
+/** The live roster of an encounter. */
+export function rosterOf(combat: Combat.Implementation): RosterEntry[] {
+  return combat.combatants.contents.map(rosterEntry);
+}
+
+/** Who a user is for the rules: GM or not, and which of this encounter's combatants they own. */
+export function requesterFor(combat: Combat.Implementation, user: User.Implementation): Requester {
+  const owns = combat.combatants.contents
+    .filter((c) => user.isGM || c.testUserPermission(user, "OWNER"))
+    .map((c) => c.id ?? "");
+  return { userId: user.id ?? "", isGM: user.isGM, owns };
+}
+
+/** Whether this client is the one that applies commands. */
+export function isAuthority(): boolean {
+  return game.users.activeGM?.isSelf === true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The authority's side
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Run tasks for one encounter one after another, so each sees the previous one's result. */
+function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.then(task, task);
+  queues.set(
+    key,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+/**
+ * Write an applied command: one Combat update holding the encounter flag diff, round and turn.
+ * Fires core's `combatStart`, `combatRound` and `combatTurn` as core does before its own update.
+ */
+async function write(combat: Combat.Implementation, applied: Applied & { ok: true }): Promise<void> {
+  const { view, before } = applied;
+  const round = view.round;
+  const turn = view.current === null ? null : orderedTurn(combat, applied, view.current);
+  const direction = round > before.round || (round === before.round && view.current !== before.current) ? 1 : -1;
+  const hookData = { round, turn: turn ?? 0 };
+  const hookOptions = { advanceTime: 0, direction };
+  if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
+  else if (round !== before.round) Hooks.callAll("combatRound", combat, hookData, hookOptions);
+  else if (view.current !== before.current) Hooks.callAll("combatTurn", combat, hookData, hookOptions);
+  const data = { round, turn, flags: { [MODULE_ID]: { [FLAGS.encounter]: applied.update } } };
+  await combat.update(asUpdate(data), { direction });
+}
+
+/** The turn index of the current combatant once the new state is stored. */
+function orderedTurn(combat: Combat.Implementation, applied: Applied & { ok: true }, current: string): number | null {
+  const order = applied.view.order;
+  const ids = combat.combatants.contents.map((c) => c.id ?? "");
+  const sorted = sortIds(ids, order, (id) => combat.combatants.get(id)?.name ?? "");
+  const index = sorted.indexOf(current);
+  return index < 0 ? null : index;
+}
+
+/**
+ * The order of `combat.turns` for a structured encounter: the stored order first, then anyone not
+ * in it (joined but not yet rolled) by name and id. Every client sorts with this same function.
+ */
+export function sortIds(ids: readonly string[], order: readonly string[], nameOf: (id: string) => string): string[] {
+  const rank = new Map(order.map((id, i) => [id, i]));
+  return [...ids].sort((a, b) => compareRanked(a, b, rank, nameOf));
+}
+
+/** Compare two combatant ids by stored order, then name, then id. */
+export function compareRanked(
+  a: string,
+  b: string,
+  rank: ReadonlyMap<string, number>,
+  nameOf: (id: string) => string,
+): number {
+  const ra = rank.get(a) ?? Number.POSITIVE_INFINITY;
+  const rb = rank.get(b) ?? Number.POSITIVE_INFINITY;
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return nameOf(a).localeCompare(nameOf(b)) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Apply a command on the authority's client. Refusals change nothing and are returned (the caller
+ * tells the requester). Runs after any command already in progress for this encounter.
+ */
+export function applyAsAuthority(
+  combat: Combat.Implementation,
+  command: unknown,
+  who: Requester,
+  requestId: string | null,
+): Promise<CommandResult> {
+  return serialise(combat.id ?? "", async () => {
+    const bound = loadBound(combat);
+    if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
+    if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
+    let applied = bound.apply(command, who, historyLimit(), requestId);
+    if (!applied.ok) {
+      moduleHooks.callAll(HOOKS.refused, combat, command, applied.refusal);
+      return refusal(applied.refusal.code, "combatantId" in applied.refusal ? applied.refusal.combatantId : undefined);
+    }
+    try {
+      await write(combat, applied);
+    } catch (error) {
+      console.error(`${MODULE_ID} |`, error);
+      return refusal("writeFailed");
+    }
+    // A request can race a roster change: bring the stored state back in line with the documents.
+    const reconciled = reconcile(combat);
+    if (reconciled !== null) applied = reconciled;
+    moduleHooks.callAll(HOOKS.command, combat, command, applied.ok ? applied.events : []);
+    await afterEvents(combat, applied.ok ? applied.events : []);
+    return { ok: true };
+  });
+}
+
+function reconcile(combat: Combat.Implementation): Applied | null {
+  const bound = loadBound(combat);
+  const gm = game.user;
+  if (bound === null) return null;
+  return bound.reconcile(rosterOf(combat), requesterFor(combat, gm), historyLimit());
+}
+
+/** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
+export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
+  return serialise(combat.id ?? "", async () => {
+    const applied = reconcile(combat);
+    if (applied?.ok) {
+      await write(combat, applied);
+      await afterEvents(combat, applied.events);
+    }
+  });
+}
+
+/** Side effects of events that live outside the Combat document (status effects). */
+let eventHandler: (combat: Combat.Implementation, events: readonly RuleEvent[]) => Promise<void> = () =>
+  Promise.resolve();
+
+/** Install the handler for events' side effects (set by the mode glue at init). */
+export function onEvents(handler: typeof eventHandler): void {
+  eventHandler = handler;
+}
+
+async function afterEvents(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    await eventHandler(combat, events);
+  } catch (error) {
+    console.error(`${MODULE_ID} |`, error);
+  }
+}
+
+/**
+ * Module update data as Foundry update data. The cast is needed because flag diffs carry Foundry's
+ * `-=key` deletion keys, which the typed update data cannot express.
+ */
+function asUpdate(data: object): Combat.UpdateData {
+  return data;
+}
+
+function refusal(code: AnyRefusalCode, combatantId?: string): CommandResult {
+  return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
+}
+
+/**
+ * Put round and turn back to what the stored state says (a player wrote them outside the module's
+ * path, which Foundry's permissions allow). Runs on the authority, after any command in progress.
+ */
+export function restoreTurn(combat: Combat.Implementation): Promise<void> {
+  return serialise(combat.id ?? "", async () => {
+    const bound = loadBound(combat);
+    if (bound === null) return;
+    const { view } = bound;
+    const ids = combat.combatants.contents.map((c) => c.id ?? "");
+    const sorted = sortIds(ids, view.order, (id) => combat.combatants.get(id)?.name ?? "");
+    const turn = view.current === null ? null : sorted.indexOf(view.current);
+    if (combat.round === view.round && combat.turn === turn) return;
+    await combat.update({ round: view.round, turn });
+  });
+}
+
+/**
+ * Initiative values that can still be read for each combatant: from the stored state where its
+ * combatant entries are intact, else from the combatant documents.
+ */
+function salvageInitiative(combat: Combat.Implementation): Map<string, { total: number; modifier: number }> {
+  const found = new Map<string, { total: number; modifier: number }>();
+  for (const c of combat.combatants.contents) {
+    if (typeof c.initiative === "number" && Number.isFinite(c.initiative))
+      found.set(c.id ?? "", { total: c.initiative, modifier: 0 });
+  }
+  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
+  const state = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
+  const entries = state === undefined ? undefined : decodeArrays(state as Json);
+  const list =
+    typeof entries === "object" && entries !== null ? (entries as { combatants?: unknown }).combatants : undefined;
+  if (Array.isArray(list)) {
+    for (const item of list as unknown[]) {
+      if (typeof item !== "object" || item === null) continue;
+      const { id, initiative, modifier } = item as { id?: unknown; initiative?: unknown; modifier?: unknown };
+      if (typeof id === "string" && typeof initiative === "number" && Number.isFinite(initiative)) {
+        found.set(id, {
+          total: initiative,
+          modifier: typeof modifier === "number" && Number.isFinite(modifier) ? modifier : 0,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Rebuild a structured encounter's state (GM): every combatant stays, initiative values that can be
+ * read are kept, the encounter returns to "not started". The way out of corrupted flags.
+ */
+export async function resetEncounter(combat: Combat.Implementation): Promise<CommandResult> {
+  if (!game.user.isGM) return shown(combat, refusal("notGM"));
+  const mode = modeOf(combat);
+  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
+  if (binding === undefined) return shown(combat, refusal("notStructured"));
+  const who = requesterFor(combat, game.user);
+  const commands = [...salvageInitiative(combat)]
+    .filter(([id]) => combat.combatants.has(id))
+    .map(([combatantId, { total, modifier }]) => ({ type: "recordInitiative", combatantId, total, modifier }));
+  const stored = binding.createWith(rosterOf(combat), commands, who);
+  return serialise(combat.id ?? "", async () => {
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
+    await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
+    return { ok: true } as const;
+  });
+}
+
+/** Write a fresh encounter state for a structured encounter (creation, or the GM's reset). */
+export async function writeFreshState(combat: Combat.Implementation, mode: ModeSetting): Promise<void> {
+  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
+  const stored = binding?.create(rosterOf(combat)) ?? null;
+  const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
+  // `-=` deletes the old object first, so no stale history key survives a reset.
+  flags[`-=${FLAGS.encounter}`] = null;
+  await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
+  if (stored !== null) {
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The requester's side
+
+interface Pending {
+  resolve(result: CommandResult): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+const pending = new Map<string, Pending>();
+
+/**
+ * Run a command for the current user: applied here when this client is the authority, otherwise
+ * checked locally and sent as a request. Refusals are shown as localised notifications.
+ */
+export async function submit(combat: Combat.Implementation, command: Json): Promise<CommandResult> {
+  const user = game.user;
+  const who = requesterFor(combat, user);
+  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, command, who, null));
+  if (game.users.activeGM === null) return shown(combat, refusal("noGM"));
+  const bound = loadBound(combat);
+  if (bound === null) return shown(combat, refusal(isStructured(combat) ? "corrupted" : "notStructured"));
+  const early = bound.check(command, who);
+  if (early !== null) return shown(combat, refusal(early.code, "combatantId" in early ? early.combatantId : undefined));
+  const target = carrier(combat, who, command);
+  if (target === null) return shown(combat, refusal("noOwnedCombatant"));
+  const request: StoredRequest = {
+    id: foundry.utils.randomID(),
+    userId: user.id,
+    combatId: combat.id ?? "",
+    command,
+  };
+  const result = new Promise<CommandResult>((resolve) => {
+    const timer = setTimeout(() => {
+      pending.delete(request.id);
+      resolve(refusal("timeout"));
+    }, REQUEST_TIMEOUT_MS);
+    pending.set(request.id, { resolve, timer });
+  });
+  try {
+    const data = { flags: { [MODULE_ID]: { [FLAGS.request]: request } } };
+    if (target.kind === "combat") await target.document.update(asUpdate(data));
+    else await target.document.update(data);
+  } catch (error) {
+    console.error(`${MODULE_ID} |`, error);
+    settle(request.id, refusal("writeFailed"));
+  }
+  return shown(combat, await result);
+}
+
+/** The document a request is written on: the Combat for a GM, a combatant the player owns otherwise. */
+function carrier(
+  combat: Combat.Implementation,
+  who: Requester,
+  command: Json,
+):
+  | { readonly kind: "combat"; readonly document: Combat.Implementation }
+  | { readonly kind: "combatant"; readonly document: Combatant.Implementation }
+  | null {
+  if (who.isGM) return { kind: "combat", document: combat };
+  const named =
+    typeof command === "object" && command !== null && "combatantId" in command ? command.combatantId : undefined;
+  const id = typeof named === "string" && who.owns.includes(named) ? named : who.owns[0];
+  const combatant = id === undefined ? undefined : combat.combatants.get(id);
+  return combatant === undefined ? null : { kind: "combatant", document: combatant };
+}
+
+function settle(requestId: string, result: CommandResult): void {
+  const entry = pending.get(requestId);
+  if (entry === undefined) return;
+  clearTimeout(entry.timer);
+  pending.delete(requestId);
+  entry.resolve(result);
+}
+
+function shown(combat: Combat.Implementation, result: CommandResult): CommandResult {
+  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId);
+  return result;
+}
+
+/** The v13 query handler: the authority tells a requester that its request was refused. */
+export function onOutcomeQuery(data: unknown): Promise<boolean> {
+  if (typeof data !== "object" || data === null) return Promise.resolve(false);
+  const message = data as Partial<OutcomeMessage>;
+  if (typeof message.requestId !== "string") return Promise.resolve(false);
+  settle(
+    message.requestId,
+    message.ok ? { ok: true } : refusal(message.code ?? "malformedCommand", message.combatantId),
+  );
+  return Promise.resolve(true);
+}
+
+/** On every client: a Combat update that marks a request applied resolves that request. */
+export function onCombatApplied(combat: Combat.Implementation): void {
+  const stored = parseStoredEncounter(combat.getFlag(MODULE_ID, FLAGS.encounter));
+  if (stored?.applied != null) settle(stored.applied, { ok: true });
+}
+
+/**
+ * On the authority: a request written on a document. `userId` is the author as the server attests
+ * it; a request that claims another user is refused.
+ */
+export async function handleRequest(combat: Combat.Implementation, raw: unknown, userId: string): Promise<void> {
+  const request = parseStoredRequest(raw);
+  const author = game.users.contents.find((u) => u.id === userId);
+  if (request === null || author === undefined) return;
+  let result: CommandResult;
+  if (request.userId !== userId) result = refusal("wrongUser");
+  else if (request.combatId !== combat.id) result = refusal("malformedCommand");
+  else result = await applyAsAuthority(combat, request.command, requesterFor(combat, author), request.id);
+  if (result.ok) return;
+  const message: OutcomeMessage = {
+    requestId: request.id,
+    ok: false,
+    code: result.code,
+    ...(result.combatantId ? { combatantId: result.combatantId } : {}),
+  };
+  if (author.isSelf) onOutcomeQuery(message).catch(() => undefined);
+  else if (author.active)
+    await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+}

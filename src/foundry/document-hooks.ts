@@ -1,0 +1,72 @@
+/** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
+import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../constants";
+import { handleRequest, isAuthority, isStructured, reconcileRoster, restoreTurn } from "./controller";
+import { MODE_BINDINGS } from "./modes";
+import { defaultMode } from "./settings";
+import { isModeSetting } from "./store";
+
+function moduleFlags(changed: object): Record<string, unknown> | undefined {
+  const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
+  return typeof flags === "object" && flags !== null ? (flags as Record<string, unknown>) : undefined;
+}
+
+/**
+ * `preCreateCombat` (creating client only): a new encounter gets the mode chosen at creation, or the
+ * world's default, and a fresh structured state — written with the creation, no extra update.
+ */
+export function onPreCreateCombat(combat: Combat.Implementation, data: object): void {
+  const chosen = moduleFlags(data)?.[FLAGS.mode];
+  const mode = isModeSetting(chosen) ? chosen : defaultMode();
+  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
+  const flags: Record<string, unknown> = { [FLAGS.mode]: binding === undefined ? SYSTEM_DEFAULT : mode };
+  if (binding !== undefined) flags[FLAGS.encounter] = binding.create([]);
+  combat.updateSource({ flags: { [MODULE_ID]: flags } });
+}
+
+/** `createCombat`: an encounter created with combatants already in it is brought in line. */
+export function onCreateCombat(combat: Combat.Implementation): void {
+  if (isAuthority() && isStructured(combat) && combat.combatants.size > 0) void reconcileRoster(combat);
+}
+
+/**
+ * `updateCombat` on the authority: a GM's request written on the Combat is applied; a turn or round
+ * change a player wrote outside the module's path is put back to the stored state.
+ */
+export function onUpdateCombat(
+  combat: Combat.Implementation,
+  changed: Combat.UpdateData,
+  _options: unknown,
+  userId: string,
+): void {
+  if (!isAuthority() || !isStructured(combat)) return;
+  const request = moduleFlags(changed)?.[FLAGS.request];
+  if (request !== undefined) void handleRequest(combat, request, userId);
+  const author = game.users.contents.find((u) => u.id === userId);
+  const turnChanged = "turn" in changed || "round" in changed;
+  if (turnChanged && author !== undefined && !author.isGM) void restoreTurn(combat);
+}
+
+/** `updateCombatant` on the authority: a request a player wrote on a combatant they own. */
+export function onUpdateCombatant(
+  combatant: Combatant.Implementation,
+  changed: Combatant.UpdateData,
+  _options: unknown,
+  userId: string,
+): void {
+  const combat = combatant.parent;
+  if (combat === null || !isAuthority() || !isStructured(combat)) return;
+  const request = moduleFlags(changed)?.[FLAGS.request];
+  if (request !== undefined) void handleRequest(combat, request, userId);
+}
+
+/** `createCombatant` on the authority: a combatant joins the structured state. */
+export function onCreateCombatant(combatant: Combatant.Implementation): void {
+  const combat = combatant.parent;
+  if (combat !== null && isAuthority() && isStructured(combat)) void reconcileRoster(combat);
+}
+
+/** `deleteCombatant` on the authority: the combatant leaves the state; if it was acting, the next one acts. */
+export function onDeleteCombatant(combatant: Combatant.Implementation): void {
+  const combat = combatant.parent;
+  if (combat !== null && isAuthority() && isStructured(combat)) void reconcileRoster(combat);
+}

@@ -1,0 +1,200 @@
+/**
+ * Foundry glue of the `individual` mode: initiative checks rolled with Foundry's `Roll` from the
+ * configured formulas, posted to chat with the roll mode, and recorded through the rules; group
+ * checks; flat-footed shown as an optional status effect.
+ */
+import { FLAT_FOOTED_STATUS, I18N } from "../constants";
+import type { RuleEvent } from "../rules/engine";
+import { groupMembers, groupModifier, type IndividualState } from "../rules/individual";
+import { parseIndividualState } from "../rules/individual-state";
+import { loadBound, submit } from "./controller";
+import { notifyRefusal } from "./notify";
+import type { CommandResult } from "./protocol";
+import { flatFootedAsStatus, initiativeFormulas } from "./settings";
+
+/** The individual state of a combat, or null when it is not an individual encounter. */
+export function individualState(combat: Combat.Implementation): IndividualState | null {
+  const bound = loadBound(combat);
+  return bound?.mode === "individual" ? parseIndividualState(bound.state) : null;
+}
+
+/** Replace `@paths` with the actor's roll data; a path the actor lacks stays and fails validation. */
+function resolveFormula(formula: string, data: Record<string, unknown>): string {
+  return Roll.replaceFormulaData(formula, data, { warn: false });
+}
+
+/**
+ * Evaluate a modifier formula (no dice allowed) for a combatant; null when the formula is malformed,
+ * names data the actor lacks, or rolls dice.
+ */
+export async function evaluateModifier(formula: string, data: Record<string, unknown>): Promise<number | null> {
+  const resolved = resolveFormula(formula, data);
+  if (!Roll.validate(resolved)) return null;
+  const roll = new Roll(resolved);
+  if (roll.dice.length > 0) return null;
+  await roll.evaluate();
+  const total = roll.total;
+  return typeof total === "number" && Number.isFinite(total) ? total : null;
+}
+
+function rollDataOf(combatant: Combatant.Implementation): Record<string, unknown> | null {
+  const actor = combatant.actor;
+  return actor === null ? null : actor.getRollData();
+}
+
+/** Roll the check `die + modifier`, post it to chat and return its total, or null if it cannot roll. */
+async function rollCheck(
+  combat: Combat.Implementation,
+  speaker: Combatant.Implementation,
+  modifier: number,
+  flavor: string,
+  rollMode: string | undefined,
+): Promise<number | null> {
+  const { die } = initiativeFormulas();
+  const formula = `${die} + ${modifier}`;
+  if (!Roll.validate(formula)) {
+    notifyRefusal(combat, "invalidFormula");
+    return null;
+  }
+  const roll = new Roll(formula);
+  await roll.evaluate();
+  const mode = rollMode ?? (speaker.hidden ? "gmroll" : game.settings.get("core", "rollMode"));
+  await roll.toMessage(
+    { speaker: ChatMessage.getSpeaker({ actor: speaker.actor, token: speaker.token, alias: speaker.name }), flavor },
+    { rollMode: mode as foundry.CONST.DICE_ROLL_MODES },
+  );
+  const total = roll.total;
+  return typeof total === "number" && Number.isFinite(total) ? total : null;
+}
+
+/**
+ * Roll initiative for these combatants. A member of a group makes the group's one check (GM only),
+ * at the lowest modifier of the group; others roll their own check.
+ */
+export async function rollStructuredInitiative(
+  combat: Combat.Implementation,
+  ids: readonly string[],
+  options?: Combat.InitiativeOptions,
+): Promise<CommandResult[]> {
+  const state = individualState(combat);
+  if (state === null) {
+    notifyRefusal(combat, "corrupted");
+    return [{ ok: false, code: "corrupted" }];
+  }
+  // Core passes the roll mode inside the chat message options.
+  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const results: CommandResult[] = [];
+  const groupsDone = new Set<string>();
+  for (const id of ids) {
+    const combatant = combat.combatants.get(id);
+    const entry = state.combatants.find((c) => c.id === id);
+    if (combatant === undefined || entry === undefined) {
+      notifyRefusal(combat, "unknownCombatant");
+      results.push({ ok: false, code: "unknownCombatant" });
+      continue;
+    }
+    if (entry.groupId !== null) {
+      if (groupsDone.has(entry.groupId)) continue;
+      groupsDone.add(entry.groupId);
+      results.push(await rollGroup(combat, state, entry.groupId, rollMode));
+      continue;
+    }
+    results.push(await rollOne(combat, combatant, rollMode));
+  }
+  return results;
+}
+
+async function rollOne(
+  combat: Combat.Implementation,
+  combatant: Combatant.Implementation,
+  rollMode: string | undefined,
+): Promise<CommandResult> {
+  const id = combatant.id ?? "";
+  if (!game.user.isGM && !combatant.isOwner) return refused(combat, "notOwner", id);
+  const data = rollDataOf(combatant);
+  if (data === null) return refused(combat, "missingActor", id);
+  const modifier = await evaluateModifier(initiativeFormulas().modifier, data);
+  if (modifier === null) return refused(combat, "invalidFormula", id);
+  const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
+  const total = await rollCheck(combat, combatant, modifier, flavor, rollMode);
+  if (total === null) return { ok: false, code: "invalidFormula" };
+  return submit(combat, { type: "recordInitiative", combatantId: id, total, modifier });
+}
+
+async function rollGroup(
+  combat: Combat.Implementation,
+  state: IndividualState,
+  groupId: string,
+  rollMode: string | undefined,
+): Promise<CommandResult> {
+  if (!game.user.isGM) return refused(combat, "notGM");
+  const modifier = groupModifier(state, groupId);
+  const speaker = groupMembers(state, groupId)
+    .map((id) => combat.combatants.get(id))
+    .find((c) => c !== undefined);
+  if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
+  const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
+  const total = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "gmroll");
+  if (total === null) return { ok: false, code: "invalidFormula" };
+  return submit(combat, { type: "recordGroupInitiative", groupId, total });
+}
+
+/**
+ * Put these NPCs into one initiative group (GM). Each member's modifier is read through the
+ * modifier formula, since the group rolls with the lowest of them.
+ */
+export async function groupCombatants(
+  combat: Combat.Implementation,
+  ids: readonly string[],
+  groupId: string,
+): Promise<CommandResult[]> {
+  const results: CommandResult[] = [];
+  for (const id of ids) {
+    const combatant = combat.combatants.get(id);
+    if (combatant === undefined) {
+      results.push(refused(combat, "unknownCombatant"));
+      continue;
+    }
+    const data = rollDataOf(combatant);
+    if (data === null) {
+      results.push(refused(combat, "missingActor", id));
+      continue;
+    }
+    const modifier = await evaluateModifier(initiativeFormulas().modifier, data);
+    if (modifier === null) {
+      results.push(refused(combat, "invalidFormula", id));
+      continue;
+    }
+    results.push(await submit(combat, { type: "setGroup", combatantId: id, groupId, modifier }));
+  }
+  return results;
+}
+
+function refused(
+  combat: Combat.Implementation,
+  code: "notOwner" | "notGM" | "missingActor" | "invalidFormula" | "emptyGroup" | "unknownCombatant",
+  combatantId?: string,
+): CommandResult {
+  notifyRefusal(combat, code, combatantId);
+  return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
+}
+
+/**
+ * Side effects of the individual mode's events on the authority: the flat-footed status effect,
+ * when the world setting applies it.
+ */
+export async function individualEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
+  if (!flatFootedAsStatus()) return;
+  const state = individualState(combat);
+  if (state === null) return;
+  for (const event of events) {
+    const on = event.type === "combatStarted" && state.surpriseBattle;
+    const off = event.type === "flatFootedEnded" || event.type === "combatantRemoved";
+    if (!on && !off) continue;
+    const targets = on ? state.flatFooted : event.combatantId === undefined ? [] : [event.combatantId];
+    for (const id of targets) {
+      const actor = combat.combatants.get(id)?.actor;
+      if (actor) await actor.toggleStatusEffect(FLAT_FOOTED_STATUS, { active: on });
+    }
+  }
+}

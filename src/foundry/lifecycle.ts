@@ -1,0 +1,36 @@
+/** What the module does at Foundry's `init` and `ready`. */
+import { FLAT_FOOTED_STATUS, I18N, MODULE_ID, QUERIES } from "../constants";
+import { createApi } from "./api";
+import { createCombatantClass, createCombatClass } from "./combat";
+import { onEvents, onOutcomeQuery } from "./controller";
+import { individualEffects } from "./individual";
+import { registerSettings } from "./settings";
+import { createTrackerClass } from "./tracker";
+
+/**
+ * `init`: register settings, extend (never replace) the Combat, Combatant and tracker classes that
+ * `CONFIG` holds now — a game system's own ones included — and install the query handler and API.
+ */
+export function onInit(): void {
+  registerSettings();
+  CONFIG.Combat.documentClass = createCombatClass(CONFIG.Combat.documentClass) as typeof CONFIG.Combat.documentClass;
+  CONFIG.Combatant.documentClass = createCombatantClass(
+    CONFIG.Combatant.documentClass,
+  ) as typeof CONFIG.Combatant.documentClass;
+  // CONFIG.ui.combat is typed as any constructor; Foundry's contract is the CombatTracker class or a subclass.
+  const tracker = CONFIG.ui.combat as typeof foundry.applications.sidebar.tabs.CombatTracker;
+  CONFIG.ui.combat = createTrackerClass(tracker);
+  CONFIG.queries[QUERIES.outcome] = onOutcomeQuery;
+  CONFIG.statusEffects.push({
+    id: FLAT_FOOTED_STATUS,
+    name: `${I18N}.Status.FlatFooted`,
+    img: "icons/svg/falling.svg",
+  });
+  onEvents(individualEffects);
+  Object.assign(game.modules.get(MODULE_ID), { api: createApi() });
+}
+
+/** `ready`: nothing to prepare yet beyond `init`; kept for the tracker's first render. */
+export function onReady(): void {
+  void ui.combat.render();
+}

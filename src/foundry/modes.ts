@@ -1,0 +1,158 @@
+/**
+ * The registry of rules modes the glue can run, each bound to its state parser so stored (untrusted)
+ * flag data is narrowed before the rules see it. The binding hides each mode's state type behind
+ * closures, so the rest of the glue handles every mode the same way.
+ */
+import {
+  createEncounter,
+  dispatch,
+  type AllowedAction,
+  type Command,
+  type Encounter,
+  type ModeDefinition,
+  type ModeId,
+  type Refusal,
+  type Requester,
+  type RosterEntry,
+  type RuleEvent,
+  type TurnView,
+} from "../rules/engine";
+import { individualMode } from "../rules/individual";
+import { parseIndividualState } from "../rules/individual-state";
+import type { Json } from "./patch";
+import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
+
+/** The result of applying a command to a stored encounter. */
+export type Applied =
+  | {
+      readonly ok: true;
+      readonly stored: StoredEncounter;
+      /** Update data relative to the `encounter` flag: only what changed. */
+      readonly update: { [key: string]: unknown };
+      readonly events: readonly RuleEvent[];
+      readonly view: TurnView;
+      readonly before: TurnView;
+    }
+  | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" } };
+
+/** A stored encounter, loaded and bound to its mode. */
+export interface BoundEncounter {
+  readonly mode: ModeId;
+  readonly view: TurnView;
+  /** The mode state as plain data (for templates and macros). */
+  readonly state: Json;
+  /** What this requester may do now. */
+  allowed(who: Requester): readonly AllowedAction[];
+  /** Check an untrusted command without applying it (the player's quick pre-check). */
+  check(command: unknown, who: Requester): Refusal | { readonly code: "malformedCommand" } | null;
+  /** Apply an untrusted command, with undo history bounded to `historyLimit`. */
+  apply(command: unknown, who: Requester, historyLimit: number, requestId: string | null): Applied;
+  /** Reconcile with the live roster: drop combatants that no longer exist, add new ones. */
+  reconcile(live: readonly RosterEntry[], gm: Requester, historyLimit: number): Applied | null;
+}
+
+/** A mode the glue can run. */
+export interface ModeBinding {
+  readonly id: ModeId;
+  /** A fresh stored encounter for these combatants. */
+  create(roster: readonly RosterEntry[]): StoredEncounter;
+  /** A fresh stored encounter with these commands applied (refused ones are skipped). */
+  createWith(roster: readonly RosterEntry[], commands: readonly unknown[], who: Requester): StoredEncounter;
+  /** Load stored data, or null when it is corrupted. */
+  load(stored: StoredEncounter): BoundEncounter | null;
+}
+
+/** Bind a mode definition to its state parser. */
+export function bindMode<S, C extends Command>(
+  definition: ModeDefinition<S, C>,
+  parseState: (data: unknown) => S | null,
+  rosterCommands: {
+    add(entry: RosterEntry): C;
+    remove(id: string): C;
+    ids(state: S): readonly string[];
+  },
+): ModeBinding {
+  const toJson = (state: S): Json => state as unknown as Json;
+
+  function bound(loaded: LoadedEncounter<S>): BoundEncounter {
+    const { encounter } = loaded;
+    const view = definition.view(encounter.state);
+
+    const commit = (next: Encounter<S>, events: readonly RuleEvent[], requestId: string | null): Applied => {
+      const { stored, update } = encodeEncounter(loaded, next, requestId);
+      return { ok: true, stored, update, events, view: definition.view(next.state), before: view };
+    };
+
+    return {
+      mode: definition.id,
+      view,
+      state: toJson(encounter.state),
+      allowed: (who) => definition.allowed(encounter.state, who),
+      check(data, who) {
+        if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
+        const command = definition.parseCommand(data);
+        if (command === null) return { code: "malformedCommand" };
+        const outcome = definition.apply(encounter.state, command, who);
+        return outcome.ok ? null : outcome.refusal;
+      },
+      apply(data, who, historyLimit, requestId) {
+        const command = isUndo(data) ? data : definition.parseCommand(data);
+        if (command === null) return { ok: false, refusal: { code: "malformedCommand" } };
+        const outcome = dispatch(definition, encounter, command, who, historyLimit);
+        if (!outcome.ok) return outcome;
+        return commit(outcome.state, outcome.events, requestId);
+      },
+      reconcile(live, gm, historyLimit) {
+        const liveIds = new Set(live.map((entry) => entry.id));
+        const known = new Set(rosterCommands.ids(encounter.state));
+        let current: Encounter<S> = encounter;
+        const events: RuleEvent[] = [];
+        const commands = [
+          ...[...known].filter((id) => !liveIds.has(id)).map((id) => rosterCommands.remove(id)),
+          ...live.filter((entry) => !known.has(entry.id)).map((entry) => rosterCommands.add(entry)),
+        ];
+        for (const command of commands) {
+          const outcome = dispatch(definition, current, command, gm, historyLimit);
+          if (outcome.ok) {
+            current = outcome.state;
+            events.push(...outcome.events);
+          }
+        }
+        return current === encounter ? null : commit(current, events, null);
+      },
+    };
+  }
+
+  return {
+    id: definition.id,
+    create: (roster) => initialStored(toJson(createEncounter(definition, roster).state)),
+    createWith(roster, commands, who) {
+      let state = definition.create(roster);
+      for (const data of commands) {
+        const command = definition.parseCommand(data);
+        const outcome = command === null ? null : definition.apply(state, command, who);
+        if (outcome?.ok) state = outcome.state;
+      }
+      return initialStored(toJson(state));
+    },
+    load(stored) {
+      const loaded = loadEncounter(definition.id, stored, parseState);
+      return loaded === null ? null : bound(loaded);
+    },
+  };
+}
+
+function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previousRound" } {
+  if (typeof data !== "object" || data === null) return false;
+  const type = (data as { type?: unknown }).type;
+  return type === "previousTurn" || type === "previousRound";
+}
+
+/** Every mode the glue can run now; the others fall back to "not available". */
+export const MODE_BINDINGS: Partial<Record<ModeId, ModeBinding>> = {
+  individual: bindMode(individualMode, parseIndividualState, {
+    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  }),
+};

@@ -1,0 +1,15 @@
+/** Localised messages for refusals. */
+import { I18N } from "../constants";
+import type { AnyRefusalCode } from "./protocol";
+
+/** The i18n key of a refusal's message. */
+export function refusalKey(code: AnyRefusalCode): string {
+  return `${I18N}.Refusal.${code}`;
+}
+
+/** Show a refusal to the current user as a localised warning naming the combatant when there is one. */
+export function notifyRefusal(combat: Combat.Implementation | null, code: AnyRefusalCode, combatantId?: string): void {
+  const name = combatantId === undefined ? "" : (combat?.combatants.get(combatantId)?.name ?? "");
+  const text = game.i18n.format(refusalKey(code), { name });
+  ui.notifications.warn(text);
+}

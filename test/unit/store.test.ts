@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/foundry/patch";
+import { encodeEncounter, initialStored, loadEncounter, parseStoredEncounter } from "../../src/foundry/store";
+import type { Encounter } from "../../src/rules/engine";
+
+interface Toy {
+  round: number;
+  order: string[];
+  notes: Record<string, string>;
+}
+const parseToy = (data: unknown): Toy | null =>
+  typeof data === "object" && data !== null && "round" in data ? (data as Toy) : null;
+
+describe("reverse patches", () => {
+  it("diff then applyPatch turns one value into the other, deleting keys that went away", () => {
+    const a: Json = { x: 1, y: { z: [1, 2], w: "keep" }, gone: true };
+    const b: Json = { x: 2, y: { z: [1, 2, 3], w: "keep" }, added: null };
+    expect(applyPatch(a, diff(a, b))).toEqual(b);
+    expect(applyPatch(b, diff(b, a))).toEqual(a);
+    expect(a).toEqual({ x: 1, y: { z: [1, 2], w: "keep" }, gone: true });
+  });
+
+  it("arrays are stored as index-keyed objects so one appended element travels alone", () => {
+    const before = encodeArrays({ acted: ["a", "b"] });
+    const after = encodeArrays({ acted: ["a", "b", "c"] });
+    expect(toUpdateData(before, after)).toEqual({ acted: { "2": "c", _a: 3 } });
+    expect(decodeArrays(after)).toEqual({ acted: ["a", "b", "c"] });
+  });
+
+  it("Foundry update data deletes removed keys with -=key", () => {
+    expect(toUpdateData({ h: { "1": 1, "2": 2 } }, { h: { "2": 2, "3": 3 } })).toEqual({ h: { "-=1": null, "3": 3 } });
+  });
+});
+
+describe("stored encounters", () => {
+  const toy = (round: number, order: string[]): Toy => ({ round, order, notes: {} });
+
+  function step(enc: Encounter<Toy>, next: Toy, limit = 3): Encounter<Toy> {
+    const history = [...enc.history, { kind: "turn" as const, state: enc.state }].slice(-limit);
+    return { mode: "individual", state: next, history };
+  }
+
+  it("each step writes one new history entry, whatever the history's length", () => {
+    let stored = initialStored(toy(0, ["a", "b"]) as unknown as Json);
+    const sizes: number[] = [];
+    for (let i = 1; i <= 8; i += 1) {
+      const loaded = loadEncounter("individual", stored, parseToy);
+      if (loaded === null) throw new Error("load failed");
+      const next = step(loaded.encounter, toy(i, ["a", "b"]));
+      const { stored: written, update } = encodeEncounter(loaded, next, null);
+      sizes.push(JSON.stringify(update).length);
+      const historyUpdate = (update as { history?: Record<string, unknown> }).history ?? {};
+      expect(Object.keys(historyUpdate).filter((k) => !k.startsWith("-=")).length).toBe(1);
+      stored = written;
+    }
+    // Once the bound is hit, each step also deletes the oldest entry: the size stays flat.
+    expect(new Set(sizes.slice(4)).size).toBe(1);
+    const loaded = loadEncounter("individual", stored, parseToy);
+    expect(loaded?.encounter.history.map((s) => s.state.round)).toEqual([5, 6, 7]);
+    expect(loaded?.encounter.state.round).toBe(8);
+  });
+
+  it("rejects malformed stored data instead of guessing", () => {
+    expect(
+      parseStoredEncounter({ v: 1, rev: 0, seq: 0, applied: null, state: {}, history: { "0": { kind: "x" } } }),
+    ).toBeNull();
+    expect(parseStoredEncounter("garbage")).toBeNull();
+    expect(parseStoredEncounter(initialStored({ round: 0 }))).not.toBeNull();
+  });
+});
