@@ -51,3 +51,34 @@ export const FLAT_FOOTED_STATUS = "structured-initiative-flat-footed";
 
 /** How long a player waits for the GM's answer to a request. */
 export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Where the module's files live once installed (Foundry serves `modules/<id>/...`). */
+const MODULE_PATH = `modules/${MODULE_ID}`;
+
+/** Handlebars templates of the tracker and its dialogs. */
+export const TEMPLATES = {
+  /** The "at a glance" strip: mode, round, step, who acts, who is next, GM set-up controls. */
+  glance: `${MODULE_PATH}/templates/tracker/glance.hbs`,
+  /** The combatant list of a structured encounter. */
+  tracker: `${MODULE_PATH}/templates/tracker/tracker.hbs`,
+  /** The turn controls of a structured encounter. */
+  footer: `${MODULE_PATH}/templates/tracker/footer.hbs`,
+  /** One button (a partial every tracker template uses). */
+  control: `${MODULE_PATH}/templates/tracker/control.hbs`,
+  /** The mode choice shown when an encounter is created. */
+  modeDialog: `${MODULE_PATH}/templates/dialogs/mode-choice.hbs`,
+  /** Per mode, the partial that renders one combatant row's mode-specific content. */
+  modeRows: {
+    individual: `${MODULE_PATH}/templates/tracker/modes/individual.hbs`,
+  },
+} as const;
+
+/** The root CSS class of everything the module renders. */
+export const CSS_ROOT = MODULE_ID;
+
+/** The tracker parts the module renders for a structured encounter (the header stays the system's). */
+export const TRACKER_PARTS = {
+  glance: "structuredInitiativeGlance",
+  tracker: "tracker",
+  footer: "footer",
+} as const;

@@ -6,6 +6,7 @@ import { HOOKS, SYSTEM_DEFAULT } from "../constants";
 import { MODE_IDS, type AllowedAction, type TurnView } from "../rules/engine";
 import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./controller";
 import { groupCombatants, rollStructuredInitiative } from "./individual";
+import { rollPendingRollOffs } from "./individual-rolloff";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { isModeSetting, type ModeSetting } from "./store";
@@ -28,6 +29,8 @@ export interface StructuredInitiativeApi {
   allowed(combat: Combat.Implementation): readonly AllowedAction[];
   /** Roll initiative for these combatants (individual mode: groups roll once). */
   rollInitiative(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]>;
+  /** Roll every pending roll-off between tied combatants (GM). */
+  rollOffs(combat: Combat.Implementation): Promise<CommandResult[]>;
   /** Put NPCs into one initiative group (GM). */
   groupCombatants(combat: Combat.Implementation, ids: readonly string[], groupId: string): Promise<CommandResult[]>;
   /** Whether the encounter's stored structure cannot be read. */
@@ -58,6 +61,7 @@ export function createApi(): StructuredInitiativeApi {
     allowed: (combat) => loadBound(combat)?.allowed(requesterFor(combat, game.user)) ?? [],
     rollInitiative: (combat, ids) => rollStructuredInitiative(combat, ids),
     groupCombatants,
+    rollOffs: rollPendingRollOffs,
     isCorrupted,
     resetEncounter,
   };

@@ -4,8 +4,8 @@
  * untouched; a structured combat routes turn changes and initiative rolls to the rules.
  */
 import { FLAGS, MODULE_ID } from "../constants";
-import { compareRanked, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./controller";
-import { rollStructuredInitiative } from "./individual";
+import { compareRanked, isAuthority, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./controller";
+import { combatantsToRoll, rollStructuredInitiative } from "./individual";
 
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
@@ -81,13 +81,62 @@ export function createCombatClass(Base: typeof Combat) {
       return this;
     }
 
-    /** Refresh the derived turn order when the stored encounter changed. */
+    /** Roll every check the current user still owes (a group once); nothing for those who rolled. */
+    override async rollAll(options?: Combat.InitiativeOptions): Promise<this> {
+      if (!isStructured(this)) return super.rollAll(options);
+      await rollStructuredInitiative(this, combatantsToRoll(this, false), options);
+      return this;
+    }
+
+    /** Roll the checks non-player characters still owe (a group once). */
+    override async rollNPC(options?: Combat.InitiativeOptions): Promise<this> {
+      if (!isStructured(this)) return super.rollNPC(options);
+      await rollStructuredInitiative(this, combatantsToRoll(this, true), options);
+      return this;
+    }
+
+    /**
+     * Refresh the derived turn order when the stored encounter changed. A structured step can change
+     * who acts without changing the turn index (a delay hands the turn to the next in line, who moves
+     * up to the same index); Foundry then reports no turn change, so announce it here as core does.
+     */
     override _onUpdate(changed: Combat.UpdateData, options: Combat.Database.OnUpdateOperation, userId: string): void {
+      const prior = { ...this.current };
       super._onUpdate(changed, options, userId);
       const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
       if (flags === undefined || modeOf(this) === "system") return;
       this.setupTurns();
       if (typeof flags === "object" && flags !== null && FLAGS.encounter in flags) onCombatApplied(this);
+      if ("turn" in changed || "round" in changed) return;
+      const acting = this.combatant;
+      const current = {
+        round: this.round,
+        turn: this.turn,
+        combatantId: acting?.id ?? null,
+        tokenId: acting?.tokenId ?? null,
+      };
+      if (current.combatantId === prior.combatantId) return;
+      this.previous = prior;
+      this.current = current;
+      Hooks.callAll("combatTurnChange", this, prior, current);
+      const forward = (options as { direction?: unknown }).direction !== -1;
+      if (forward && isAuthority() && (options as { turnEvents?: unknown }).turnEvents !== false) {
+        void this.#handOver(prior.combatantId, current);
+      }
+    }
+
+    /** Turn lifecycle on the active GM, as core runs it for a turn change: the prior turn ends, the new one starts. */
+    async #handOver(priorId: string | null, current: { round: number; turn: number | null }): Promise<void> {
+      if (current.turn === null) return;
+      const context: Combat.TurnEventContext = { round: current.round, turn: current.turn, skipped: false };
+      const before = priorId === null ? undefined : this.combatants.get(priorId);
+      try {
+        if (before !== undefined) await this._onEndTurn(before, context);
+        const acting = this.combatant;
+        if (acting) await this._onStartTurn(acting, context);
+      } catch (error) {
+        console.error(`${MODULE_ID} |`, error);
+      }
     }
   }
   return SICombat;

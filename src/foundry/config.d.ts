@@ -1,5 +1,5 @@
 /** Type declarations for the module's flags, settings and queries, read by the compiler only. */
-import type { ModeSetting, StoredEncounter, StoredRequest } from "./store";
+import type { ModeSetting, StoredEncounter } from "./store";
 
 declare module "fvtt-types/configuration" {
   interface FlagConfig {
@@ -7,12 +7,14 @@ declare module "fvtt-types/configuration" {
       "structured-initiative"?: {
         mode?: ModeSetting;
         encounter?: StoredEncounter;
-        request?: StoredRequest;
+        /** A request, as `encodeRequest` writes it. */
+        request?: string;
       };
     };
     Combatant: {
       "structured-initiative"?: {
-        request?: StoredRequest;
+        /** A request, as `encodeRequest` writes it. */
+        request?: string;
       };
     };
   }

@@ -10,7 +10,14 @@ import { MODE_BINDINGS, type Applied, type BoundEncounter } from "./modes";
 import { decodeArrays, type Json } from "./patch";
 import type { AnyRefusalCode, CommandResult, OutcomeMessage } from "./protocol";
 import { historyLimit } from "./settings";
-import { isModeSetting, parseStoredEncounter, parseStoredRequest, type ModeSetting, type StoredRequest } from "./store";
+import {
+  encodeRequest,
+  isModeSetting,
+  parseStoredEncounter,
+  parseStoredRequest,
+  type ModeSetting,
+  type StoredRequest,
+} from "./store";
 import { notifyRefusal } from "./notify";
 import { moduleHooks } from "./hooks";
 
@@ -88,7 +95,10 @@ async function write(combat: Combat.Implementation, applied: Applied & { ok: tru
   const { view, before } = applied;
   const round = view.round;
   const turn = view.current === null ? null : orderedTurn(combat, applied, view.current);
-  const direction = round > before.round || (round === before.round && view.current !== before.current) ? 1 : -1;
+  // Undo steps go back even when the restored turn stands later in the order (or in the same round).
+  const rewound = applied.events.some((event) => event.type === "rewound");
+  const direction =
+    !rewound && (round > before.round || (round === before.round && view.current !== before.current)) ? 1 : -1;
   const hookData = { round, turn: turn ?? 0 };
   const hookOptions = { advanceTime: 0, direction };
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
@@ -309,11 +319,8 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
   const user = game.user;
   const who = requesterFor(combat, user);
   if (isAuthority()) return shown(combat, await applyAsAuthority(combat, command, who, null));
-  if (game.users.activeGM === null) return shown(combat, refusal("noGM"));
-  const bound = loadBound(combat);
-  if (bound === null) return shown(combat, refusal(isStructured(combat) ? "corrupted" : "notStructured"));
-  const early = bound.check(command, who);
-  if (early !== null) return shown(combat, refusal(early.code, "combatantId" in early ? early.combatantId : undefined));
+  const early = precheck(combat, command);
+  if (early !== null) return shown(combat, early);
   const target = carrier(combat, who, command);
   if (target === null) return shown(combat, refusal("noOwnedCombatant"));
   const request: StoredRequest = {
@@ -330,7 +337,7 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
     pending.set(request.id, { resolve, timer });
   });
   try {
-    const data = { flags: { [MODULE_ID]: { [FLAGS.request]: request } } };
+    const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
     if (target.kind === "combat") await target.document.update(asUpdate(data));
     else await target.document.update(data);
   } catch (error) {
@@ -338,6 +345,22 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
     settle(request.id, refusal("writeFailed"));
   }
   return shown(combat, await result);
+}
+
+/**
+ * The refusal a command would meet now, as far as this client can tell (no GM online, unreadable
+ * state, the rules' own checks); null when it may be sent. Nothing is shown. Callers that must do
+ * something first (roll dice, post to chat) ask this before doing it.
+ */
+export function precheck(combat: Combat.Implementation, command: Json): CommandResult | null {
+  const who = requesterFor(combat, game.user);
+  if (!isAuthority() && game.users.activeGM === null) return refusal("noGM");
+  const bound = loadBound(combat);
+  if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
+  const early = bound.check(command, who);
+  if (early !== null) return refusal(early.code, "combatantId" in early ? early.combatantId : undefined);
+  if (!isAuthority() && carrier(combat, who, command) === null) return refusal("noOwnedCombatant");
+  return null;
 }
 
 /** The document a request is written on: the Combat for a GM, a combatant the player owns otherwise. */

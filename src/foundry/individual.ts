@@ -5,9 +5,9 @@
  */
 import { FLAT_FOOTED_STATUS, I18N } from "../constants";
 import type { RuleEvent } from "../rules/engine";
-import { groupMembers, groupModifier, type IndividualState } from "../rules/individual";
+import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "../rules/individual";
 import { parseIndividualState } from "../rules/individual-state";
-import { loadBound, submit } from "./controller";
+import { loadBound, precheck, submit } from "./controller";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { flatFootedAsStatus, initiativeFormulas } from "./settings";
@@ -18,9 +18,13 @@ export function individualState(combat: Combat.Implementation): IndividualState 
   return bound?.mode === "individual" ? parseIndividualState(bound.state) : null;
 }
 
-/** Replace `@paths` with the actor's roll data; a path the actor lacks stays and fails validation. */
-function resolveFormula(formula: string, data: Record<string, unknown>): string {
-  return Roll.replaceFormulaData(formula, data, { warn: false });
+/**
+ * Replace `@paths` with the actor's roll data; null when the actor lacks one of them. (Foundry's
+ * `Roll.validate` reads a missing path as 0, so an unresolved path must be caught here.)
+ */
+function resolveFormula(formula: string, data: Record<string, unknown>): string | null {
+  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
+  return resolved.includes("@") ? null : resolved;
 }
 
 /**
@@ -29,7 +33,7 @@ function resolveFormula(formula: string, data: Record<string, unknown>): string 
  */
 export async function evaluateModifier(formula: string, data: Record<string, unknown>): Promise<number | null> {
   const resolved = resolveFormula(formula, data);
-  if (!Roll.validate(resolved)) return null;
+  if (resolved === null || !Roll.validate(resolved)) return null;
   const roll = new Roll(resolved);
   if (roll.dice.length > 0) return null;
   await roll.evaluate();
@@ -50,9 +54,9 @@ async function rollCheck(
   flavor: string,
   rollMode: string | undefined,
 ): Promise<number | null> {
-  const { die } = initiativeFormulas();
-  const formula = `${die} + ${modifier}`;
-  if (!Roll.validate(formula)) {
+  const die = resolveFormula(initiativeFormulas().die, rollDataOf(speaker) ?? {});
+  const formula = `${die ?? ""} + ${modifier}`;
+  if (die === null || !Roll.validate(formula)) {
     notifyRefusal(combat, "invalidFormula");
     return null;
   }
@@ -115,10 +119,13 @@ async function rollOne(
   if (data === null) return refused(combat, "missingActor", id);
   const modifier = await evaluateModifier(initiativeFormulas().modifier, data);
   if (modifier === null) return refused(combat, "invalidFormula", id);
+  const command = { type: "recordInitiative", combatantId: id, total: 0, modifier };
+  const early = precheck(combat, command);
+  if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
   const total = await rollCheck(combat, combatant, modifier, flavor, rollMode);
   if (total === null) return { ok: false, code: "invalidFormula" };
-  return submit(combat, { type: "recordInitiative", combatantId: id, total, modifier });
+  return submit(combat, { ...command, total });
 }
 
 async function rollGroup(
@@ -133,6 +140,8 @@ async function rollGroup(
     .map((id) => combat.combatants.get(id))
     .find((c) => c !== undefined);
   if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
+  const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
+  if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
   const total = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "gmroll");
   if (total === null) return { ok: false, code: "invalidFormula" };
@@ -168,6 +177,26 @@ export async function groupCombatants(
     results.push(await submit(combat, { type: "setGroup", combatantId: id, groupId, modifier }));
   }
   return results;
+}
+
+function shownResult(combat: Combat.Implementation, result: CommandResult): CommandResult {
+  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId);
+  return result;
+}
+
+/**
+ * The combatants "roll all" (or "roll NPCs") should roll for: the current user's combatants whose
+ * check is still needed, one member standing for each group that has not rolled.
+ */
+export function combatantsToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {
+  const state = individualState(combat);
+  if (state === null) return [];
+  const needed = rollsNeeded(state);
+  const ids = [...needed.combatants, ...needed.groups.map((groupId) => groupMembers(state, groupId)[0] ?? "")];
+  return ids.filter((id) => {
+    const combatant = combat.combatants.get(id);
+    return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
+  });
 }
 
 function refused(

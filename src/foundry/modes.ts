@@ -19,7 +19,7 @@ import {
 } from "../rules/engine";
 import { individualMode } from "../rules/individual";
 import { parseIndividualState } from "../rules/individual-state";
-import type { Json } from "./patch";
+import { decodeArrays, type Json } from "./patch";
 import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
 
 /** The result of applying a command to a stored encounter. */
@@ -33,7 +33,7 @@ export type Applied =
       readonly view: TurnView;
       readonly before: TurnView;
     }
-  | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" } };
+  | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" | "corrupted" } };
 
 /** A stored encounter, loaded and bound to its mode. */
 export interface BoundEncounter {
@@ -74,35 +74,63 @@ export function bindMode<S, C extends Command>(
 ): ModeBinding {
   const toJson = (state: S): Json => state as unknown as Json;
 
-  function bound(loaded: LoadedEncounter<S>): BoundEncounter {
-    const { encounter } = loaded;
-    const view = definition.view(encounter.state);
+  // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
+  // remembered, keyed by the stored form it wrote, and reused while the flag still holds exactly that.
+  const written = new Map<string, LoadedEncounter<S>>();
+  const keyOf = (stored: StoredEncounter): string =>
+    `${stored.rev}:${stored.seq}:${Object.keys(stored.history).join(",")}:${JSON.stringify(stored.state)}`;
+  const remember = (loaded: LoadedEncounter<S>): void => {
+    written.set(keyOf(loaded.stored), loaded);
+    if (written.size > 16) written.delete(written.keys().next().value ?? "");
+  };
+  const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => written.get(keyOf(stored));
 
-    const commit = (next: Encounter<S>, events: readonly RuleEvent[], requestId: string | null): Applied => {
-      const { stored, update } = encodeEncounter(loaded, next, requestId);
-      return { ok: true, stored, update, events, view: definition.view(next.state), before: view };
+  function bound(state: S, stored: StoredEncounter): BoundEncounter {
+    const view = definition.view(state);
+    // The undo history is rebuilt only when a command is applied (on the authority): views,
+    // permissions and the turn order need the current state alone.
+    let cache: LoadedEncounter<S> | null | undefined;
+    const history = (): LoadedEncounter<S> | null => {
+      cache ??= recall(stored) ?? loadEncounter(definition.id, stored, parseState);
+      return cache;
+    };
+
+    const commit = (
+      loaded: LoadedEncounter<S>,
+      next: Encounter<S>,
+      events: readonly RuleEvent[],
+      requestId: string | null,
+    ): Applied => {
+      const { stored: written, update, loaded: after } = encodeEncounter(loaded, next, requestId);
+      remember(after);
+      return { ok: true, stored: written, update, events, view: definition.view(next.state), before: view };
     };
 
     return {
       mode: definition.id,
       view,
-      state: toJson(encounter.state),
-      allowed: (who) => definition.allowed(encounter.state, who),
+      state: toJson(state),
+      allowed: (who) => definition.allowed(state, who),
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
         const command = definition.parseCommand(data);
         if (command === null) return { code: "malformedCommand" };
-        const outcome = definition.apply(encounter.state, command, who);
+        const outcome = definition.apply(state, command, who);
         return outcome.ok ? null : outcome.refusal;
       },
       apply(data, who, historyLimit, requestId) {
         const command = isUndo(data) ? data : definition.parseCommand(data);
         if (command === null) return { ok: false, refusal: { code: "malformedCommand" } };
-        const outcome = dispatch(definition, encounter, command, who, historyLimit);
+        const loaded = history();
+        if (loaded === null) return { ok: false, refusal: { code: "corrupted" } };
+        const outcome = dispatch(definition, loaded.encounter, command, who, historyLimit);
         if (!outcome.ok) return outcome;
-        return commit(outcome.state, outcome.events, requestId);
+        return commit(loaded, outcome.state, outcome.events, requestId);
       },
       reconcile(live, gm, historyLimit) {
+        const loaded = history();
+        if (loaded === null) return null;
+        const encounter = loaded.encounter;
         const liveIds = new Set(live.map((entry) => entry.id));
         const known = new Set(rosterCommands.ids(encounter.state));
         let current: Encounter<S> = encounter;
@@ -118,7 +146,7 @@ export function bindMode<S, C extends Command>(
             events.push(...outcome.events);
           }
         }
-        return current === encounter ? null : commit(current, events, null);
+        return current === encounter ? null : commit(loaded, current, events, null);
       },
     };
   }
@@ -136,8 +164,8 @@ export function bindMode<S, C extends Command>(
       return initialStored(toJson(state));
     },
     load(stored) {
-      const loaded = loadEncounter(definition.id, stored, parseState);
-      return loaded === null ? null : bound(loaded);
+      const state = parseState(decodeArrays(stored.state));
+      return state === null ? null : bound(state, stored);
     },
   };
 }

@@ -47,7 +47,12 @@ export interface StoredEncounter {
   readonly history: { readonly [seq: string]: StoredSnapshot };
 }
 
-/** A player's request, written on a combatant the player owns (player-writable). */
+/**
+ * A player's request, written on a combatant the player owns (player-writable). It is stored as one
+ * JSON string (see `encodeRequest`): Foundry merges object updates key by key and sends only the keys
+ * that changed, so an object would reach the GM as a partial diff, and keys of an earlier request
+ * (say a delay's `after`) would survive into the next one.
+ */
 export interface StoredRequest {
   /** A fresh random id per request. */
   readonly id: string;
@@ -87,8 +92,20 @@ export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   return value as unknown as StoredEncounter;
 }
 
-/** Narrow a player's request flag, or null when it is malformed. */
-export function parseStoredRequest(value: unknown): StoredRequest | null {
+/** The stored (flag) form of a request: the whole request as one string, replaced wholesale by every write. */
+export function encodeRequest(request: StoredRequest): string {
+  return JSON.stringify(request);
+}
+
+/** Narrow a player's request flag (the string `encodeRequest` wrote), or null when it is malformed. */
+export function parseStoredRequest(raw: unknown): StoredRequest | null {
+  if (typeof raw !== "string") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
   if (!isRecord(value)) return null;
   const { id, userId, combatId, command } = value;
   if (typeof id !== "string" || typeof userId !== "string" || typeof combatId !== "string") return null;
@@ -135,7 +152,7 @@ export function encodeEncounter<S>(
   before: LoadedEncounter<S>,
   next: Encounter<S>,
   appliedRequest: string | null,
-): { stored: StoredEncounter; update: { [key: string]: unknown } } {
+): { stored: StoredEncounter; update: { [key: string]: unknown }; loaded: LoadedEncounter<S> } {
   const toJson = (s: S): Json => encodeArrays(s as unknown as Json);
   let seq = before.stored.seq;
   const followingOf = (history: readonly Snapshot<S>[], current: S, i: number): S => history[i + 1]?.state ?? current;
@@ -147,13 +164,16 @@ export function encodeEncounter<S>(
     }),
   );
   const history: { [seq: string]: StoredSnapshot } = {};
+  const seqs: string[] = [];
   next.history.forEach((snap, i) => {
     const following = followingOf(next.history, next.state, i);
     const old = known.get(snap);
     const kept = old === undefined ? undefined : before.stored.history[old.key];
     // An entry whose snapshot and successor are unchanged keeps its patch: no diff, no write.
-    if (old !== undefined && kept !== undefined && old.following === following) history[old.key] = kept;
-    else history[old?.key ?? String(seq++)] = { kind: snap.kind, undo: diff(toJson(following), toJson(snap.state)) };
+    const key = old?.key ?? String(seq++);
+    seqs.push(key);
+    if (old !== undefined && kept !== undefined && old.following === following) history[key] = kept;
+    else history[key] = { kind: snap.kind, undo: diff(toJson(following), toJson(snap.state)) };
   });
   const stored: StoredEncounter = {
     v: 1,
@@ -164,7 +184,7 @@ export function encodeEncounter<S>(
     history,
   };
   const update = toUpdateData(before.stored as unknown as Json, stored as unknown as Json);
-  return { stored, update };
+  return { stored, update, loaded: { encounter: next, stored, seqs } };
 }
 
 /** Whether two stored encounters hold the same state (used to skip empty writes). */

@@ -80,6 +80,31 @@ const CONST = {
 } as const;
 const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
 
+/**
+ * Stand-ins for the core tracker's part templates, written for the simulation (not Foundry's): just
+ * enough for a "system default" encounter to render and be driven in the playground.
+ */
+const CORE_TEMPLATES: Record<string, string> = {
+  "templates/sidebar/tabs/combat/header.hbs": [
+    '<header class="sim-combat-header">',
+    '{{#if user.isGM}}<button type="button" data-action="createCombat" aria-label="Create encounter">+</button>{{/if}}',
+    '<span class="sim-round">{{#if hasCombat}}Round {{round}}{{else}}No encounter{{/if}}</span>',
+    "</header>",
+  ].join(""),
+  "templates/sidebar/tabs/combat/tracker.hbs": [
+    '<ol class="combat-tracker plain">',
+    '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
+    '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
+    "</ol>",
+  ].join(""),
+  "templates/sidebar/tabs/combat/footer.hbs": [
+    '<nav class="combat-controls">{{#if hasCombat}}{{#if user.isGM}}{{#if started}}',
+    '<button type="button" data-action="previousTurn">Previous turn</button>',
+    '<button type="button" data-action="nextTurn">Next turn</button>',
+    '{{else}}<button type="button" data-action="startCombat">Begin combat</button>{{/if}}{{/if}}{{/if}}</nav>',
+  ].join(""),
+};
+
 export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const notifications: Notification[] = [];
   const errors: unknown[] = [];
@@ -1161,6 +1186,19 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       ids: delIds,
       options: toJsonObject(rest),
     });
+    // Deleting a token deletes its combatants, done by the deleting client
+    // (https://github.com/foundryvtt/foundryvtt/issues/11295, https://github.com/pokemon-tabletop-reunited/ptr1e/issues/576).
+    if (name === "Token" && parent instanceof Scene) {
+      for (const combat of game.combats.contents) {
+        const gone = combat.combatants
+          .filter(
+            (c) =>
+              c.tokenId !== null && delIds.includes(c.tokenId) && (c.sceneId ?? combat._source.scene) === parent.id,
+          )
+          .map((c) => String(c.id));
+        if (gone.length) await combat.deleteEmbeddedDocuments("Combatant", gone);
+      }
+    }
     return docs;
   }
 
@@ -1376,7 +1414,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   function getTemplate(path: string): Handlebars.TemplateDelegate {
     let tpl = templateCache.get(path);
     if (!tpl) {
-      const src = t.loadTemplate(path);
+      const src = t.loadTemplate(path) ?? CORE_TEMPLATES[path] ?? null;
       if (src === null) throw new Error(`Template ${path} not found`);
       tpl = hb.compile(src);
       templateCache.set(path, tpl);
@@ -1466,27 +1504,71 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     return class HandlebarsApplication extends Base {
       static PARTS: Record<string, { template: string }> = {};
       parts: Record<string, string> = {};
+      /** "Allow subclasses to dynamically configure render parts": a copy of the static PARTS. */
+      _configureRenderParts(_options: Dict): Record<string, { template: string }> {
+        const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
+        return deepClone(parts);
+      }
       async _preparePartContext(_partId: string, context: Dict, _options: Dict): Promise<Dict> {
         return context;
       }
       override async _renderHTML(context: Dict, options: Dict): Promise<unknown> {
         const out: Record<string, string> = {};
-        const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
+        const parts = this._configureRenderParts(options);
         for (const [id, part] of Object.entries(parts)) {
           const ctx = await this._preparePartContext(id, { ...context, partId: id }, options);
           out[id] = opts.renderTemplates ? await renderTemplate(part.template, ctx) : "";
         }
         return out;
       }
+      /**
+       * In a DOM (the browser playground) each part is one element marked `data-application-part`
+       * and replaced on its own, so other children of the application element (a live region)
+       * survive re-renders, as in Foundry.
+       */
       override _replaceHTML(result: unknown, _content: unknown, _options: Dict): void {
         this.parts = isPlainObject(result) ? (result as Record<string, string>) : {};
-        const doc = g.document as { createElement?: (tag: string) => { innerHTML: string } } | undefined;
-        if (opts.renderTemplates && doc?.createElement) {
-          const el =
-            (this.element as { innerHTML: string } | null) ?? doc.createElement(String(this.options.tag ?? "div"));
-          el.innerHTML = Object.values(this.parts).join("");
-          this.element = el;
+        const doc = g.document as Document | undefined;
+        if (!opts.renderTemplates || typeof doc?.createElement !== "function") return;
+        let root = this.element as HTMLElement | null;
+        if (root === null) {
+          root = doc.createElement(String(this.options.tag ?? "div"));
+          root.id = String(this.options.id ?? "");
+          root.classList.add("application", ...((this.options.classes as string[] | undefined) ?? []));
+          root.addEventListener("click", (event) => {
+            this._onClickAction(event);
+          });
+          this.element = root;
         }
+        const ids = Object.keys(this.parts);
+        for (const old of Array.from(root.querySelectorAll<HTMLElement>(":scope > [data-application-part]")))
+          if (!ids.includes(old.dataset.applicationPart ?? "")) old.remove();
+        let previous: Element | null = null;
+        for (const id of ids) {
+          const template = doc.createElement("template");
+          template.innerHTML = (this.parts[id] ?? "").trim();
+          const el = template.content.firstElementChild ?? doc.createElement("div");
+          el.setAttribute("data-application-part", id);
+          const existing = root.querySelector(`:scope > [data-application-part="${id}"]`);
+          if (existing) existing.replaceWith(el);
+          else if (previous) previous.after(el);
+          else root.prepend(el);
+          previous = el;
+        }
+      }
+      /** ApplicationV2 click actions: `[data-action]` runs `options.actions[name]` with the app as `this`. */
+      _onClickAction(event: Event): void {
+        const target = (event.target as Element | null)?.closest?.("[data-action]") as HTMLElement | null;
+        const root = this.element as HTMLElement | null;
+        if (!target || !root?.contains(target)) return;
+        const actions = (this.options.actions ?? {}) as Dict;
+        const action = actions[target.dataset.action ?? ""];
+        const fn = typeof action === "function" ? action : (action as { handler?: unknown } | undefined)?.handler;
+        if (typeof fn !== "function") return;
+        event.preventDefault();
+        Promise.resolve((fn as Fn).call(this, event, target)).catch((err: unknown) => {
+          recordError(`action ${target.dataset.action ?? ""}`, err);
+        });
       }
     };
   }

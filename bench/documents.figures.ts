@@ -1,0 +1,179 @@
+/**
+ * Document writes and bytes per operation on the simulated Foundry (`npm run bench`).
+ * Prints a table and JSON; asserts nothing about speed.
+ */
+import { writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { it } from "vitest";
+import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
+import type { JsonObject } from "../test/sim/utils.js";
+
+const GM = "gmUser0000000001";
+const ALICE = "player0000000001";
+const SCENE = "scene00000000001";
+
+interface Row {
+  operation: string;
+  combatants: number;
+  history: number;
+  /** Writes to the Combat and its combatants (the structured state and requests). */
+  writes: number;
+  /** Other documents written as a consequence (chat messages of rolls). */
+  otherWrites: number;
+  /** Bytes the writing clients sent to the server. */
+  bytesSent: number;
+  /** Bytes of the change the server broadcast (each client receives it once). */
+  bytesBroadcast: number;
+}
+
+function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
+  const actors: JsonObject[] = [];
+  const tokens: JsonObject[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const id = `actor${String(i).padStart(11, "0")}`;
+    const pc = i === 0;
+    actors.push({
+      _id: id,
+      name: pc ? "Aria" : `Trooper ${i}`,
+      type: pc ? "character" : "npc",
+      ownership: pc ? { default: 0, [ALICE]: 3 } : { default: 0 },
+      system: { attributes: { init: { mod: i % 5 } } },
+    });
+    tokens.push({
+      _id: `token${String(i).padStart(11, "0")}`,
+      actorId: id,
+      name: actors[i]?.name ?? "",
+      disposition: pc ? 1 : -1,
+    });
+  }
+  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
+}
+
+async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
+  const sim = await createSim({
+    ...worldOf(n),
+    settings: {
+      "structured-initiative.defaultMode": "individual",
+      "structured-initiative.initiativeFormula": "1d20",
+      "structured-initiative.modifierFormula": "@attributes.init.mod",
+      "structured-initiative.historyLimit": 1000,
+    },
+  });
+  const Combat = sim.gm.api.classes.Combat.implementation;
+  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
+  await combat.createEmbeddedDocuments(
+    "Combatant",
+    Array.from({ length: n }, (_, i) => ({
+      actorId: `actor${String(i).padStart(11, "0")}`,
+      tokenId: `token${String(i).padStart(11, "0")}`,
+      sceneId: SCENE,
+    })),
+  );
+  await sim.settle();
+  return { sim, combat };
+}
+
+async function measure(
+  sim: Sim,
+  run: () => Promise<unknown>,
+): Promise<Omit<Row, "operation" | "combatants" | "history">> {
+  await sim.settle();
+  sim.server.resetStats();
+  await run();
+  await sim.settle();
+  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
+  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
+  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
+    list.reduce((t, op) => t + op[key], 0);
+  return {
+    writes: sum(structured, "writes"),
+    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
+    bytesSent: sum(structured, "requestBytes"),
+    bytesBroadcast: sum(structured, "broadcastBytes"),
+  };
+}
+
+interface ApiLike {
+  rollOffs(combat: SimCombat): Promise<unknown>;
+  command(combat: SimCombat, command: unknown): Promise<{ ok: boolean }>;
+  groupCombatants(combat: SimCombat, ids: string[], groupId: string): Promise<unknown>;
+}
+const apiOf = (sim: Sim, userId: string): ApiLike =>
+  sim.client(userId).game.modules.get("structured-initiative")?.api as ApiLike;
+
+async function scenario(n: number, history: number): Promise<Row[]> {
+  const { sim, combat } = await setup(n);
+  const rows: Row[] = [];
+  const push = (operation: string, m: Omit<Row, "operation" | "combatants" | "history">) =>
+    rows.push({ operation, combatants: n, history, ...m });
+  const ids = combat.turns.map((c) => c.id ?? "");
+  const npcs = ids.slice(1);
+  const groupSize = Math.min(3, npcs.length);
+  await apiOf(sim, GM).groupCombatants(combat, npcs.slice(0, groupSize), "Squad");
+  await sim.settle();
+  const singles = ids.filter((id) => !npcs.slice(0, groupSize).includes(id));
+  for (const id of singles) sim.dice.push(((id.charCodeAt(id.length - 1) * 7) % 20) + 1);
+  await combat.rollInitiative(singles);
+  await sim.settle();
+  await apiOf(sim, GM).rollOffs(combat);
+  await sim.settle();
+  sim.dice.push(11);
+  push("group roll", await measure(sim, () => combat.rollInitiative([npcs[0] ?? ""])));
+  await apiOf(sim, GM).rollOffs(combat);
+  push("start", await measure(sim, () => combat.startCombat()));
+  if (!combat.started) throw new Error(`the combat did not start: ${JSON.stringify(sim.gm.notifications.at(-1))}`);
+  // Build up history with whole rounds of turns, then measure at that length.
+  let steps = 0;
+  while (steps < history) {
+    await combat.nextTurn();
+    await sim.settle();
+    steps += 1;
+  }
+  push("next turn", await measure(sim, () => combat.nextTurn()));
+  push("previous turn", await measure(sim, () => combat.previousTurn()));
+  push("next round", await measure(sim, () => combat.nextRound()));
+  // A player request: Aria's owner delays on Aria's turn (written by the player, applied by the GM).
+  for (let guard = 0; sim.gm.game.combats.contents[0]?.combatant?.actorId !== "actor00000000000"; guard += 1) {
+    if (guard > 3 * n) throw new Error("Aria's turn never came");
+    await combat.nextTurn();
+    await sim.settle();
+  }
+  const aria = sim.client(ALICE).game.combats.contents[0] as SimCombat;
+  const ariaId = aria.combatant?.id ?? "";
+  push(
+    "player request (delay)",
+    await measure(sim, () => apiOf(sim, ALICE).command(aria, { type: "delay", combatantId: ariaId })),
+  );
+  const current = combat.combatant?.id ?? "";
+  push("delay (GM)", await measure(sim, () => apiOf(sim, GM).command(combat, { type: "delay", combatantId: current })));
+  return rows;
+}
+
+it("prints document writes and bytes per operation", async () => {
+  const rows: Row[] = [];
+  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
+  const histories = (process.env.BENCH_HISTORY ?? "0,200").split(",").map(Number);
+  for (const n of sizes)
+    for (const history of histories) {
+      console.log(`scenario ${n} combatants, history ${history}`);
+      rows.push(...(await scenario(n, history)));
+    }
+  const header = [
+    "operation",
+    "combatants",
+    "history",
+    "writes",
+    "otherWrites",
+    "bytesSent",
+    "bytesBroadcast",
+  ] as const;
+  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
+  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
+  const out = path.resolve(import.meta.dirname, "../test-artefacts");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "bench-documents.json"), JSON.stringify(rows, null, 2));
+  console.log(
+    `\nDocument writes per operation (writes: Combat/Combatant; otherWrites: chat messages)\n${lines.join("\n")}\n`,
+  );
+  console.log(JSON.stringify(rows));
+});
