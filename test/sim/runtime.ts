@@ -1529,7 +1529,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       override _replaceHTML(result: unknown, _content: unknown, _options: Dict): void {
         this.parts = isPlainObject(result) ? (result as Record<string, string>) : {};
         const doc = g.document as Document | undefined;
-        if (!opts.renderTemplates || typeof doc?.createElement !== "function") return;
+        if (!opts.renderTemplates || doc === undefined || !("createElement" in doc)) return;
         let root = this.element as HTMLElement | null;
         if (root === null) {
           root = doc.createElement(String(this.options.tag ?? "div"));
@@ -1558,7 +1558,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       }
       /** ApplicationV2 click actions: `[data-action]` runs `options.actions[name]` with the app as `this`. */
       _onClickAction(event: Event): void {
-        const target = (event.target as Element | null)?.closest?.("[data-action]") as HTMLElement | null;
+        const target = (event.target as Element | null)?.closest("[data-action]") as HTMLElement | null;
         const root = this.element as HTMLElement | null;
         if (!target || !root?.contains(target)) return;
         const actions = (this.options.actions ?? {}) as Dict;
