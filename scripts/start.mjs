@@ -1,10 +1,27 @@
-// `npm start`: builds the module and says where it is. The browser playground replaces this
-// once the tracker lands (see the README).
+// `npm start`: builds the module, then serves the browser playground (playground/) with Vite: the
+// simulated Foundry running the built bundle, templates and styles, a GM and two player views.
+// Prints the URL and keeps serving until stopped (Ctrl+C); it never waits for input.
 import { execSync } from "node:child_process";
 import path from "node:path";
+import { createServer } from "vite";
 
 const root = path.resolve(import.meta.dirname, "..");
-execSync("npm run build", { cwd: root, stdio: "inherit" });
-const dist = path.join(root, "dist");
-console.log(`\nStructured Initiative is built in ${dist}`);
-console.log(`Link or copy it into Foundry: ln -s "${dist}" "<FoundryData>/Data/modules/structured-initiative"`);
+
+/** Start the playground's dev server; resolves with the server and its URL. */
+export async function startPlayground({ port = 5173, quiet = false } = {}) {
+  const server = await createServer({
+    configFile: path.join(root, "playground/vite.config.ts"),
+    server: { port },
+    logLevel: quiet ? "error" : "warn",
+  });
+  await server.listen();
+  const url = server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`;
+  return { server, url };
+}
+
+if (process.argv[1] === import.meta.filename) {
+  execSync("npm run build", { cwd: root, stdio: "inherit" });
+  const { url } = await startPlayground();
+  console.log(`\nStructured Initiative playground: ${url}`);
+  console.log("A GM and two player views share one simulated Foundry server. Stop with Ctrl+C.");
+}

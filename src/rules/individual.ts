@@ -860,6 +860,8 @@ function probes(state: IndividualState, who: Requester): { action: AllowedAction
   ];
   for (const c of state.combatants) {
     const combatantId = c.id;
+    // Every per-combatant command needs the GM or the combatant's owner: skip the rest untried.
+    if (!canControl(who, combatantId)) continue;
     const on = (command: IndividualCommand): { action: AllowedAction; command: IndividualCommand } => ({
       action: { type: command.type, combatantId },
       command,
@@ -868,8 +870,6 @@ function probes(state: IndividualState, who: Requester): { action: AllowedAction
       on({ type: "recordInitiative", combatantId, total: 0, modifier: 0 }),
       on({ type: "setGroup", combatantId, groupId: c.groupId ?? "group", modifier: c.modifier ?? 0 }),
       on({ type: "setAware", combatantId, aware: !c.aware }),
-      on({ type: "setDefeated", combatantId, defeated: !c.defeated }),
-      on({ type: "removeCombatant", combatantId }),
       on({ type: "delay", combatantId }),
       on({ type: "endDelay", combatantId }),
       on({ type: "ready", combatantId, trigger: "trigger" }),
@@ -903,6 +903,13 @@ function allowed(state: IndividualState, who: Requester): readonly AllowedAction
   const seen = new Set<string>();
   // Adding a combatant is always open to the GM.
   const out: AllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
+  // Removing a combatant or marking it defeated is the GM's, for any known combatant: listed without a
+  // trial apply, because each apply rebuilds the state and trying them for every row made this quadratic.
+  if (who.isGM) {
+    for (const c of state.combatants) {
+      out.push({ type: "setDefeated", combatantId: c.id }, { type: "removeCombatant", combatantId: c.id });
+    }
+  }
   for (const { action, command } of probes(state, who)) {
     const key = `${action.type}\u0000${action.combatantId ?? ""}\u0000${action.groupId ?? ""}`;
     if (seen.has(key) || !applyCommand(state, command, who).ok) continue;

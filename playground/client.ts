@@ -1,0 +1,187 @@
+/**
+ * One playground client view: a user's "browser tab". This iframe's window is the realm: the
+ * simulated Foundry globals are installed on it, then the built module bundle runs as a classic
+ * script, exactly as Foundry would load it, and the combat tracker is mounted in a sidebar.
+ */
+import "../dist/styles/structured-initiative.css";
+import type { SimCombat, SimRealm } from "../test/sim/runtime.js";
+import type { Dict } from "../test/sim/utils.js";
+import type { ClientHandle } from "./host.js";
+import { bootRealm, MODULE_ID } from "./realm.js";
+import { SCENE, sceneCombatants } from "./world.js";
+const host = window.parent.siPlayground;
+if (host === undefined) throw new Error("Open the playground's index.html: this page is one of its views.");
+const { server } = host;
+const userId = new URLSearchParams(location.search).get("user") ?? "";
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (el === null) throw new Error(`#${id} missing`);
+  return el;
+}
+
+let api: SimRealm;
+
+// ------------------------------------------------------------------ Foundry's UI stand-ins
+/** Notifications appear as toasts (text only) and stay in the realm's list for the tests. */
+function showToast(type: string, message: string): void {
+  const list = byId("pg-notifications");
+  const item = document.createElement("li");
+  item.className = `pg-toast pg-toast--${type}`;
+  item.setAttribute("role", type === "info" ? "status" : "alert");
+  item.textContent = message;
+  list.append(item);
+  setTimeout(() => {
+    item.remove();
+  }, 6000);
+}
+
+interface DialogButton {
+  action: string;
+  label: string;
+  default?: boolean;
+  callback?: (event: Event, button: HTMLButtonElement, dialog: HTMLDialogElement) => unknown;
+}
+
+/** A small DialogV2.wait stand-in: a modal <dialog> holding the module's rendered template. */
+function dialogWait(config: {
+  window?: { title?: string };
+  content?: string;
+  buttons?: DialogButton[];
+}): Promise<unknown> {
+  return new Promise((resolve) => {
+    const dialog = document.createElement("dialog");
+    dialog.className = "pg-dialog";
+    const form = document.createElement("form");
+    const title = document.createElement("h3");
+    title.className = "pg-dialog__title";
+    title.textContent = config.window?.title ?? "";
+    const body = document.createElement("div");
+    // The content is a module template rendered by Handlebars (escaped), as DialogV2 inserts it.
+    const template = document.createElement("template");
+    template.innerHTML = config.content ?? "";
+    body.append(template.content);
+    const footer = document.createElement("footer");
+    footer.className = "pg-dialog__buttons";
+    let settled = false;
+    const finish = (value: unknown): void => {
+      if (settled) return;
+      settled = true;
+      dialog.close();
+      dialog.remove();
+      resolve(value);
+    };
+    for (const spec of config.buttons ?? []) {
+      const button = document.createElement("button");
+      button.type = "submit";
+      button.dataset.action = spec.action;
+      button.textContent = spec.label;
+      if (spec.default) button.autofocus = true;
+      button.addEventListener("click", (event) => {
+        event.preventDefault();
+        finish(spec.callback ? spec.callback(event, button, dialog) : spec.action);
+      });
+      footer.append(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = "Cancel";
+    cancel.addEventListener("click", () => {
+      finish(null);
+    });
+    footer.append(cancel);
+    dialog.addEventListener("cancel", () => {
+      finish(null);
+    });
+    form.append(title, body, footer);
+    dialog.append(form);
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+function showChat(message: Dict): void {
+  if (message.visible === false) return;
+  const log = byId("pg-chat");
+  const item = document.createElement("li");
+  item.className = "pg-chat__message";
+  const flavor = document.createElement("span");
+  flavor.className = "pg-chat__flavor";
+  flavor.textContent = typeof message.flavor === "string" ? message.flavor : "";
+  item.append(flavor);
+  const rolls = Array.isArray(message.rolls) ? (message.rolls as { total?: unknown; formula?: unknown }[]) : [];
+  for (const roll of rolls) {
+    const total = document.createElement("strong");
+    total.className = "pg-chat__total";
+    total.textContent = `${typeof roll.formula === "string" ? roll.formula : ""} = ${typeof roll.total === "number" ? roll.total : ""}`;
+    item.append(total);
+  }
+  log.prepend(item);
+}
+
+function setTheme(theme: "dark" | "light"): void {
+  for (const el of [document.body, byId("sidebar")]) {
+    el.classList.toggle("theme-dark", theme === "dark");
+    el.classList.toggle("theme-light", theme === "light");
+  }
+}
+
+// ------------------------------------------------------------------ boot
+/** The Foundry UI stand-ins of this view: toasts, a dialog, a chat log. */
+function prepare(realm: SimRealm): void {
+  const notifications = realm.ui.notifications;
+  for (const [method, type] of [
+    ["info", "info"],
+    ["warn", "warning"],
+    ["error", "error"],
+  ] as const) {
+    const original = notifications[method];
+    notifications[method] = (message: unknown, options?: Dict) => {
+      const result = original(message, options);
+      showToast(type, realm.notifications.at(-1)?.message ?? String(message));
+      return result;
+    };
+  }
+  (realm.foundry.applications.api as Dict).DialogV2 = { wait: dialogWait };
+  realm.Hooks.on("createChatMessage", (message: unknown) => {
+    showChat(message as Dict);
+  });
+}
+
+async function boot(): Promise<void> {
+  api = await bootRealm(server, userId, prepare);
+  const element = (api.ui.combat as { element?: HTMLElement | null }).element;
+  if (element) {
+    element.classList.add("pg-tracker", "tab", "sidebar-tab");
+    byId("pg-combat").append(element);
+  }
+  for (const message of api.game.messages.contents) showChat(message as unknown as Dict);
+  document.title = `${api.game.user?.name ?? userId} — Structured Initiative playground`;
+  document.body.dataset.ready = "true";
+}
+
+async function addSceneTokens(): Promise<void> {
+  const Combat = api.classes.Combat.implementation;
+  const combat =
+    api.game.combats.viewed ?? ((await Combat.create({ scene: SCENE, active: true })) as unknown as SimCombat);
+  const present = new Set(combat.combatants.contents.map((c) => c.tokenId));
+  const missing = sceneCombatants().filter((c) => !present.has(typeof c.tokenId === "string" ? c.tokenId : ""));
+  if (missing.length > 0) await combat.createEmbeddedDocuments("Combatant", missing);
+}
+
+async function createSample(): Promise<void> {
+  if (host?.sample !== "individual" || !api.game.user?.isGM || api.game.combats.size > 0) return;
+  const Combat = api.classes.Combat.implementation;
+  const combat = await Combat.create({ scene: SCENE, active: true, flags: { [MODULE_ID]: { mode: "individual" } } });
+  await (combat as unknown as SimCombat).createEmbeddedDocuments("Combatant", sceneCombatants());
+}
+
+const handleForTop: ClientHandle = { addSceneTokens, setTheme };
+window.siClient = handleForTop;
+setTheme(host.theme);
+boot()
+  .then(createSample)
+  .catch((err: unknown) => {
+    console.error(`[playground ${userId}]`, err);
+    showToast("error", err instanceof Error ? err.message : String(err));
+  });

@@ -1,0 +1,27 @@
+/** What the top page shares with the client iframes (same origin: they reach it as `parent.siPlayground`). */
+import type { SimServer } from "../test/sim/server.js";
+
+/** The playground's shared state, held by the top page. */
+export interface PlaygroundHost {
+  /** The one simulated server every client iframe connects to. */
+  readonly server: SimServer;
+  /** The sample encounter the GM client sets up on a fresh world ("none" for an empty world). */
+  readonly sample: string;
+  /** The sidebar theme. */
+  readonly theme: "dark" | "light";
+}
+
+/** What a client iframe exposes to the top page. */
+export interface ClientHandle {
+  /** Add every token of the scene to the viewed encounter (the GM's "add to combat"). */
+  addSceneTokens(): Promise<void>;
+  /** Switch the sidebar theme. */
+  setTheme(theme: "dark" | "light"): void;
+}
+
+declare global {
+  interface Window {
+    siPlayground?: PlaygroundHost;
+    siClient?: ClientHandle;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The playground's top page: one simulated server and three client views (a GM and two players),
+ * each an iframe with its own realm running the built module against that server.
+ */
+import { SimServer } from "../test/sim/server.js";
+import { resetIds } from "../test/sim/utils.js";
+import type { PlaygroundHost } from "./host.js";
+import { sampleWorld, USERS } from "./world.js";
+
+const params = new URLSearchParams(location.search);
+const sample = params.get("sample") ?? "individual";
+const seed = Number(params.get("seed") ?? "1") || 1;
+let theme: "dark" | "light" = params.get("theme") === "light" ? "light" : "dark";
+
+const VIEWS = [
+  { userId: USERS.gm, title: "GM", who: "Gamemaster" },
+  { userId: USERS.alice, title: "Player", who: "Alice — owns Aria" },
+  { userId: USERS.bob, title: "Player", who: "Bob — owns Brom" },
+] as const;
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (el === null) throw new Error(`#${id} missing`);
+  return el;
+}
+
+function freshHost(): PlaygroundHost {
+  resetIds(seed);
+  const server = new SimServer({ ...sampleWorld(), combats: [], seed });
+  return { server, sample, theme };
+}
+
+const frames: HTMLIFrameElement[] = [];
+
+function mountViews(): void {
+  const views = byId("pg-views");
+  views.replaceChildren();
+  frames.length = 0;
+  for (const view of VIEWS) {
+    const column = document.createElement("section");
+    column.className = "pg-view";
+    column.setAttribute("aria-label", `${view.title} view: ${view.who}`);
+    const heading = document.createElement("h2");
+    heading.className = "pg-view__title";
+    const strong = document.createElement("strong");
+    strong.textContent = view.title;
+    heading.append(strong, ` ${view.who}`);
+    const frame = document.createElement("iframe");
+    frame.className = "pg-view__frame";
+    frame.title = `${view.title} view (${view.who})`;
+    frame.dataset.user = view.userId;
+    frame.src = `./client.html?user=${view.userId}`;
+    column.append(heading, frame);
+    views.append(column);
+    frames.push(frame);
+  }
+}
+
+function reset(): void {
+  window.siPlayground = freshHost();
+  mountViews();
+}
+
+byId("pg-reset").addEventListener("click", reset);
+byId("pg-add-tokens").addEventListener("click", () => {
+  void frames[0]?.contentWindow?.siClient?.addSceneTokens();
+});
+const themeButton = byId("pg-theme");
+function applyTheme(): void {
+  document.body.classList.toggle("theme-dark", theme === "dark");
+  document.body.classList.toggle("theme-light", theme === "light");
+  themeButton.setAttribute("aria-pressed", String(theme === "light"));
+  for (const frame of frames) frame.contentWindow?.siClient?.setTheme(theme);
+}
+themeButton.addEventListener("click", () => {
+  theme = theme === "dark" ? "light" : "dark";
+  window.siPlayground = { ...(window.siPlayground ?? freshHost()), theme };
+  applyTheme();
+});
+
+reset();
+applyTheme();

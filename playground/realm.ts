@@ -1,0 +1,124 @@
+/**
+ * Boot a simulated Foundry client in this window (the realm): install the simulated globals, run
+ * the built module bundle as a classic script (as Foundry loads it) and connect to a shared
+ * simulated server. Used by every playground view and by the render benchmark.
+ */
+import bundle from "../dist/scripts/structured-initiative.js?raw";
+import lang from "../dist/lang/en.json";
+import { createRealm, type SimRealm } from "../test/sim/runtime.js";
+import type { ClientRequest, ServerMessage, SimServer } from "../test/sim/server.js";
+import type { Dict, Json } from "../test/sim/utils.js";
+
+const TEMPLATES = import.meta.glob<string>("../dist/templates/**/*.hbs", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+/** The module id. */
+export const MODULE_ID = "structured-initiative";
+
+/** Copy data into this realm (messages come from the realm that holds the server). */
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/**
+ * Start the client of `userId` on `server`. `prepare` runs once the globals exist and before the
+ * module's bundle does (install UI stand-ins there).
+ */
+export async function bootRealm(
+  server: SimServer,
+  userId: string,
+  prepare: (api: SimRealm) => void = () => undefined,
+): Promise<SimRealm> {
+  let seq = 0;
+  const pending = new Map<string, { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }>();
+  const queries = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const api = createRealm(
+    window as unknown as Dict,
+    {
+      userId,
+      clientStorage: new Map<string, Json>(),
+      submit: (req: ClientRequest) =>
+        new Promise<ServerMessage>((resolve, reject) => {
+          if (!server.isConnected(userId)) {
+            reject(new Error("Not connected to the server"));
+            return;
+          }
+          const id = `${userId}:${++seq}`;
+          pending.set(id, { resolve, reject });
+          server.request(userId, id, copy(req));
+        }),
+      drawDie: (faces) => server.dice.next(faces),
+      query: (targetId, name, data, timeout) =>
+        new Promise<unknown>((resolve, reject) => {
+          const id = `${userId}:q${++seq}`;
+          queries.set(id, { resolve, reject });
+          if (timeout !== undefined)
+            setTimeout(() => {
+              if (queries.delete(id)) reject(new Error(`Query "${name}" timed out`));
+            }, timeout);
+          server.query(userId, targetId, id, name, copy(data));
+        }),
+      queryResponse: (queryId, ok, result, error) => {
+        server.queryResponse(queryId, ok, copy(result), error);
+      },
+      socketEmit: (event, data) => {
+        server.socket(userId, event, copy(data));
+      },
+      loadTemplate: (path) => TEMPLATES[`../dist/${path.replace(/^modules\/[^/]+\//, "")}`] ?? null,
+    },
+    {
+      translations: copy(lang),
+      modules: [MODULE_ID],
+      system: { id: "sim-system", title: "Simulated System", initiative: "1d20" },
+      renderTemplates: true,
+    },
+  );
+
+  const handle = (raw: ServerMessage): void => {
+    const msg = copy(raw);
+    if (msg.type === "reject") {
+      pending.get(msg.requestId)?.reject(new Error(msg.error));
+      pending.delete(msg.requestId);
+      return;
+    }
+    if (msg.type === "queryResult") {
+      const q = queries.get(msg.queryId);
+      queries.delete(msg.queryId);
+      if (msg.ok) q?.resolve(msg.result);
+      else q?.reject(new Error(msg.error));
+      return;
+    }
+    try {
+      api.receive(msg);
+    } catch (err) {
+      api.errors.push(err);
+      console.error(`[playground ${userId}] failed to apply`, err);
+    }
+    if ((msg.type === "broadcast" || msg.type === "setting") && msg.requestId && msg.userId === userId) {
+      pending.get(msg.requestId)?.resolve(msg);
+      pending.delete(msg.requestId);
+    }
+  };
+
+  prepare(api);
+  // Take the snapshot and connect in one step so that no broadcast is missed or applied twice.
+  const buffer: ServerMessage[] = [];
+  let buffering = true;
+  const world = copy(server.snapshot());
+  if (server.isConnected(userId)) server.disconnect(userId);
+  server.connect(userId, (msg) => {
+    if (buffering) buffer.push(msg);
+    else handle(msg);
+  });
+  window.addEventListener("pagehide", () => {
+    server.disconnect(userId);
+  });
+  const script = document.createElement("script");
+  script.textContent = bundle;
+  document.head.append(script);
+  await api.boot(world);
+  buffering = false;
+  for (const msg of buffer) handle(msg);
+  return api;
+}

@@ -1,0 +1,148 @@
+/**
+ * Shared set-up of the browser tests: the playground's Vite server and Debian's Chromium driven by
+ * playwright-core (headless, a throw-away profile, the launch flags of TOOLCHAIN.md).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+
+/** The repository root. */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+/** Where screenshots go (git-ignored). */
+export const ARTEFACTS = path.join(ROOT, "test-artefacts");
+
+/** Chromium's launch flags for this machine (TOOLCHAIN.md). */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** The Chromium binary (Debian's package). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+interface DevServer {
+  close(): Promise<void>;
+}
+
+/** A running browser on a running playground. */
+export interface Session {
+  readonly url: string;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Console errors and uncaught exceptions seen in any frame. */
+  readonly errors: string[];
+  close(): Promise<void>;
+}
+
+/** Start the playground (the module must be built) and a headless Chromium with one page. */
+export async function openSession(): Promise<Session> {
+  if (!existsSync(path.join(ROOT, "dist/scripts/structured-initiative.js")))
+    throw new Error("Build the module first (npm run build).");
+  const { startPlayground } = (await import(path.join(ROOT, "scripts/start.mjs"))) as {
+    startPlayground: (options: { port: number; quiet: boolean }) => Promise<{ server: DevServer; url: string }>;
+  };
+  const { server, url } = await startPlayground({ port: 5190, quiet: true });
+  const profile = mkdtempSync(path.join(os.tmpdir(), "si-e2e-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1180, height: 860 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => {
+    errors.push(error.message);
+  });
+  mkdirSync(ARTEFACTS, { recursive: true });
+  return {
+    url,
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      await server.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** User ids of the playground's views. */
+export const USERS = { gm: "gmUser0000000001", alice: "player0000000001", bob: "player0000000002" } as const;
+/** A view's name. */
+export type View = keyof typeof USERS;
+/** Every view. */
+export const VIEWS: readonly View[] = ["gm", "alice", "bob"];
+
+/** The frame of one view, once its client has booted. */
+export async function frameOf(page: Page, view: View): Promise<Frame> {
+  const handle = await page.waitForSelector(`iframe[data-user="${USERS[view]}"]`);
+  const frame = await handle.contentFrame();
+  if (frame === null) throw new Error(`no frame for ${view}`);
+  await frame.waitForSelector("body[data-ready=true]");
+  return frame;
+}
+
+/** Save a screenshot of each view under test-artefacts/<scenario>-<view>.png. */
+export async function screenshots(page: Page, scenario: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const view of VIEWS) {
+    const file = path.join(ARTEFACTS, `${scenario}-${view}.png`);
+    await page.locator(`iframe[data-user="${USERS[view]}"]`).screenshot({ path: file });
+    files.push(file);
+  }
+  return files;
+}
+
+/** What a view's tracker shows at a glance, for comparing views. */
+export interface Shown {
+  order: string[];
+  current: string;
+  next: string;
+  round: string;
+  step: string;
+  badges: Record<string, string[]>;
+}
+
+/** Read what a view shows. */
+export async function shown(frame: Frame): Promise<Shown> {
+  return frame.evaluate(() => {
+    const text = (selector: string): string => (document.querySelector(selector)?.textContent ?? "").trim();
+    const badges: Record<string, string[]> = {};
+    const order: string[] = [];
+    for (const row of Array.from(document.querySelectorAll(".si-row"))) {
+      const name = (row.querySelector(".si-row__name")?.textContent ?? "").trim();
+      order.push(name);
+      badges[name] = Array.from(row.querySelectorAll(".si-badge:not(.si-badge--mine)")).map((b) =>
+        b.textContent.replace(/\s+/g, " ").trim(),
+      );
+    }
+    return {
+      order,
+      current: text("[data-si=current]"),
+      next: text("[data-si=next]"),
+      round: text("[data-si=round]"),
+      step: text("[data-si=step]"),
+      badges,
+    };
+  });
+}
+
+/** Elements of the tracker wider than the sidebar allows (horizontal overflow). */
+export async function overflowing(frame: Frame): Promise<string[]> {
+  return frame.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>(".structured-initiative, .si-row"))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.className),
+  );
+}

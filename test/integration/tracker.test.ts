@@ -1,0 +1,146 @@
+/**
+ * The combat tracker in the simulated Foundry: what each user's tracker context holds and renders.
+ * A player's tracker offers controls only for combatants that player owns; the GM's offers all;
+ * a "system default" encounter renders exactly the parts the system's tracker renders.
+ */
+import { describe, expect, it } from "vitest";
+import type { SimClient } from "../sim/index.js";
+import { ALICE, BOB, apiOn, combatOn, encounter, idOf, world } from "./world.js";
+
+interface Control {
+  action: string;
+  combatantId: string;
+  ariaLabel: string;
+}
+interface Row {
+  id: string;
+  name: string;
+  controls: Control[];
+  ready: Control | null;
+  isCurrent: boolean;
+  individual: { flatFooted: boolean; delaying: boolean; inGroup: boolean } | null;
+}
+interface TrackerContext {
+  mode: string;
+  round: number;
+  currentName: string;
+  nextName: string;
+  rows: Row[];
+  setupControls: Control[];
+  turnControls: Control[];
+  canChooseMode: boolean;
+}
+
+interface TrackerApp {
+  _prepareContext(options: object): Promise<{ structuredInitiative?: TrackerContext | null }>;
+  _configureRenderParts(options: object): Record<string, { template: string }>;
+  render(options?: object): Promise<unknown>;
+  parts: Record<string, string>;
+  constructor: { name: string };
+}
+
+const tracker = (client: SimClient): TrackerApp => client.ui.combat as TrackerApp;
+
+async function contextOf(client: SimClient): Promise<TrackerContext> {
+  const ctx = (await tracker(client)._prepareContext({})).structuredInitiative;
+  if (!ctx) throw new Error(`no structured context on ${client.userId}`);
+  return ctx;
+}
+
+/** Every combatant id any control of this context acts for. */
+function controlled(ctx: TrackerContext): Set<string> {
+  const ids = new Set<string>();
+  for (const row of ctx.rows) {
+    for (const c of row.controls) ids.add(c.combatantId || row.id);
+    if (row.ready) ids.add(row.id);
+  }
+  for (const c of [...ctx.setupControls, ...ctx.turnControls]) if (c.combatantId) ids.add(c.combatantId);
+  return ids;
+}
+
+describe("the structured combat tracker", () => {
+  it("is the module's subclass, named for its render hook", async () => {
+    const sim = await world();
+    expect(tracker(sim.gm).constructor.name).toBe("SICombatTracker");
+  });
+
+  it("before the start: a player sees a roll control only for the combatant they own; the GM sees all", async () => {
+    const sim = await world();
+    await encounter(sim, ["aria", "brom", "officer"]);
+    const alice = sim.client(ALICE);
+    const ctx = await contextOf(alice);
+    expect(ctx.mode).toBe("individual");
+    expect(ctx.canChooseMode).toBe(false);
+    expect([...controlled(ctx)]).toEqual([idOf(alice, "aria")]);
+    expect(ctx.rows.find((r) => r.id === idOf(alice, "aria"))?.controls.map((c) => c.action)).toEqual(["siRoll"]);
+    const gm = await contextOf(sim.gm);
+    expect(gm.canChooseMode).toBe(true);
+    expect(controlled(gm)).toEqual(new Set(["aria", "brom", "officer"].map((k) => idOf(sim.gm, k as "aria"))));
+    expect(gm.rows.find((r) => r.name === "Officer")?.controls.map((c) => c.action)).toEqual(
+      expect.arrayContaining(["siRoll", "siAware", "siGroup"]),
+    );
+  });
+
+  it("after the start: only the owner of the acting combatant gets delay, ready and end turn", async () => {
+    const sim = await world();
+    await encounter(sim, ["aria", "brom", "officer"]);
+    const combat = combatOn(sim.gm);
+    sim.dice.push(10, 15, 12); // Aria 13, Brom 16, Officer 14
+    await combat.rollInitiative(["aria", "brom", "officer"].map((k) => idOf(sim.gm, k as "aria")));
+    await sim.settle();
+    await apiOn(sim.gm).command(combat, { type: "start" });
+    await sim.settle();
+    const bob = sim.client(BOB);
+    const alice = sim.client(ALICE);
+    const bobCtx = await contextOf(bob);
+    expect(bobCtx.currentName).toBe("Brom");
+    expect(bobCtx.nextName).toBe("Officer");
+    const brom = bobCtx.rows.find((r) => r.isCurrent);
+    expect(brom?.controls.map((c) => c.action)).toEqual(["siDelay"]);
+    expect(brom?.ready?.action).toBe("siReady");
+    expect(bobCtx.turnControls.map((c) => c.action)).toEqual(["siNextTurn"]);
+    const aliceCtx = await contextOf(alice);
+    expect(controlled(aliceCtx).size).toBe(0);
+    expect(aliceCtx.turnControls).toEqual([]);
+    const gmCtx = await contextOf(sim.gm);
+    expect(gmCtx.turnControls.map((c) => c.action)).toEqual([
+      "siPreviousRound",
+      "siPreviousTurn",
+      "siNextTurn",
+      "siNextRound",
+    ]);
+  });
+
+  it("renders the module's parts with every control a labelled button", async () => {
+    const sim = await world({ renderTemplates: true });
+    await encounter(sim, ["aria", "brom", "officer"]);
+    const alice = sim.client(ALICE);
+    await tracker(alice).render();
+    const parts = tracker(alice).parts;
+    expect(Object.keys(parts)).toEqual(["header", "structuredInitiativeGlance", "tracker", "footer"]);
+    const html = Object.values(parts).join("");
+    const buttons = html.match(/<button[^>]*>/g) ?? [];
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const b of buttons) expect(b).toMatch(/aria-label="[^"]+"/);
+    expect(html).toContain("Roll initiative for Aria");
+    expect(html).not.toContain("Roll initiative for Brom");
+    expect(html).toContain("Individual initiative");
+  });
+
+  it("a system-default encounter renders exactly the parent's parts and context", async () => {
+    const sim = await world({ renderTemplates: true });
+    await encounter(sim, ["aria", "brom"], "system");
+    const app = tracker(sim.gm);
+    const parts = app._configureRenderParts({});
+    expect(parts).toEqual({
+      header: { template: "templates/sidebar/tabs/combat/header.hbs" },
+      tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
+      footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
+    });
+    const ctx = await app._prepareContext({});
+    expect("structuredInitiative" in ctx).toBe(false);
+    await app.render();
+    expect(app.parts.tracker).toContain("Aria");
+    expect(app.parts.tracker).not.toContain("structured-initiative");
+  });
+});
