@@ -4,7 +4,8 @@
  * simulated server. Used by every playground view and by the render benchmark.
  */
 import bundle from "../dist/scripts/structured-initiative.js?raw";
-import lang from "../dist/lang/en.json";
+// The language file as the build copies it into dist/ (read from its source so lint and type check need no build).
+import lang from "../lang/en.json";
 import { createRealm, type SimRealm } from "../test/sim/runtime.js";
 import type { ClientRequest, ServerMessage, SimServer } from "../test/sim/server.js";
 import type { Dict, Json } from "../test/sim/utils.js";
