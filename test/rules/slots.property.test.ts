@@ -1,0 +1,252 @@
+/**
+ * Property test of the `slots` mode: random interleavings of checks, claims, releases, fills (by the
+ * GM, an owner or a non-owner), turn changes, joins, defeats and removals, checking the mode's
+ * invariants after every step.
+ *
+ * Invariants checked:
+ * - A refusal leaves the state unchanged (every input is deep-frozen, and compared after).
+ * - No combatant fills two slots in a round (counted from `slotFilled` events); a fill only ever
+ *   takes an open slot.
+ * - PC slots only hold PCs and NPC slots only NPCs, filled or claimed.
+ * - The state is consistent (`parseSlotsState` accepts it), the view lists every combatant once, and
+ *   the current slot is never stuck: it is filled, or someone can still fill it.
+ * - `view().next` is who acts after a next turn, and next turn then previous turn (through the
+ *   engine's `dispatch`) gives back an equal encounter.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { dispatch, type Encounter, type Requester } from "../../src/rules/engine";
+import { eligibleFillers, slotsMode, type SlotsCommand, type SlotsState } from "../../src/rules/slots";
+import { parseSlotsState } from "../../src/rules/slots-state";
+
+const GM: Requester = { userId: "gm", isGM: true, owns: [] };
+const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };
+
+type By = "gm" | "owner" | "other";
+
+type Action =
+  | { k: "check"; t: number; p: number; s: number; by: By }
+  | { k: "begin"; scores: readonly number[] }
+  | { k: "start"; by: By }
+  | { k: "claim"; slot: number; t: number; by: By }
+  | { k: "release"; slot: number; by: By }
+  | { k: "fill"; current: boolean; slot: number; t: number; by: By }
+  | { k: "next"; by: By }
+  | { k: "nextRound"; by: By }
+  | { k: "add"; isPC: boolean }
+  | { k: "remove"; t: number }
+  | { k: "defeat"; t: number; v: boolean }
+  | { k: "keep"; pc: boolean; npc: boolean };
+
+const by = fc.constantFrom<By>("gm", "gm", "owner", "owner", "other");
+const t = fc.nat(20);
+const slot = fc.nat(12);
+const score = fc.integer({ min: -1, max: 3 });
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { arbitrary: fc.record({ k: fc.constant("check" as const), t, p: score, s: score, by }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("begin" as const),
+      scores: fc.array(score, { minLength: 8, maxLength: 8 }),
+    }),
+    weight: 4,
+  },
+  { arbitrary: fc.record({ k: fc.constant("start" as const), by }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("claim" as const), slot, t, by }), weight: 6 },
+  { arbitrary: fc.record({ k: fc.constant("release" as const), slot, by }), weight: 3 },
+  {
+    arbitrary: fc.record({ k: fc.constant("fill" as const), current: fc.boolean(), slot, t, by }),
+    weight: 8,
+  },
+  { arbitrary: fc.record({ k: fc.constant("next" as const), by }), weight: 7 },
+  { arbitrary: fc.record({ k: fc.constant("nextRound" as const), by }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("add" as const), isPC: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("remove" as const), t }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("defeat" as const), t, v: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("keep" as const), pc: fc.boolean(), npc: fc.boolean() }), weight: 1 },
+);
+
+/** A combatant id from a number: mostly a live one, sometimes a stranger. */
+function pick(state: SlotsState, n: number): string {
+  if (n % 11 === 10) return "ghost";
+  const c = state.combatants[n % Math.max(state.combatants.length, 1)];
+  return c === undefined ? "ghost" : c.id;
+}
+
+function requester(kind: By, subject: string | null): Requester {
+  if (kind === "gm") return GM;
+  if (kind === "other" || subject === null) return STRANGER;
+  return { userId: `owner-${subject}`, isGM: false, owns: [subject] };
+}
+
+function filler(state: SlotsState): string | null {
+  return state.slotIndex === null ? null : (state.slots[state.slotIndex]?.filledBy ?? null);
+}
+
+/** Turn an abstract action into one command and its sender, against the current state. */
+function resolve(
+  state: SlotsState,
+  a: Exclude<Action, { k: "begin" }>,
+  fresh: () => string,
+): [SlotsCommand, Requester] {
+  switch (a.k) {
+    case "check": {
+      const id = pick(state, a.t);
+      return [{ type: "recordCheck", combatantId: id, primary: a.p, secondary: a.s }, requester(a.by, id)];
+    }
+    case "start":
+      return [{ type: "start" }, requester(a.by, null)];
+    case "claim": {
+      // Mostly a PC that could claim, on a PC slot still to come, so that claims race for the same slots.
+      const pcs = state.combatants.filter((c) => c.isPC);
+      const id = a.t % 5 === 4 ? pick(state, a.t) : (pcs[a.t % Math.max(pcs.length, 1)]?.id ?? pick(state, a.t));
+      const open = state.slots.flatMap((x, i) =>
+        x.kind === "pc" && (state.slotIndex === null || i >= state.slotIndex) ? [i] : [],
+      );
+      const index = a.slot % 4 === 3 ? a.slot : (open[a.slot % Math.max(open.length, 1)] ?? a.slot);
+      return [{ type: "claimSlot", slot: index, combatantId: id }, requester(a.by, id)];
+    }
+    case "release": {
+      const claimed = state.slots.flatMap((x, i) => (x.claimedBy === null ? [] : [i]));
+      const index = a.slot % 4 === 3 ? a.slot : (claimed[a.slot % Math.max(claimed.length, 1)] ?? a.slot);
+      const claimant = state.slots[index]?.claimedBy ?? null;
+      return [{ type: "releaseClaim", slot: index }, requester(a.by, claimant)];
+    }
+    case "fill": {
+      const index = a.current && state.slotIndex !== null ? state.slotIndex : a.slot;
+      const eligible = eligibleFillers(state, index);
+      const id = a.t % 4 === 3 ? pick(state, a.t) : (eligible[a.t % Math.max(eligible.length, 1)] ?? pick(state, a.t));
+      return [{ type: "fillSlot", slot: index, combatantId: id }, requester(a.by, id)];
+    }
+    case "next":
+      return [{ type: "nextTurn" }, requester(a.by, filler(state))];
+    case "nextRound":
+      return [{ type: "nextRound" }, requester(a.by, null)];
+    case "add":
+      return [{ type: "addCombatant", combatant: { id: fresh(), name: "joiner", isPC: a.isPC } }, GM];
+    case "remove":
+      return [{ type: "removeCombatant", combatantId: pick(state, a.t) }, GM];
+    case "defeat":
+      return [{ type: "setDefeated", combatantId: pick(state, a.t), defeated: a.v }, GM];
+    case "keep":
+      return [{ type: "setKeepSlots", keepSlots: { pc: a.pc, npc: a.npc } }, GM];
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function checkState(state: SlotsState): void {
+  expect(parseSlotsState(structuredClone(state))).toEqual(state);
+  const byId = new Map(state.combatants.map((c) => [c.id, c]));
+  for (const s of state.slots) {
+    for (const id of [s.filledBy, s.claimedBy]) {
+      if (id === null) continue;
+      expect(byId.get(id)?.isPC, `${s.kind} slot holds ${id}`).toBe(s.kind === "pc");
+    }
+  }
+  const fillers = state.slots.flatMap((s) => (s.filledBy === null ? [] : [s.filledBy]));
+  expect(new Set(fillers).size).toBe(fillers.length);
+  const order = slotsMode.view(state).order;
+  expect([...order].sort()).toEqual(state.combatants.map((c) => c.id).sort());
+  if (state.started && state.slotIndex !== null) {
+    const current = state.slots[state.slotIndex];
+    const stuck = current?.filledBy === null && eligibleFillers(state, state.slotIndex).length === 0;
+    expect(stuck, "the current slot is open and nobody can fill it").toBe(false);
+  }
+}
+
+function checkUndo(state: SlotsState): void {
+  const encounter: Encounter<SlotsState> = { mode: "slots", state, history: [] };
+  const forward = dispatch(slotsMode, encounter, { type: "nextTurn" }, GM);
+  if (!forward.ok) throw new Error(`nextTurn refused: ${forward.refusal.code}`);
+  expect(slotsMode.view(forward.state.state).current).toBe(slotsMode.view(state).next);
+  const back = dispatch(slotsMode, forward.state, { type: "previousTurn" }, GM);
+  if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
+  expect(back.state).toEqual(encounter);
+}
+
+describe("slots mode: invariants under random interleavings", () => {
+  it("holds after every step", () => {
+    const roster = fc.array(fc.boolean(), { minLength: 0, maxLength: 7 });
+    fc.assert(
+      fc.property(roster, fc.array(action, { minLength: 10, maxLength: 70, size: "medium" }), (pcs, actions) => {
+        let joined = 0;
+        const fresh = (): string => `j${joined++}`;
+        let state = deepFreeze(slotsMode.create(pcs.map((isPC, i) => ({ id: `c${i}`, name: `C${i}`, isPC }))));
+        const fills = new Set<string>();
+        const step = (command: SlotsCommand, who: Requester): void => {
+          const before = structuredClone(state);
+          const outcome = slotsMode.apply(state, command, who);
+          if (!outcome.ok) {
+            expect(state).toEqual(before);
+            return;
+          }
+          if (command.type === "fillSlot") expect(before.slots[command.slot]?.filledBy).toBeNull();
+          for (const e of outcome.events) {
+            if (e.type !== "slotFilled") continue;
+            const key = `${e.round ?? "?"}:${e.combatantId ?? "?"}`;
+            expect(fills.has(key), `a second slot in a round: ${key}`).toBe(false);
+            fills.add(key);
+          }
+          state = deepFreeze(outcome.state);
+          checkState(state);
+          if (state.started) checkUndo(state);
+        };
+        /** The GM rolls every missing check and starts. */
+        const begin = (scores: readonly number[]): void => {
+          state.combatants.forEach((c, i) => {
+            if (c.check !== null) return;
+            const primary = scores[i % scores.length] ?? 0;
+            const secondary = scores[(i + 3) % scores.length] ?? 0;
+            step({ type: "recordCheck", combatantId: c.id, primary, secondary }, GM);
+          });
+          step({ type: "start" }, GM);
+        };
+        for (const a of actions) {
+          if (a.k === "begin") begin(a.scores);
+          else step(...resolve(state, a, fresh));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  }, 30_000);
+});
+
+describe("races: players claiming the same slot at the same moment", () => {
+  it("exactly one claim wins, in whatever order they arrive; every other player is told who holds it", () => {
+    const ids = ["p0", "p1", "p2", "p3"];
+    let s = slotsMode.create([...ids.map((id) => ({ id, name: id, isPC: true })), { id: "n", name: "N", isPC: false }]);
+    for (const [i, id] of [...ids, "n"].entries()) {
+      const outcome = slotsMode.apply(s, { type: "recordCheck", combatantId: id, primary: 5 - i, secondary: 0 }, GM);
+      if (!outcome.ok) throw new Error(outcome.refusal.code);
+      s = outcome.state;
+    }
+    const started = slotsMode.apply(s, { type: "start" }, GM);
+    if (!started.ok) throw new Error(started.refusal.code);
+    const battle = deepFreeze(started.state); // PC slots 0-3 (0 current), NPC slot 4
+    fc.assert(
+      fc.property(fc.shuffledSubarray(ids, { minLength: 2 }), fc.integer({ min: 0, max: 3 }), (order, slot) => {
+        let state = battle;
+        const results = order.map((id) => {
+          const outcome = slotsMode.apply(state, { type: "claimSlot", slot, combatantId: id }, requester("owner", id));
+          if (outcome.ok) state = outcome.state;
+          return outcome;
+        });
+        const winners = results.filter((o) => o.ok);
+        expect(winners).toHaveLength(1);
+        const holder = state.slots[slot]?.filledBy ?? state.slots[slot]?.claimedBy;
+        expect(holder).toBe(order[0]);
+        for (const o of results.slice(1)) {
+          expect(o).toEqual({ ok: false, refusal: { code: "slotTaken", combatantId: order[0] } });
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
