@@ -153,7 +153,7 @@ export function applyAsAuthority(
     const bound = loadBound(combat);
     if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
     if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
-    let applied = bound.apply(command, who, historyLimit(), requestId);
+    const applied = bound.apply(command, who, historyLimit(), requestId);
     if (!applied.ok) {
       moduleHooks.callAll(HOOKS.refused, combat, command, applied.refusal);
       return refusal(applied.refusal.code, "combatantId" in applied.refusal ? applied.refusal.combatantId : undefined);
@@ -164,11 +164,9 @@ export function applyAsAuthority(
       console.error(`${MODULE_ID} |`, error);
       return refusal("writeFailed");
     }
-    // A request can race a roster change: bring the stored state back in line with the documents.
-    const reconciled = reconcile(combat);
-    if (reconciled !== null) applied = reconciled;
-    moduleHooks.callAll(HOOKS.command, combat, command, applied.ok ? applied.events : []);
-    await afterEvents(combat, applied.ok ? applied.events : []);
+    // A roster change that raced this command is reconciled by its own create/delete hook, queued after it.
+    moduleHooks.callAll(HOOKS.command, combat, command, applied.events);
+    await afterEvents(combat, applied.events);
     return { ok: true };
   });
 }
@@ -177,7 +175,25 @@ function reconcile(combat: Combat.Implementation): Applied | null {
   const bound = loadBound(combat);
   const gm = game.user;
   if (bound === null) return null;
-  return bound.reconcile(rosterOf(combat), requesterFor(combat, gm), historyLimit());
+  const sync = syncers.get(bound.mode);
+  return bound.reconcile(
+    rosterOf(combat),
+    requesterFor(combat, gm),
+    historyLimit(),
+    sync === undefined ? undefined : (state) => sync(combat, state),
+  );
+}
+
+/** Per mode, the commands that bring its state in line with other documents (see `onSync`). */
+const syncers = new Map<string, (combat: Combat.Implementation, state: Json) => readonly unknown[]>();
+
+/**
+ * Install a mode's sync: on every roster reconciliation the authority applies the commands it
+ * returns for the state (after joins and departures), in the same write. The `sides` glue mirrors
+ * CombatantGroups and actor traits this way.
+ */
+export function onSync(mode: string, sync: (combat: Combat.Implementation, state: Json) => readonly unknown[]): void {
+  syncers.set(mode, sync);
 }
 
 /** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
