@@ -175,25 +175,7 @@ function reconcile(combat: Combat.Implementation): Applied | null {
   const bound = loadBound(combat);
   const gm = game.user;
   if (bound === null) return null;
-  const sync = syncers.get(bound.mode);
-  return bound.reconcile(
-    rosterOf(combat),
-    requesterFor(combat, gm),
-    historyLimit(),
-    sync === undefined ? undefined : (state) => sync(combat, state),
-  );
-}
-
-/** Per mode, the commands that bring its state in line with other documents (see `onSync`). */
-const syncers = new Map<string, (combat: Combat.Implementation, state: Json) => readonly unknown[]>();
-
-/**
- * Install a mode's sync: on every roster reconciliation the authority applies the commands it
- * returns for the state (after joins and departures), in the same write. The `sides` glue mirrors
- * CombatantGroups and actor traits this way.
- */
-export function onSync(mode: string, sync: (combat: Combat.Implementation, state: Json) => readonly unknown[]): void {
-  syncers.set(mode, sync);
+  return bound.reconcile(rosterOf(combat), requesterFor(combat, gm), historyLimit());
 }
 
 /** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
