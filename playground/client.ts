@@ -169,10 +169,14 @@ async function addSceneTokens(): Promise<void> {
   if (missing.length > 0) await combat.createEmbeddedDocuments("Combatant", missing);
 }
 
+/** The modes with a playable sample encounter (the sample's name is its mode). */
+const SAMPLE_MODES: readonly string[] = ["individual", "sides", "slots"];
+
 async function createSample(): Promise<void> {
-  if (host?.sample !== "individual" || !api.game.user?.isGM || api.game.combats.size > 0) return;
+  const sample = host?.sample ?? "none";
+  if (!SAMPLE_MODES.includes(sample) || !api.game.user?.isGM || api.game.combats.size > 0) return;
   const Combat = api.classes.Combat.implementation;
-  const combat = await Combat.create({ scene: SCENE, active: true, flags: { [MODULE_ID]: { mode: "individual" } } });
+  const combat = await Combat.create({ scene: SCENE, active: true, flags: { [MODULE_ID]: { mode: sample } } });
   await (combat as unknown as SimCombat).createEmbeddedDocuments("Combatant", sceneCombatants());
 }
 

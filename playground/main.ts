@@ -78,5 +78,17 @@ themeButton.addEventListener("click", () => {
   applyTheme();
 });
 
+// The sample list: the current sample is pressed; another one reloads the page with it.
+for (const button of document.querySelectorAll<HTMLButtonElement>(".pg-mode[data-mode]")) {
+  const mode = button.dataset.mode ?? "";
+  button.setAttribute("aria-pressed", String(mode === sample));
+  button.addEventListener("click", () => {
+    if (mode === sample) return;
+    const next = new URLSearchParams(location.search);
+    next.set("sample", mode);
+    location.search = next.toString();
+  });
+}
+
 reset();
 applyTheme();

@@ -29,15 +29,43 @@ interface ActorSpec {
   mod: number;
   owner?: string;
   colour: string;
+  /** D6 traits for the `sides` sample: Dexterity, Perception (and Tactics). */
+  d6: { dexterity: string; perception: string; tactics?: string };
 }
 
 const ACTOR_SPECS: ActorSpec[] = [
-  { id: "actorAria0000001", name: "Aria", mod: 3, owner: USERS.alice, colour: "#2f7d4f" },
-  { id: "actorBrom0000001", name: "Brom", mod: 1, owner: USERS.bob, colour: "#2f5f9d" },
-  { id: "actorOfficer0001", name: "Officer", mod: 2, colour: "#8c2f39" },
-  { id: "actorTrooper0001", name: "Trooper 1", mod: 0, colour: "#7a4b2a" },
-  { id: "actorTrooper0002", name: "Trooper 2", mod: 1, colour: "#7a4b2a" },
-  { id: "actorTrooper0003", name: "Trooper 3", mod: 0, colour: "#7a4b2a" },
+  {
+    id: "actorAria0000001",
+    name: "Aria",
+    mod: 3,
+    owner: USERS.alice,
+    colour: "#2f7d4f",
+    d6: { dexterity: "3D+2", perception: "3D" },
+  },
+  {
+    id: "actorBrom0000001",
+    name: "Brom",
+    mod: 1,
+    owner: USERS.bob,
+    colour: "#2f5f9d",
+    d6: { dexterity: "3D+2", perception: "2D+1" },
+  },
+  {
+    id: "actorOfficer0001",
+    name: "Officer",
+    mod: 2,
+    colour: "#8c2f39",
+    d6: { dexterity: "3D", perception: "3D+1", tactics: "4D+1" },
+  },
+  { id: "actorTrooper0001", name: "Trooper 1", mod: 0, colour: "#7a4b2a", d6: { dexterity: "2D+2", perception: "2D" } },
+  { id: "actorTrooper0002", name: "Trooper 2", mod: 1, colour: "#7a4b2a", d6: { dexterity: "3D", perception: "2D" } },
+  {
+    id: "actorTrooper0003",
+    name: "Trooper 3",
+    mod: 0,
+    colour: "#7a4b2a",
+    d6: { dexterity: "2D+1", perception: "2D+1" },
+  },
 ];
 
 /** The token id of an actor on the scene. */
@@ -50,7 +78,7 @@ export function sampleWorld(): {
   users: JsonObject[];
   actors: JsonObject[];
   scenes: JsonObject[];
-  settings: Record<string, string>;
+  settings: Record<string, string | number>;
 } {
   return {
     users: [
@@ -64,7 +92,7 @@ export function sampleWorld(): {
       img: portrait(a.name.charAt(0), a.colour),
       type: a.owner ? "character" : "npc",
       ownership: a.owner ? { default: 0, [a.owner]: 3 } : { default: 0 },
-      system: { attributes: { init: { mod: a.mod } } },
+      system: { attributes: { init: { mod: a.mod } }, ...a.d6 },
     })),
     scenes: [
       {
@@ -83,6 +111,11 @@ export function sampleWorld(): {
       "structured-initiative.defaultMode": "individual",
       "structured-initiative.initiativeFormula": "1d20",
       "structured-initiative.modifierFormula": "@attributes.init.mod",
+      // The sides sample: D6 traits from the actors, the Star Wars D6 Tactics rule, a roomy countdown.
+      "structured-initiative.sidesDexterity": "@dexterity",
+      "structured-initiative.sidesPerception": "@perception",
+      "structured-initiative.sidesTactics": "@tactics",
+      "structured-initiative.sidesCountdown": 30,
     },
   };
 }

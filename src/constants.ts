@@ -16,6 +16,30 @@ export const SETTINGS = {
   modifierFormula: "modifierFormula",
   flatFootedStatus: "flatFootedStatus",
   historyLimit: "historyLimit",
+  /** `slots`: the primary score's formula when the check uses Cool. */
+  slotsCoolFormula: "slotsCoolFormula",
+  /** `slots`: the primary score's formula when the check uses Vigilance. */
+  slotsVigilanceFormula: "slotsVigilanceFormula",
+  /** `slots`: the tie-breaking secondary score's formula (generic scoring). */
+  slotsSecondaryFormula: "slotsSecondaryFormula",
+  /** `slots`: how a check is scored ("totals" or "symbols"). */
+  slotsScoring: "slotsScoring",
+  /** `slots`: whether a defeated or removed PC's slot stays. */
+  slotsKeepPC: "slotsKeepPC",
+  /** `slots`: whether a defeated or removed NPC's slot stays. */
+  slotsKeepNPC: "slotsKeepNPC",
+  /** `sides`: Dexterity, as a dice code read through a formula/path into the actor's roll data. */
+  sidesDexterity: "sidesDexterity",
+  /** `sides`: Perception, likewise. */
+  sidesPerception: "sidesPerception",
+  /** `sides`: the initiative score (empty: Perception). */
+  sidesInitiative: "sidesInitiative",
+  /** `sides`: Tactics (empty: not used); counts only when at least 1D above its attribute. */
+  sidesTactics: "sidesTactics",
+  /** `sides`: the multiple-action penalty per action beyond the first (a dice code). */
+  sidesActionPenalty: "sidesActionPenalty",
+  /** `sides`: seconds a character has to declare (0: no countdown). */
+  sidesCountdown: "sidesCountdown",
 } as const;
 
 /** Keys under `flags.structured-initiative` on Combat and Combatant documents. */
@@ -26,6 +50,8 @@ export const FLAGS = {
   encounter: "encounter",
   /** Combatant: a player's request to the GM (player-writable). */
   request: "request",
+  /** Combatant (`slots`): the skill of its initiative check ("cool" or "vigilance"), GM-written. */
+  slotsSkill: "slotsSkill",
 } as const;
 
 /** v13 query names (handlers in `CONFIG.queries`). */
@@ -70,8 +96,16 @@ export const TEMPLATES = {
   /** Per mode, the partial that renders one combatant row's mode-specific content. */
   modeRows: {
     individual: `${MODULE_PATH}/templates/tracker/modes/individual.hbs`,
+    slots: `${MODULE_PATH}/templates/tracker/modes/slots.hbs`,
+    sides: `${MODULE_PATH}/templates/tracker/modes/sides.hbs`,
   },
 } as const;
+
+/** The slot list of a `slots` encounter (shown above the combatant rows). */
+export const SLOTS_LIST_TEMPLATE = `${MODULE_PATH}/templates/tracker/modes/slots-list.hbs`;
+
+/** The panel of a `sides` encounter: step banner, sides, declaration, pass order (above the rows). */
+export const SIDES_PANEL_TEMPLATE = `${MODULE_PATH}/templates/tracker/modes/sides-panel.hbs`;
 
 /** The root CSS class of everything the module renders. */
 export const CSS_ROOT = MODULE_ID;

@@ -11,6 +11,13 @@ import {
   onUpdateCombat,
   onUpdateCombatant,
 } from "./foundry/document-hooks";
+import {
+  onSidesCombatUpdated,
+  onSidesCombatantCreated,
+  onSidesCombatantUpdated,
+  onSidesActorUpdated,
+  onSidesGroupChanged,
+} from "./foundry/sides";
 
 Hooks.once("init", onInit);
 Hooks.once("ready", onReady);
@@ -20,3 +27,11 @@ Hooks.on("updateCombat", onUpdateCombat);
 Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
+// The `sides` mode mirrors CombatantGroups and runs the hesitation countdown on the active GM.
+Hooks.on("createCombatant", onSidesCombatantCreated);
+Hooks.on("updateCombatant", onSidesCombatantUpdated);
+Hooks.on("createCombatantGroup", onSidesGroupChanged);
+Hooks.on("updateCombatantGroup", onSidesGroupChanged);
+Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
+Hooks.on("updateCombat", onSidesCombatUpdated);
+Hooks.on("updateActor", onSidesActorUpdated);

@@ -7,6 +7,8 @@ import { MODE_IDS, type AllowedAction, type TurnView } from "../rules/engine";
 import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./controller";
 import { groupCombatants, rollStructuredInitiative } from "./individual";
 import { rollPendingRollOffs } from "./individual-rolloff";
+import { rollSlotsChecks, setSlotsSkill } from "./slots";
+import { prepareSides, rollSidesOf, SIDES_API, type SidesApi } from "./sides";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { isModeSetting, type ModeSetting } from "./store";
@@ -29,6 +31,10 @@ export interface StructuredInitiativeApi {
   allowed(combat: Combat.Implementation): readonly AllowedAction[];
   /** Roll initiative for these combatants (individual mode: groups roll once). */
   rollInitiative(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]>;
+  /** `slots`: choose the skill ("cool" or "vigilance") of a combatant's initiative check (GM, before the start). */
+  setSlotsSkill(combat: Combat.Implementation, combatantId: string, skill: string): Promise<CommandResult>;
+  /** `sides`: side controls, declarations, reactions and the countdown (see the README). */
+  readonly sides: SidesApi;
   /** Roll every pending roll-off between tied combatants (GM). */
   rollOffs(combat: Combat.Implementation): Promise<CommandResult[]>;
   /** Put NPCs into one initiative group (GM). */
@@ -53,13 +59,21 @@ export function createApi(): StructuredInitiativeApi {
       if (!isModeSetting(mode)) return refuse("unknownMode");
       if (combat.started || combat.round > 0) return refuse("modeLocked");
       await writeFreshState(combat, mode);
+      if (mode === "sides") await prepareSides(combat);
       moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
       return { ok: true };
     },
     command: submit,
     view: (combat) => loadBound(combat)?.view ?? null,
     allowed: (combat) => loadBound(combat)?.allowed(requesterFor(combat, game.user)) ?? [],
-    rollInitiative: (combat, ids) => rollStructuredInitiative(combat, ids),
+    rollInitiative: (combat, ids) =>
+      modeOf(combat) === "slots"
+        ? rollSlotsChecks(combat, ids)
+        : modeOf(combat) === "sides"
+          ? rollSidesOf(combat, ids)
+          : rollStructuredInitiative(combat, ids),
+    setSlotsSkill,
+    sides: SIDES_API,
     groupCombatants,
     rollOffs: rollPendingRollOffs,
     isCorrupted,

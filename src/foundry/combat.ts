@@ -6,6 +6,8 @@
 import { FLAGS, MODULE_ID } from "../constants";
 import { compareRanked, isAuthority, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./controller";
 import { combatantsToRoll, rollStructuredInitiative } from "./individual";
+import { rollSlotsChecks, slotsToRoll } from "./slots";
+import { rollAllSides, rollSidesOf } from "./sides";
 
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
@@ -77,21 +79,28 @@ export function createCombatClass(Base: typeof Combat) {
     /** Roll initiative with Foundry rolls, post them to chat and record them through the rules. */
     override async rollInitiative(ids: string | string[], options?: Combat.InitiativeOptions): Promise<this> {
       if (!isStructured(this)) return super.rollInitiative(ids, options);
-      await rollStructuredInitiative(this, typeof ids === "string" ? [ids] : ids, options);
+      const list = typeof ids === "string" ? [ids] : ids;
+      if (modeOf(this) === "slots") await rollSlotsChecks(this, list, options);
+      else if (modeOf(this) === "sides") await rollSidesOf(this, list, options);
+      else await rollStructuredInitiative(this, list, options);
       return this;
     }
 
     /** Roll every check the current user still owes (a group once); nothing for those who rolled. */
     override async rollAll(options?: Combat.InitiativeOptions): Promise<this> {
       if (!isStructured(this)) return super.rollAll(options);
-      await rollStructuredInitiative(this, combatantsToRoll(this, false), options);
+      if (modeOf(this) === "slots") await rollSlotsChecks(this, slotsToRoll(this, false), options);
+      else if (modeOf(this) === "sides") await rollAllSides(this, false);
+      else await rollStructuredInitiative(this, combatantsToRoll(this, false), options);
       return this;
     }
 
     /** Roll the checks non-player characters still owe (a group once). */
     override async rollNPC(options?: Combat.InitiativeOptions): Promise<this> {
       if (!isStructured(this)) return super.rollNPC(options);
-      await rollStructuredInitiative(this, combatantsToRoll(this, true), options);
+      if (modeOf(this) === "slots") await rollSlotsChecks(this, slotsToRoll(this, true), options);
+      else if (modeOf(this) === "sides") await rollAllSides(this, true);
+      else await rollStructuredInitiative(this, combatantsToRoll(this, true), options);
       return this;
     }
 

@@ -15,6 +15,16 @@ declare module "fvtt-types/configuration" {
       "structured-initiative"?: {
         /** A request, as `encodeRequest` writes it. */
         request?: string;
+        /** `slots`: the skill of its initiative check. */
+        slotsSkill?: string;
+      };
+    };
+    CombatantGroup: {
+      "structured-initiative"?: {
+        /** `sides`: the side's colour ("#rrggbb"). */
+        colour?: string;
+        /** `sides`: the disposition a default side was made for. */
+        role?: string;
       };
     };
   }
@@ -25,6 +35,18 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.modifierFormula": string;
     "structured-initiative.flatFootedStatus": boolean;
     "structured-initiative.historyLimit": number;
+    "structured-initiative.slotsCoolFormula": string;
+    "structured-initiative.slotsVigilanceFormula": string;
+    "structured-initiative.slotsSecondaryFormula": string;
+    "structured-initiative.slotsScoring": string;
+    "structured-initiative.slotsKeepPC": boolean;
+    "structured-initiative.slotsKeepNPC": boolean;
+    "structured-initiative.sidesDexterity": string;
+    "structured-initiative.sidesPerception": string;
+    "structured-initiative.sidesInitiative": string;
+    "structured-initiative.sidesTactics": string;
+    "structured-initiative.sidesActionPenalty": string;
+    "structured-initiative.sidesCountdown": number;
   }
 
   interface AssumeHookRan {

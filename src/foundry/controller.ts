@@ -171,17 +171,39 @@ export function applyAsAuthority(
   });
 }
 
-function reconcile(combat: Combat.Implementation): Applied | null {
+/**
+ * The encounter brought in line with its combatants; with `withSync`, also with the documents a mode
+ * mirrors (see `onSync`) — only on the roster path, so a command's own events are never replaced.
+ */
+function reconcile(combat: Combat.Implementation, withSync = false): Applied | null {
   const bound = loadBound(combat);
   const gm = game.user;
   if (bound === null) return null;
-  return bound.reconcile(rosterOf(combat), requesterFor(combat, gm), historyLimit());
+  const sync = withSync ? syncers.get(bound.mode) : undefined;
+  return bound.reconcile(
+    rosterOf(combat),
+    requesterFor(combat, gm),
+    historyLimit(),
+    sync === undefined ? undefined : (state) => sync(combat, state),
+  );
+}
+
+/** Per mode, the commands that bring its state in line with other documents (see `onSync`). */
+const syncers = new Map<string, (combat: Combat.Implementation, state: Json) => readonly unknown[]>();
+
+/**
+ * Install a mode's sync: on every roster reconciliation the authority applies the commands it
+ * returns for the state (after joins and departures), in the same write. The `sides` glue mirrors
+ * CombatantGroups and actor traits this way.
+ */
+export function onSync(mode: string, sync: (combat: Combat.Implementation, state: Json) => readonly unknown[]): void {
+  syncers.set(mode, sync);
 }
 
 /** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
 export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
   return serialise(combat.id ?? "", async () => {
-    const applied = reconcile(combat);
+    const applied = reconcile(combat, true);
     if (applied?.ok) {
       await write(combat, applied);
       await afterEvents(combat, applied.events);

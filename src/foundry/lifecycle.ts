@@ -4,7 +4,9 @@ import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
 import { onEvents, onOutcomeQuery } from "./controller";
 import { individualEffects } from "./individual";
-import { registerSettings } from "./settings";
+import { onKeepSlotsChange, registerSettings } from "./settings";
+import { applyKeepPolicy } from "./slots";
+import { installSides, sidesEffects } from "./sides";
 import { createTrackerClass } from "./tracker";
 
 /**
@@ -26,7 +28,12 @@ export function onInit(): void {
     name: `${I18N}.Status.FlatFooted`,
     img: "icons/svg/falling.svg",
   });
-  onEvents(individualEffects);
+  onEvents(async (combat, events) => {
+    await individualEffects(combat, events);
+    await sidesEffects(combat, events);
+  });
+  installSides();
+  onKeepSlotsChange(() => void applyKeepPolicy());
   Object.assign(game.modules.get(MODULE_ID), { api: createApi() });
 }
 

@@ -19,6 +19,11 @@ import {
 } from "../rules/engine";
 import { individualMode } from "../rules/individual";
 import { parseIndividualState } from "../rules/individual-state";
+import { sidesMode } from "../rules/sides";
+import { parseSidesState } from "../rules/sides-state";
+import { slotsMode } from "../rules/slots";
+import { parseSlotsState } from "../rules/slots-state";
+import { slotsKeepPolicy } from "./settings";
 import { decodeArrays, type Json } from "./patch";
 import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
 
@@ -47,8 +52,17 @@ export interface BoundEncounter {
   check(command: unknown, who: Requester): Refusal | { readonly code: "malformedCommand" } | null;
   /** Apply an untrusted command, with undo history bounded to `historyLimit`. */
   apply(command: unknown, who: Requester, historyLimit: number, requestId: string | null): Applied;
-  /** Reconcile with the live roster: drop combatants that no longer exist, add new ones. */
-  reconcile(live: readonly RosterEntry[], gm: Requester, historyLimit: number): Applied | null;
+  /**
+   * Reconcile with the live roster: drop combatants that no longer exist, add new ones; then apply
+   * the commands `sync` derives from the resulting state (a mode mirroring other documents, such as
+   * `sides` and its CombatantGroups). Everything lands in one write; null when nothing changed.
+   */
+  reconcile(
+    live: readonly RosterEntry[],
+    gm: Requester,
+    historyLimit: number,
+    sync?: (state: Json) => readonly unknown[],
+  ): Applied | null;
 }
 
 /** A mode the glue can run. */
@@ -127,7 +141,7 @@ export function bindMode<S, C extends Command>(
         if (!outcome.ok) return outcome;
         return commit(loaded, outcome.state, outcome.events, requestId);
       },
-      reconcile(live, gm, historyLimit) {
+      reconcile(live, gm, historyLimit, sync) {
         const loaded = history();
         if (loaded === null) return null;
         const encounter = loaded.encounter;
@@ -142,6 +156,14 @@ export function bindMode<S, C extends Command>(
         for (const command of commands) {
           const outcome = dispatch(definition, current, command, gm, historyLimit);
           if (outcome.ok) {
+            current = outcome.state;
+            events.push(...outcome.events);
+          }
+        }
+        for (const data of sync?.(toJson(current.state)) ?? []) {
+          const command = definition.parseCommand(data);
+          const outcome = command === null ? null : dispatch(definition, current, command, gm, historyLimit);
+          if (outcome?.ok) {
             current = outcome.state;
             events.push(...outcome.events);
           }
@@ -183,4 +205,19 @@ export const MODE_BINDINGS: Partial<Record<ModeId, ModeBinding>> = {
     remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
     ids: (state) => state.combatants.map((c) => c.id),
   }),
+  sides: bindMode(sidesMode, parseSidesState, {
+    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  }),
+  // A new slots encounter starts with the world's keep-slot policy.
+  slots: bindMode(
+    { ...slotsMode, create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }) },
+    parseSlotsState,
+    {
+      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
+      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
+      ids: (state) => state.combatants.map((c) => c.id),
+    },
+  ),
 };

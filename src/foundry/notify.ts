@@ -10,6 +10,8 @@ export function refusalKey(code: AnyRefusalCode): string {
 /** Show a refusal to the current user as a localised warning naming the combatant when there is one. */
 export function notifyRefusal(combat: Combat.Implementation | null, code: AnyRefusalCode, combatantId?: string): void {
   const name = combatantId === undefined ? "" : (combat?.combatants.get(combatantId)?.name ?? "");
-  const text = game.i18n.format(refusalKey(code), { name });
+  // "It is not X's turn" needs an X: with nobody acting (an open slot), say that instead.
+  const key = code === "notYourTurn" && combatantId === undefined ? `${refusalKey(code)}Open` : refusalKey(code);
+  const text = game.i18n.format(key, { name });
   ui.notifications.warn(text);
 }

@@ -5,8 +5,9 @@
 import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../constants";
 import { groupMembers, pendingRollOffs } from "../rules/individual";
 import { createApi } from "./api";
-import { submit } from "./controller";
+import { modeOf, submit } from "./controller";
 import { groupCombatants, individualState, rollStructuredInitiative } from "./individual";
+import { rollSlotsChecks, slotsToRoll } from "./slots";
 import type { CommandResult } from "./protocol";
 import { defaultMode } from "./settings";
 import type { Json } from "./patch";
@@ -21,11 +22,13 @@ export function command(combat: Combat.Implementation, data: Json): Promise<Comm
 
 /** Roll for one combatant (or its group, for the GM). */
 export function rollFor(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]> {
+  if (modeOf(combat) === "slots") return rollSlotsChecks(combat, ids);
   return rollStructuredInitiative(combat, ids);
 }
 
 /** Roll every check the current user may roll now: own combatants and, for the GM, each group once. */
 export function rollAll(combat: Combat.Implementation): Promise<CommandResult[]> {
+  if (modeOf(combat) === "slots") return rollSlotsChecks(combat, slotsToRoll(combat, false));
   const state = individualState(combat);
   if (state === null) return Promise.resolve([]);
   const ids = state.combatants

@@ -9,6 +9,8 @@ import { groupMembers, pendingRollOffs, type IndividualState } from "../rules/in
 import { parseIndividualState } from "../rules/individual-state";
 import { loadBound, modeOf, requesterFor } from "./controller";
 import type { BoundEncounter } from "./modes";
+import { slotsTracker, type SlotListContext, type SlotsRowContext } from "./slots-tracker";
+import { sidesTracker, type SidesPanelContext, type SidesRowContext } from "./sides-tracker";
 
 const T = `${I18N}.Tracker`;
 
@@ -73,6 +75,8 @@ export interface RowContext {
   readonly ready: ControlContext | null;
   /** The mode-specific part (one key per mode; only the encounter's mode is set). */
   readonly individual: IndividualRowContext | null;
+  readonly slots: SlotsRowContext | null;
+  readonly sides: SidesRowContext | null;
 }
 
 /** An initiative group in the glance strip. */
@@ -135,10 +139,14 @@ export interface TrackerContext {
   /** The partial that renders a row's mode-specific content. */
   readonly rowPartial: string;
   readonly surpriseRound: boolean;
+  /** `slots`: the slot list (rendered above the rows), or null in other modes. */
+  readonly slotList: SlotListContext | null;
+  /** `sides`: the panel (step banner, sides, declaration, pass order), or null in other modes. */
+  readonly sidesPanel: SidesPanelContext | null;
 }
 
 /** A control in its plain form, before defaults. */
-interface ControlSpec {
+export interface ControlSpec {
   readonly action: string;
   readonly label: string;
   readonly aria?: string;
@@ -152,7 +160,8 @@ interface ControlSpec {
   readonly input?: string;
 }
 
-type ControlFactory = (spec: ControlSpec) => ControlContext;
+/** Makes a control from its plain form. */
+export type ControlFactory = (spec: ControlSpec) => ControlContext;
 
 function controlFactory(i18n: Localiser): ControlFactory {
   return (spec) => ({
@@ -169,7 +178,7 @@ function controlFactory(i18n: Localiser): ControlFactory {
 }
 
 /** The actions allowed to the viewer, indexed for quick look-up. */
-class Allowed {
+export class Allowed {
   private readonly global = new Set<string>();
   private readonly byCombatant = new Map<string, Set<string>>();
   private readonly byGroup = new Map<string, Set<string>>();
@@ -209,35 +218,49 @@ function add(map: Map<string, Set<string>>, key: string, value: string): void {
 }
 
 /** What one mode adds to the tracker: its row partial and per-row and strip data. */
-interface ModeTracker {
+export interface ModeTracker {
   readonly rowPartial: string;
   build(input: ModeInput): ModeOutput;
 }
 
-interface ModeInput {
+/** What a mode's tracker is given. */
+export interface ModeInput {
   readonly bound: BoundEncounter;
   readonly allowed: Allowed;
+  /** The allowed actions as the rules listed them (with any mode-specific fields, e.g. a slot). */
+  readonly actions: readonly AllowedAction[];
+  readonly combat: Combat.Implementation;
+  readonly i18n: Localiser;
   readonly who: Requester;
   readonly nameOf: (id: string) => string;
   readonly control: ControlFactory;
 }
 
-interface ModeOutput {
+/** What a mode's tracker returns. */
+export interface ModeOutput {
   readonly rows: ReadonlyMap<string, ModeRow>;
   readonly setupControls: ControlContext[];
   readonly groups: GroupContext[];
   readonly canGroup: boolean;
   readonly rollOffs: RollOffContext[];
   readonly surpriseRound: boolean;
+  /** `slots`: the slot list. */
+  readonly slotList?: SlotListContext;
+  /** `sides`: the panel. */
+  readonly sidesPanel?: SidesPanelContext;
 }
 
 /** What a mode adds to one row. */
-interface ModeRow {
+export interface ModeRow {
   /** The initiative the mode ranks by (stored in the encounter, not on the Combatant). */
   readonly initiative: number | null;
   readonly controls: ControlContext[];
   readonly ready: ControlContext | null;
-  readonly individual: IndividualRowContext;
+  readonly individual?: IndividualRowContext;
+  readonly slots?: SlotsRowContext;
+  readonly sides?: SidesRowContext;
+  /** The row's combatant has acted this round (greyed out). */
+  readonly acted?: boolean;
 }
 
 const signed = (n: number): string => (n >= 0 ? `+${n}` : `${n}`);
@@ -363,6 +386,8 @@ const individualTracker: ModeTracker = {
  */
 const MODE_TRACKERS: Partial<Record<ModeId, ModeTracker>> = {
   individual: individualTracker,
+  slots: slotsTracker,
+  sides: sidesTracker,
 };
 
 /**
@@ -428,7 +453,9 @@ export function buildTrackerContext(
   const control = controlFactory(i18n);
   const modeTracker = MODE_TRACKERS[mode];
   const modeOut =
-    bound === null || modeTracker === undefined ? null : modeTracker.build({ bound, allowed, who, nameOf, control });
+    bound === null || modeTracker === undefined
+      ? null
+      : modeTracker.build({ bound, allowed, actions: allowedActions, combat, i18n, who, nameOf, control });
 
   const current = view?.current ?? null;
   const next = view?.next ?? null;
@@ -451,8 +478,8 @@ export function buildTrackerContext(
       isNext ? "si-row--next" : "",
       defeated ? "si-row--defeated" : "",
       hidden ? "si-row--hidden" : "",
-      extra?.individual.acted ? "si-row--acted" : "",
-      extra?.individual.delaying ? "si-row--waiting" : "",
+      extra?.individual?.acted === true || extra?.acted === true ? "si-row--acted" : "",
+      extra?.individual?.delaying === true ? "si-row--waiting" : "",
     ]
       .filter((s) => s !== "")
       .join(" ");
@@ -475,6 +502,8 @@ export function buildTrackerContext(
       hasControls: controls.length > 0 || extra?.ready != null,
       ready: extra?.ready ?? null,
       individual: extra?.individual ?? null,
+      slots: extra?.slots ?? null,
+      sides: extra?.sides ?? null,
     });
   }
 
@@ -551,5 +580,7 @@ export function buildTrackerContext(
     empty: rows.length === 0,
     rowPartial: modeTracker?.rowPartial ?? TEMPLATES.modeRows.individual,
     surpriseRound: modeOut?.surpriseRound ?? false,
+    slotList: modeOut?.slotList ?? null,
+    sidesPanel: modeOut?.sidesPanel ?? null,
   };
 }

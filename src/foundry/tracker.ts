@@ -4,7 +4,8 @@
  * keeps the parent's header, adds an "at a glance" strip and replaces the combatant list and the
  * footer with the module's own templates; its buttons go through `actions` to the rules.
  */
-import { I18N, MODULE_ID, TEMPLATES, TRACKER_PARTS } from "../constants";
+import { I18N, MODULE_ID, SIDES_PANEL_TEMPLATE, SLOTS_LIST_TEMPLATE, TEMPLATES, TRACKER_PARTS } from "../constants";
+import { setSlotsSkill } from "./slots";
 import { isStructured } from "./controller";
 import {
   chooseMode,
@@ -20,6 +21,8 @@ import {
   DEFAULT_GROUP,
 } from "./tracker-actions";
 import { buildTrackerContext, type TrackerContext } from "./tracker-context";
+import { SIDES_ACTIONS } from "./sides-actions";
+import { tickCountdowns } from "./sides";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -37,7 +40,12 @@ interface PartConfig {
 let partialsLoaded: Promise<unknown> | null = null;
 
 /** The partials the module's parts use: the button and every mode's row partial. */
-const PARTIALS: string[] = [TEMPLATES.control, ...Object.values(TEMPLATES.modeRows)];
+const PARTIALS: string[] = [
+  TEMPLATES.control,
+  ...Object.values(TEMPLATES.modeRows),
+  SLOTS_LIST_TEMPLATE,
+  SIDES_PANEL_TEMPLATE,
+];
 
 /** Register the partials once (Foundry registers loaded templates as partials by their path). */
 function loadPartials(): Promise<unknown> {
@@ -47,6 +55,12 @@ function loadPartials(): Promise<unknown> {
 
 function dataOf(target: HTMLElement): { combatantId: string; groupId: string } {
   return { combatantId: target.dataset.combatantId ?? "", groupId: target.dataset.groupId ?? "" };
+}
+
+/** The slot index a slot button acts on (-1 when missing: the rules refuse it). */
+function slotOf(target: HTMLElement): number {
+  const value = Number(target.dataset.slot);
+  return Number.isInteger(value) ? value : -1;
 }
 
 /** The module's combat tracker class, derived from `Base`. */
@@ -78,6 +92,13 @@ export function createTrackerClass(Base: TrackerClass) {
         siReady: SICombatTracker.#onReady,
         siTriggerReady: SICombatTracker.#onTriggerReady,
         siReset: SICombatTracker.#onReset,
+        ...SIDES_ACTIONS,
+        siSlotClaim: SICombatTracker.#onSlotClaim,
+        siSlotRelease: SICombatTracker.#onSlotRelease,
+        siSlotFill: SICombatTracker.#onSlotFill,
+        siSlotAssign: SICombatTracker.#onSlotAssign,
+        siSlotCool: SICombatTracker.#onSlotCool,
+        siSlotVigilance: SICombatTracker.#onSlotVigilance,
       },
     };
 
@@ -132,6 +153,7 @@ export function createTrackerClass(Base: TrackerClass) {
       const root = this.element as HTMLElement | null;
       if (root === null) return;
       this.#bindModeSelect(root);
+      tickCountdowns(root);
       let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
       if (region === null) {
         region = root.ownerDocument.createElement("div");
@@ -266,6 +288,44 @@ export function createTrackerClass(Base: TrackerClass) {
     static async #onTriggerReady(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
       const combat = this.#combat();
       if (combat !== null) await command(combat, { type: "triggerReady", combatantId: dataOf(target).combatantId });
+    }
+
+    static async #onSlotClaim(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat !== null)
+        await command(combat, { type: "claimSlot", slot: slotOf(target), combatantId: dataOf(target).combatantId });
+    }
+
+    static async #onSlotRelease(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat !== null) await command(combat, { type: "releaseClaim", slot: slotOf(target) });
+    }
+
+    static async #onSlotFill(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat !== null)
+        await command(combat, { type: "fillSlot", slot: slotOf(target), combatantId: dataOf(target).combatantId });
+    }
+
+    /** The GM's assign button next to the select of eligible combatants. */
+    static async #onSlotAssign(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat === null) return;
+      const slot = slotOf(target);
+      const select = this.element.querySelector<HTMLSelectElement>(
+        `select[name="${MODULE_ID}-assign"][data-slot="${String(slot)}"]`,
+      );
+      if (select !== null) await command(combat, { type: "fillSlot", slot, combatantId: select.value });
+    }
+
+    static async #onSlotCool(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat !== null) await setSlotsSkill(combat, dataOf(target).combatantId, "cool");
+    }
+
+    static async #onSlotVigilance(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.#combat();
+      if (combat !== null) await setSlotsSkill(combat, dataOf(target).combatantId, "vigilance");
     }
 
     static async #onReset(this: SICombatTracker): Promise<void> {

@@ -1,0 +1,184 @@
+/**
+ * `sides` document writes and bytes per operation on the simulated Foundry (`npm run bench`): a side
+ * roll, a declaration (by the GM, and a player's request), a resolved action, a reaction and a
+ * slow-down. Target: one document write per declaration and per resolved action (a player's request
+ * adds the one write that carries it). Prints a table and JSON; asserts nothing about speed.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { it } from "vitest";
+import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
+import type { JsonObject } from "../test/sim/utils.js";
+import { decodeArrays, type Json } from "../src/foundry/patch.js";
+
+const GM = "gmUser0000000001";
+const ALICE = "player0000000001";
+const SCENE = "scene00000000001";
+
+interface Row {
+  operation: string;
+  combatants: number;
+  /** Writes to the Combat and its combatants (the structured state and requests). */
+  writes: number;
+  /** Other documents written as a consequence (chat messages of rolls, groups). */
+  otherWrites: number;
+  /** Bytes the writing clients sent to the server. */
+  bytesSent: number;
+  /** Bytes of the change the server broadcast. */
+  bytesBroadcast: number;
+}
+
+function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
+  const actors: JsonObject[] = [];
+  const tokens: JsonObject[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const id = `actor${String(i).padStart(11, "0")}`;
+    const pc = i === 0;
+    actors.push({
+      _id: id,
+      name: pc ? "Aria" : `Trooper ${i}`,
+      type: pc ? "character" : "npc",
+      ownership: pc ? { default: 0, [ALICE]: 3 } : { default: 0 },
+      system: { dexterity: pc ? "3D+2" : `${2 + (i % 2)}D+${i % 3}`, perception: pc ? "3D" : `2D+${i % 3}` },
+    });
+    tokens.push({
+      _id: `token${String(i).padStart(11, "0")}`,
+      actorId: id,
+      name: actors[i]?.name ?? "",
+      disposition: pc ? 1 : -1,
+    });
+  }
+  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
+}
+
+async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
+  const sim = await createSim({
+    ...worldOf(n),
+    settings: {
+      "structured-initiative.defaultMode": "sides",
+      "structured-initiative.sidesDexterity": "@dexterity",
+      "structured-initiative.sidesPerception": "@perception",
+      "structured-initiative.sidesCountdown": 0,
+      "structured-initiative.historyLimit": 1000,
+    },
+  });
+  const Combat = sim.gm.api.classes.Combat.implementation;
+  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
+  await combat.createEmbeddedDocuments(
+    "Combatant",
+    Array.from({ length: n }, (_, i) => ({
+      actorId: `actor${String(i).padStart(11, "0")}`,
+      tokenId: `token${String(i).padStart(11, "0")}`,
+      sceneId: SCENE,
+    })),
+  );
+  await sim.settle();
+  await sim.settle();
+  return { sim, combat };
+}
+
+async function measure(sim: Sim, run: () => Promise<unknown>): Promise<Omit<Row, "operation" | "combatants">> {
+  await sim.settle();
+  sim.server.resetStats();
+  const result = await run();
+  await sim.settle();
+  if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false)
+    throw new Error(`refused: ${JSON.stringify(result)}`);
+  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
+  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
+  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
+    list.reduce((t, op) => t + op[key], 0);
+  return {
+    writes: sum(structured, "writes"),
+    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
+    bytesSent: sum(structured, "requestBytes"),
+    bytesBroadcast: sum(structured, "broadcastBytes"),
+  };
+}
+
+type Result = Promise<{ ok: boolean; code?: string }>;
+interface ApiLike {
+  command(combat: SimCombat, command: unknown): Result;
+  sides: {
+    rollSide(combat: SimCombat, sideId: string): Result;
+    declare(combat: SimCombat, combatantId: string, texts: string[], forcePoint: boolean): Result;
+    react(combat: SimCombat, combatantId: string, kind: string): Result;
+  };
+}
+const apiOf = (sim: Sim, userId: string): ApiLike =>
+  sim.client(userId).game.modules.get("structured-initiative")?.api as ApiLike;
+
+interface StateLike {
+  sides: { id: string; name: string }[];
+  declarationOrder: string[];
+  passOrder: string[];
+  done: string[];
+}
+function stateOf(combat: SimCombat): StateLike {
+  const stored = combat.getFlag("structured-initiative", "encounter") as { state: Json };
+  return decodeArrays(stored.state) as unknown as StateLike;
+}
+
+async function scenario(n: number): Promise<Row[]> {
+  const { sim, combat } = await setup(n);
+  const rows: Row[] = [];
+  const push = (operation: string, m: Omit<Row, "operation" | "combatants">) =>
+    rows.push({ operation, combatants: n, ...m });
+  const gm = apiOf(sim, GM);
+  await gm.command(combat, { type: "start" });
+  await sim.settle();
+  const [heroes, foes] = stateOf(combat).sides;
+  sim.dice.push(6, 6, 6);
+  push("side roll (GM)", await measure(sim, () => gm.sides.rollSide(combat, heroes?.id ?? "")));
+  sim.dice.push(1, 1, 1, 1);
+  await gm.sides.rollSide(combat, foes?.id ?? "");
+  await sim.settle();
+  // The foes declare first (lower roll): all but the last NPC, then measure one GM declaration.
+  const order = stateOf(combat).declarationOrder;
+  const aria = order[order.length - 1] ?? "";
+  const npcs = order.slice(0, -1);
+  for (const id of npcs.slice(0, -1)) {
+    await gm.sides.declare(combat, id, ["Shoot"], false);
+    await sim.settle();
+  }
+  push(
+    "declaration (GM)",
+    await measure(sim, () => gm.sides.declare(combat, npcs[npcs.length - 1] ?? "", ["Shoot"], false)),
+  );
+  const alice = apiOf(sim, ALICE);
+  const aliceCombat = sim.client(ALICE).game.combats.contents[0] as SimCombat;
+  push(
+    "declaration (player request; opens pass 1)",
+    await measure(sim, () => alice.sides.declare(aliceCombat, aria, ["Shoot", "Run"], false)),
+  );
+  push("reaction (player request)", await measure(sim, () => alice.sides.react(aliceCombat, aria, "dodge")));
+  push("resolved action (next turn, GM)", await measure(sim, () => gm.command(combat, { type: "nextTurn" })));
+  const pass = stateOf(combat);
+  const waiting = pass.passOrder.filter((id) => !pass.done.includes(id));
+  const [slow, after] = waiting.slice(1);
+  if (slow !== undefined && after !== undefined)
+    push(
+      "slow down (GM)",
+      await measure(sim, () => gm.command(combat, { type: "slowDown", combatantId: slow, after })),
+    );
+  return rows;
+}
+
+it("prints sides document writes and bytes per operation", async () => {
+  const rows: Row[] = [];
+  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
+  for (const n of sizes) {
+    console.log(`sides scenario ${n} combatants`);
+    rows.push(...(await scenario(n)));
+  }
+  const header = ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"] as const;
+  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
+  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
+  const out = path.resolve(import.meta.dirname, "../test-artefacts");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "bench-sides.json"), JSON.stringify(rows, null, 2));
+  console.log(
+    `\nsides: document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)\n${lines.join("\n")}\n`,
+  );
+  console.log(JSON.stringify(rows));
+});

@@ -1,0 +1,165 @@
+/**
+ * `slots` mode: document writes and bytes per claim, release, fill and turn on the simulated Foundry
+ * at 5, 20 and 100 combatants (`npm run bench`). Target: one document write per claim applied by the
+ * GM (a player's claim adds the one request write on a combatant the player owns). Prints a table
+ * and JSON; asserts nothing about speed.
+ */
+import { writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { it } from "vitest";
+import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
+import type { JsonObject } from "../test/sim/utils.js";
+
+const GM = "gmUser0000000001";
+const ALICE = "player0000000001";
+const BOB = "player0000000002";
+const SCENE = "scene00000000001";
+
+interface Row {
+  operation: string;
+  combatants: number;
+  /** Writes to the Combat and its combatants (the structured state and requests). */
+  writes: number;
+  /** Other documents written as a consequence (chat messages). */
+  otherWrites: number;
+  /** Bytes the writing clients sent to the server. */
+  bytesSent: number;
+  /** Bytes of the change the server broadcast (each client receives it once). */
+  bytesBroadcast: number;
+}
+
+const actorId = (i: number): string => `actor${String(i).padStart(11, "0")}`;
+const tokenId = (i: number): string => `token${String(i).padStart(11, "0")}`;
+
+/** Two PCs (Alice's Aria, Bob's Brom) and n − 2 NPCs. */
+function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
+  const actors: JsonObject[] = [];
+  const tokens: JsonObject[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const owner = i === 0 ? ALICE : i === 1 ? BOB : null;
+    actors.push({
+      _id: actorId(i),
+      name: i === 0 ? "Aria" : i === 1 ? "Brom" : `Trooper ${i}`,
+      type: owner === null ? "npc" : "character",
+      ownership: owner === null ? { default: 0 } : { default: 0, [owner]: 3 },
+      system: {},
+    });
+    tokens.push({ _id: tokenId(i), actorId: actorId(i), name: actors[i]?.name ?? "", disposition: owner ? 1 : -1 });
+  }
+  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
+}
+
+interface ApiLike {
+  command(combat: SimCombat, command: unknown): Promise<{ ok: boolean; code?: string }>;
+}
+const apiOf = (sim: Sim, userId: string): ApiLike =>
+  sim.client(userId).game.modules.get("structured-initiative")?.api as ApiLike;
+const combatOf = (sim: Sim, userId: string): SimCombat => sim.client(userId).game.combats.contents[0] as SimCombat;
+
+async function measure(sim: Sim, run: () => Promise<unknown>): Promise<Omit<Row, "operation" | "combatants">> {
+  await sim.settle();
+  sim.server.resetStats();
+  const result = (await run()) as { ok?: boolean; code?: string } | undefined;
+  await sim.settle();
+  if (result !== undefined && result.ok === false && result.code !== "slotTaken")
+    throw new Error(`refused: ${result.code ?? ""}`);
+  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
+  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
+  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
+    list.reduce((t, op) => t + op[key], 0);
+  return {
+    writes: sum(structured, "writes"),
+    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
+    bytesSent: sum(structured, "requestBytes"),
+    bytesBroadcast: sum(structured, "broadcastBytes"),
+  };
+}
+
+async function scenario(n: number): Promise<Row[]> {
+  const sim = await createSim({
+    ...worldOf(n),
+    settings: { "structured-initiative.defaultMode": "slots", "structured-initiative.historyLimit": 1000 },
+  });
+  const Combat = sim.gm.api.classes.Combat.implementation;
+  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
+  await combat.createEmbeddedDocuments(
+    "Combatant",
+    Array.from({ length: n }, (_, i) => ({ actorId: actorId(i), tokenId: tokenId(i), sceneId: SCENE })),
+  );
+  await sim.settle();
+  const ids = combat.combatants.contents.map((c) => c.id ?? "");
+  const idOfActor = (i: number): string => combat.combatants.find((c) => c.actorId === actorId(i))?.id ?? "";
+  // The PCs roll lowest, so their slots come last and stay to be claimed.
+  for (const id of ids) {
+    const pc = id === idOfActor(0) || id === idOfActor(1);
+    sim.dice.push(pc ? 1 : 2 + (id.charCodeAt(id.length - 1) % 5), pc ? 1 : 3);
+  }
+  await combat.rollInitiative(ids);
+  await sim.settle();
+  const rows: Row[] = [];
+  const push = (operation: string, m: Omit<Row, "operation" | "combatants">) =>
+    rows.push({ operation, combatants: n, ...m });
+  push("start", await measure(sim, () => combat.startCombat()));
+  const slots = (): { kind: string; claimedBy: string | null }[] => {
+    const stored = combat.getFlag("structured-initiative", "encounter") as { state: { slots: unknown } };
+    const list = stored.state.slots;
+    return (Array.isArray(list) ? list : Object.values(list as object)) as { kind: string; claimedBy: null }[];
+  };
+  const pcSlots = slots().flatMap((s, i) => (s.kind === "pc" ? [i] : []));
+  const [first = 0, second = 0] = pcSlots;
+  const aria = idOfActor(0);
+  const brom = idOfActor(1);
+  push(
+    "claim (GM for a PC)",
+    await measure(sim, () => apiOf(sim, GM).command(combat, { type: "claimSlot", slot: second, combatantId: aria })),
+  );
+  push(
+    "release (GM)",
+    await measure(sim, () => apiOf(sim, GM).command(combat, { type: "releaseClaim", slot: second })),
+  );
+  push(
+    "claim (player request)",
+    await measure(sim, () =>
+      apiOf(sim, ALICE).command(combatOf(sim, ALICE), { type: "claimSlot", slot: second, combatantId: aria }),
+    ),
+  );
+  push(
+    "claim refused: slot taken (player)",
+    await measure(sim, () =>
+      apiOf(sim, BOB).command(combatOf(sim, BOB), { type: "claimSlot", slot: second, combatantId: brom }),
+    ),
+  );
+  push(
+    "release (player request)",
+    await measure(sim, () => apiOf(sim, ALICE).command(combatOf(sim, ALICE), { type: "releaseClaim", slot: second })),
+  );
+  push(
+    "claim another slot (player request)",
+    await measure(sim, () =>
+      apiOf(sim, BOB).command(combatOf(sim, BOB), { type: "claimSlot", slot: first, combatantId: brom }),
+    ),
+  );
+  const npc = idOfActor(2);
+  push(
+    "fill NPC slot (GM)",
+    await measure(sim, () => apiOf(sim, GM).command(combat, { type: "fillSlot", slot: 0, combatantId: npc })),
+  );
+  push("next turn (GM)", await measure(sim, () => combat.nextTurn()));
+  push("previous turn (GM)", await measure(sim, () => combat.previousTurn()));
+  push("next round (GM)", await measure(sim, () => combat.nextRound()));
+  return rows;
+}
+
+it("prints document writes and bytes per slots operation", async () => {
+  const rows: Row[] = [];
+  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
+  for (const n of sizes) rows.push(...(await scenario(n)));
+  const header = ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"] as const;
+  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
+  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
+  const out = path.resolve(import.meta.dirname, "../test-artefacts");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "bench-slots.json"), JSON.stringify(rows, null, 2));
+  console.log(`\nslots: document writes per operation (writes: Combat/Combatant)\n${lines.join("\n")}\n`);
+  console.log(JSON.stringify(rows));
+});

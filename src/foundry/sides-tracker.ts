@@ -1,0 +1,474 @@
+/**
+ * The `sides` mode's part of the tracker (RULES.md §1): a panel above the rows with the step banner
+ * (Initiative / Declaration / Pass k), the sides with colour and roll, who declares now with the
+ * countdown and the declaration form, the pass order (done / now / next), ties the GM orders, and
+ * the GM's side controls; per row, the side, traits, declared actions, penalty and the controls the
+ * rules allow the viewer (dodge, parry, slow down, roller). Every decision is made here; the
+ * templates only loop, branch and localise.
+ */
+import { I18N } from "../constants";
+import {
+  actionsTaken,
+  currentDeclarer,
+  currentPass,
+  declarationOf,
+  declaringSides,
+  isGMSide,
+  pendingSideTies,
+  pendingTies,
+  penalty,
+  sideMembers,
+  sideRoll,
+  sideRoller,
+  slowedWaiting,
+  type SidesState,
+} from "../rules/sides";
+import { parseSidesState } from "../rules/sides-state";
+import { clockView } from "./sides";
+import type { ControlContext, ControlFactory, ModeOutput, ModeRow, ModeTracker } from "./tracker-context";
+import { TEMPLATES } from "../constants";
+
+const S = "Sides";
+
+/** One declared action, numbered. */
+export interface SidesActionContext {
+  readonly number: string;
+  readonly text: string;
+  /** Already taken (or lost) this round. */
+  readonly taken: boolean;
+}
+
+/** The `sides` part of one combatant row. */
+export interface SidesRowContext {
+  readonly sideName: string;
+  readonly sideColour: string;
+  readonly hasSide: boolean;
+  readonly dexterity: string;
+  readonly perception: string;
+  readonly isRoller: boolean;
+  readonly declared: boolean;
+  readonly hesitated: boolean;
+  readonly actions: readonly SidesActionContext[];
+  readonly hasActions: boolean;
+  /** Localised "no actions" when it declared none. */
+  readonly noActions: boolean;
+  readonly forcePoint: boolean;
+  /** "−2D", shown when not 0D. */
+  readonly penalty: string;
+  readonly hasPenalty: boolean;
+  /** Localised reactions taken ("dodge, parry"), or "". */
+  readonly reactions: string;
+  /** Localised "acts after X", or "". */
+  readonly slowedAfter: string;
+  readonly lost: number;
+  readonly hasLost: boolean;
+  /** Declares now. */
+  readonly declaring: boolean;
+  /** The slow-down choice (a select of who to follow), or null. */
+  readonly slowDown: SlowDownContext | null;
+  /** The GM's side choice (a select of sides), or null. */
+  readonly move: MoveContext | null;
+}
+
+/** The GM's side choice of a row. */
+export interface MoveContext {
+  readonly combatantId: string;
+  readonly selectLabel: string;
+  readonly options: readonly { readonly value: string; readonly label: string; readonly selected: boolean }[];
+  readonly control: ControlContext;
+}
+
+/** The slow-down choice of a row. */
+export interface SlowDownContext {
+  readonly combatantId: string;
+  readonly selectLabel: string;
+  readonly options: readonly { readonly value: string; readonly label: string }[];
+  readonly control: ControlContext;
+}
+
+/** One side in the panel. */
+export interface SideContext {
+  readonly id: string;
+  readonly name: string;
+  readonly colour: string;
+  readonly members: string;
+  /** Localised "GM side" / "PC side". */
+  readonly kind: string;
+  readonly roll: string;
+  readonly rolled: boolean;
+  readonly roller: string;
+  /** 1-based place in the declaration order, or "". */
+  readonly place: string;
+  readonly controls: readonly ControlContext[];
+  /** The GM's save and delete buttons (shown with the inputs). */
+  readonly editControls: readonly ControlContext[];
+  /** The GM may rename and recolour it (shows the inputs). */
+  readonly editable: boolean;
+  readonly nameLabel: string;
+  readonly colourLabel: string;
+}
+
+/** A tie the GM orders: one button per entry, "X first". */
+export interface SidesTieContext {
+  readonly names: string;
+  readonly controls: readonly ControlContext[];
+}
+
+/** One entry of the pass order. */
+export interface PassEntryContext {
+  readonly name: string;
+  readonly done: boolean;
+  readonly now: boolean;
+  readonly next: boolean;
+  readonly waiting: boolean;
+  /** i18n key of its state text (colour is never the only cue). */
+  readonly stateLabel: string;
+}
+
+/** The declaration form for the current declarer. */
+export interface DeclareFormContext {
+  readonly combatantId: string;
+  readonly textLabel: string;
+  readonly control: ControlContext;
+  readonly penaltyHint: string;
+}
+
+/** The sides panel. */
+export interface SidesPanelContext {
+  /** Localised step banner: "Initiative", "Declaration", "Pass 2", "Setting up". */
+  readonly banner: string;
+  readonly sides: readonly SideContext[];
+  readonly sideTies: readonly SidesTieContext[];
+  readonly hasSideTies: boolean;
+  readonly declaring: boolean;
+  readonly declarerName: string;
+  readonly hasDeclarer: boolean;
+  readonly hasCountdown: boolean;
+  /** Epoch ms of the deadline on this client (the ticker counts down to it). */
+  readonly deadline: string;
+  readonly seconds: string;
+  readonly paused: boolean;
+  readonly excused: boolean;
+  readonly declareForm: DeclareFormContext | null;
+  readonly clockControls: readonly ControlContext[];
+  readonly hasClockControls: boolean;
+  readonly passOrder: readonly PassEntryContext[];
+  readonly hasPassOrder: boolean;
+  readonly passTies: readonly SidesTieContext[];
+  readonly hasPassTies: boolean;
+  /** The GM may add a side (shows the name and colour inputs). */
+  readonly canAddSide: boolean;
+  readonly addControl: ControlContext | null;
+  readonly gmControls: readonly ControlContext[];
+  readonly hasGMControls: boolean;
+}
+
+const minus = (code: string): string => (code === "0D" ? "" : `−${code}`);
+
+function tieControls(
+  tie: readonly string[],
+  nameOf: (id: string) => string,
+  control: ControlFactory,
+  op: string,
+): ControlContext[] {
+  return tie.map((first) =>
+    control({
+      action: op,
+      label: `${S}.First`,
+      aria: `${S}.FirstFor`,
+      name: nameOf(first),
+      combatantId: first,
+      // The group id carries the whole tie, the chosen one first.
+      groupId: [first, ...tie.filter((id) => id !== first)].join(","),
+    }),
+  );
+}
+
+/** The `sides` mode's tracker. */
+export const sidesTracker: ModeTracker = {
+  rowPartial: TEMPLATES.modeRows.sides,
+  build({ bound, allowed, combat, i18n, nameOf, control, who }): ModeOutput {
+    const rows = new Map<string, ModeRow>();
+    const state: SidesState | null = parseSidesState(bound.state);
+    const empty: ModeOutput = {
+      rows,
+      setupControls: [],
+      groups: [],
+      canGroup: false,
+      rollOffs: [],
+      surpriseRound: false,
+    };
+    if (state === null) return empty;
+    const sideName = (id: string | null): string => state.sides.find((s) => s.id === id)?.name ?? "";
+    const sideNameOfId = (id: string): string => state.sides.find((s) => s.id === id)?.name ?? "";
+    const pass = currentPass(state);
+    const declarer = currentDeclarer(state);
+    const view = bound.view;
+    const waiting = slowedWaiting(state);
+
+    // Rows
+    for (const c of state.combatants) {
+      const d = declarationOf(state, c.id);
+      const taken = actionsTaken(state, c.id) - (d?.reactions.length ?? 0);
+      const on = (type: string): boolean => allowed.for(c.id, type);
+      const base = { name: nameOf(c.id), combatantId: c.id };
+      const controls: ControlContext[] = [];
+      if (on("react")) {
+        controls.push(control({ ...base, action: "siSidesDodge", label: `${S}.Dodge`, aria: `${S}.DodgeFor` }));
+        controls.push(control({ ...base, action: "siSidesParry", label: `${S}.Parry`, aria: `${S}.ParryFor` }));
+      }
+      const side = state.sides.find((s) => s.id === c.sideId);
+      if (who.isGM && side !== undefined && state.step !== "pass" && sideRoller(state, side.id) !== c.id)
+        controls.push(
+          control({
+            ...base,
+            action: "siSidesRoller",
+            groupId: side.id,
+            label: `${S}.MakeRoller`,
+            aria: `${S}.MakeRollerFor`,
+          }),
+        );
+      const move: MoveContext | null =
+        who.isGM && state.sides.length > 1 && (!state.started || state.step === "initiative")
+          ? {
+              combatantId: c.id,
+              selectLabel: i18n.format(`${I18N}.Tracker.${S}.SideFor`, { name: nameOf(c.id) }),
+              options: state.sides.map((o) => ({ value: o.id, label: o.name, selected: o.id === c.sideId })),
+              control: control({ ...base, action: "siSidesMove", label: `${S}.Move`, aria: `${S}.MoveFor` }),
+            }
+          : null;
+      let slowDown: SlowDownContext | null = null;
+      if (on("slowDown")) {
+        const targets = [...state.passOrder, ...waiting.map((w) => w.combatantId)].filter(
+          (id) => id !== c.id && !state.done.includes(id),
+        );
+        slowDown = {
+          combatantId: c.id,
+          selectLabel: i18n.format(`${I18N}.Tracker.${S}.SlowAfterFor`, { name: nameOf(c.id) }),
+          options: targets.map((id) => ({ value: id, label: nameOf(id) })),
+          control: control({ ...base, action: "siSidesSlow", label: `${S}.SlowDown`, aria: `${S}.SlowDownFor` }),
+        };
+      }
+      const slowed = state.slowed.find((s) => s.combatantId === c.id);
+      const lost = state.lost.filter((l) => l.combatantId === c.id).length;
+      const code = penalty(state, c.id);
+      const reactions = (d?.reactions ?? []).map((r) =>
+        i18n.localize(`${I18N}.Tracker.${S}.${r.kind === "dodge" ? "Dodge" : "Parry"}`),
+      );
+      const actions = (d?.hesitated ? [] : (d?.actions ?? [])).map((a, i) => ({
+        number: String(i + 1),
+        text: a.text,
+        taken: i < taken,
+      }));
+      rows.set(c.id, {
+        // The row's initiative column shows its side's roll this round.
+        initiative: c.sideId === null ? null : sideRoll(state, c.sideId),
+        controls,
+        ready: null,
+        acted: pass !== null && state.done.includes(c.id) && view.current !== c.id,
+        sides: {
+          sideName: sideName(c.sideId),
+          sideColour: side?.colour ?? "",
+          hasSide: side !== undefined,
+          dexterity: c.dexterity ?? "0D",
+          perception: c.perception ?? "0D",
+          isRoller: side !== undefined && sideRoller(state, side.id) === c.id,
+          declared: d !== undefined && !d.hesitated,
+          hesitated: d?.hesitated === true,
+          actions,
+          hasActions: actions.length > 0,
+          noActions: d !== undefined && !d.hesitated && d.actions.length === 0,
+          forcePoint: d?.forcePoint === true,
+          penalty: minus(code),
+          hasPenalty: code !== "0D",
+          reactions: reactions.join(", "),
+          slowedAfter:
+            slowed === undefined
+              ? ""
+              : i18n.format(`${I18N}.Tracker.${S}.ActsAfter`, {
+                  name: slowed.after === null ? "" : nameOf(slowed.after),
+                }),
+          lost,
+          hasLost: lost > 0,
+          declaring: declarer === c.id,
+          slowDown,
+          move,
+        },
+      });
+    }
+
+    // Sides
+    const order = declaringSides(state);
+    const sides: SideContext[] = state.sides.map((side) => {
+      const roll = sideRoll(state, side.id);
+      const roller = sideRoller(state, side.id);
+      const controls: ControlContext[] = [];
+      if (allowed.forGroup(side.id, "recordSideRoll"))
+        controls.push(
+          control({
+            action: "siSidesRoll",
+            groupId: side.id,
+            name: side.name,
+            label: "Roll",
+            aria: `${S}.RollFor`,
+            primary: true,
+          }),
+        );
+      const editControls: ControlContext[] = [];
+      if (who.isGM)
+        editControls.push(
+          control({
+            action: "siSidesEdit",
+            groupId: side.id,
+            name: side.name,
+            label: `${S}.Save`,
+            aria: `${S}.SaveFor`,
+          }),
+        );
+      if (allowed.forGroup(side.id, "removeSide"))
+        editControls.push(
+          control({
+            action: "siSidesDelete",
+            groupId: side.id,
+            name: side.name,
+            label: `${S}.Delete`,
+            aria: `${S}.DeleteFor`,
+          }),
+        );
+      const place = order.indexOf(side.id);
+      return {
+        id: side.id,
+        name: side.name,
+        colour: side.colour,
+        members: sideMembers(state, side.id).map(nameOf).join(", "),
+        kind: i18n.localize(`${I18N}.Tracker.${S}.${isGMSide(state, side.id) ? "GMSide" : "PCSide"}`),
+        roll: roll === null ? "" : String(roll),
+        rolled: roll !== null,
+        roller: roller === null ? "" : nameOf(roller),
+        place: place < 0 ? "" : String(place + 1),
+        controls,
+        editControls,
+        editable: who.isGM,
+        nameLabel: i18n.format(`${I18N}.Tracker.${S}.NameFor`, { name: side.name }),
+        colourLabel: i18n.format(`${I18N}.Tracker.${S}.ColourFor`, { name: side.name }),
+      };
+    });
+    const sideTies =
+      allowed.has("orderTiedSides") || who.isGM
+        ? pendingSideTies(state).map((tie) => ({
+            names: tie.map(sideNameOfId).join(", "),
+            controls: who.isGM ? tieControls(tie, sideNameOfId, control, "siSidesOrderSides") : [],
+          }))
+        : [];
+    const passTies = pendingTies(state).map((tie) => ({
+      names: tie.map(nameOf).join(", "),
+      controls: who.isGM ? tieControls(tie, nameOf, control, "siSidesOrderTied") : [],
+    }));
+
+    // Declaration
+    const clock = clockView(combat, state);
+    const declareForm =
+      declarer !== null && allowed.for(declarer, "declare")
+        ? {
+            combatantId: declarer,
+            textLabel: i18n.format(`${I18N}.Tracker.${S}.ActionsFor`, { name: nameOf(declarer) }),
+            control: control({
+              action: "siSidesDeclare",
+              combatantId: declarer,
+              name: nameOf(declarer),
+              label: `${S}.Declare`,
+              aria: `${S}.DeclareFor`,
+              primary: true,
+            }),
+            penaltyHint: i18n.format(`${I18N}.Tracker.${S}.PenaltyHint`, { penalty: `−${state.actionPenalty}` }),
+          }
+        : null;
+    const clockControls: ControlContext[] = [];
+    if (who.isGM && clock !== null) {
+      clockControls.push(
+        control({
+          action: clock.paused ? "siSidesResume" : "siSidesPause",
+          label: `${S}.${clock.paused ? "Resume" : "Pause"}`,
+        }),
+        control({ action: "siSidesExtend", label: `${S}.Extend` }),
+        control({
+          action: clock.excused ? "siSidesUnexcuse" : "siSidesExcuse",
+          combatantId: clock.combatantId,
+          name: nameOf(clock.combatantId),
+          label: `${S}.Excuse`,
+          aria: `${S}.ExcuseFor`,
+          toggle: true,
+          pressed: clock.excused,
+        }),
+      );
+    }
+
+    // Passes
+    const passOrder: PassEntryContext[] =
+      pass === null
+        ? []
+        : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id) => {
+            const done = state.done.includes(id);
+            const now = view.current === id;
+            const next = view.next === id;
+            const isWaiting = !state.passOrder.includes(id);
+            return {
+              name: nameOf(id),
+              done,
+              now,
+              next,
+              waiting: isWaiting,
+              stateLabel: `${I18N}.Tracker.${S}.${now ? "StateNow" : next ? "StateNext" : done ? "StateDone" : isWaiting ? "StateWaiting" : "StateLater"}`,
+            };
+          });
+
+    const gmControls: ControlContext[] = [];
+    if (who.isGM) {
+      gmControls.push(control({ action: "siSidesRefresh", label: `${S}.Refresh` }));
+    }
+    const addControl = who.isGM ? control({ action: "siSidesAdd", label: `${S}.Add` }) : null;
+    const setupControls: ControlContext[] = [];
+    if (allowed.has("start")) setupControls.push(control({ action: "siStart", label: "Start", primary: true }));
+    if (
+      state.step === "initiative" &&
+      sides.filter((s) => s.controls.some((c) => c.label.endsWith(".Roll"))).length > 1
+    )
+      setupControls.push(control({ action: "siSidesRollAll", label: "RollAll" }));
+
+    const banner = !state.started
+      ? i18n.localize(`${I18N}.Step.setup`)
+      : pass !== null
+        ? i18n.format(`${I18N}.Tracker.${S}.Pass`, { pass: String(pass) })
+        : i18n.localize(`${I18N}.Step.${state.step}`);
+    const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+    return {
+      ...empty,
+      setupControls,
+      sidesPanel: {
+        banner,
+        sides,
+        sideTies,
+        hasSideTies: sideTies.length > 0,
+        declaring: state.step === "declaration",
+        declarerName: declarer === null ? "" : nameOf(declarer),
+        hasDeclarer: declarer !== null,
+        hasCountdown: clock !== null && !clock.excused,
+        deadline: clock === null || clock.paused ? "" : String(clock.deadline),
+        seconds: String(seconds),
+        paused: clock?.paused === true,
+        excused: clock?.excused === true,
+        declareForm,
+        clockControls,
+        hasClockControls: clockControls.length > 0,
+        passOrder,
+        hasPassOrder: passOrder.length > 0,
+        passTies,
+        hasPassTies: passTies.length > 0,
+        canAddSide: who.isGM,
+        addControl,
+        gmControls,
+        hasGMControls: gmControls.length > 0,
+      },
+    };
+  },
+};

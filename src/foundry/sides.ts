@@ -1,0 +1,701 @@
+/**
+ * Foundry glue of the `sides` mode (RULES.md §1).
+ *
+ * **One source of truth for sides: the v13 CombatantGroup documents.** A side is a CombatantGroup
+ * of the encounter (its `name`; its colour in the group's module flag); a combatant's side is its
+ * `group` field. The rules state mirrors them: on every roster reconciliation the active GM's
+ * client derives `defineSide` / `setSide` / `removeSide` commands from the documents (`syncSides`)
+ * and applies them in the same write as the roster change, so a GM who edits either the groups
+ * (Foundry's own UI, a macro) or the tracker's side controls (which write the groups) ends with the
+ * same state. Actor traits (Dexterity, Perception, initiative score) are mirrored the same way with
+ * `setTraits`, read through the world's formulas. Nothing else writes those commands.
+ *
+ * Also here: the side initiative roll (a Foundry `Roll` of the roller's dice code, posted to chat),
+ * declarations, reactions and slowing down through the rules, and the hesitation countdown, which
+ * runs on the active GM's client only and sends `hesitate` when it expires.
+ */
+import { I18N, MODULE_ID } from "../constants";
+import { parseDiceCode, presetInitiativeScore, normaliseDiceCode, type DiceCode } from "../rules/dice-code";
+import type { RuleEvent } from "../rules/engine";
+import { currentDeclarer, isGMSide, sideRoller, sidesToRoll, type ReactionKind, type SidesState } from "../rules/sides";
+import { parseSidesState } from "../rules/sides-state";
+import {
+  applyAsAuthority,
+  isAuthority,
+  loadBound,
+  modeOf,
+  onSync,
+  precheck,
+  reconcileRoster,
+  requesterFor,
+  submit,
+} from "./controller";
+import { notifyRefusal } from "./notify";
+import type { Json } from "./patch";
+import type { CommandResult } from "./protocol";
+import { sidesActionPenalty, sidesCountdownMs, sidesFormulas, type SidesFormulas } from "./sides-settings";
+
+/** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
+export const SIDE_FLAGS = {
+  /** CombatantGroup: the side's colour ("#rrggbb"). */
+  colour: "colour",
+  /** CombatantGroup: the disposition a default side was made for ("friendly", "hostile", "neutral"). */
+  role: "role",
+  /** Combat: the GM's controls of the hesitation countdown ({@link ClockControl}). */
+  clock: "sidesClock",
+} as const;
+
+/** The dispositions default sides are made for. */
+export type SideRole = "friendly" | "hostile" | "neutral";
+
+/** Colours of the default sides, and of sides without a colour (by position). */
+export const SIDE_COLOURS: Readonly<Record<SideRole, string>> = {
+  friendly: "#2f7d4f",
+  hostile: "#8c2f39",
+  neutral: "#7a6a2a",
+};
+const PALETTE = ["#2f7d4f", "#8c2f39", "#7a6a2a", "#2f5f9d", "#6b3fa0", "#2a7a7a"];
+const COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+
+/** The sides state of a combat, or null when it is not a readable `sides` encounter. */
+export function sidesState(combat: Combat.Implementation): SidesState | null {
+  const bound = loadBound(combat);
+  return bound?.mode === "sides" ? parseSidesState(bound.state) : null;
+}
+
+function moduleFlag(document: { flags: unknown }, key: string): unknown {
+  const flags = document.flags as Record<string, Record<string, unknown> | undefined> | undefined;
+  return flags?.[MODULE_ID]?.[key];
+}
+
+type Group = Combat.Implementation["groups"] extends { contents: (infer G)[] } ? G : never;
+
+function groupsOf(combat: Combat.Implementation): Group[] {
+  return combat.groups.contents;
+}
+
+/** The id of a combatant's CombatantGroup (its side), or null. */
+export function groupIdOf(combatant: Combatant.Implementation): string | null {
+  const id: unknown = (combatant._source as { group?: unknown }).group;
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
+/** The side name of a group as the rules store it: its name, or "Side n" (1-based position). */
+export function sideNameOf(group: Group, index: number): string {
+  const name = (group.name ?? "").trim().slice(0, 100);
+  return name !== "" ? name : game.i18n.format(`${I18N}.Tracker.Sides.Unnamed`, { n: String(index + 1) });
+}
+
+/** The side colour of a group: its flag when well-formed, else one of the palette by position. */
+export function sideColourOf(group: Group, index: number): string {
+  const value = moduleFlag(group, SIDE_FLAGS.colour);
+  return typeof value === "string" && COLOUR.test(value) ? value : (PALETTE[index % PALETTE.length] ?? "#777777");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traits
+
+/** A trait value read through a formula: a dice code, or a whole number of dice; null when unreadable. */
+export function readTrait(formula: string, data: Record<string, unknown>): string | null {
+  if (formula.trim() === "") return null;
+  const resolved = Roll.replaceFormulaData(formula, data, { warn: false }).trim();
+  if (resolved.includes("@")) return null;
+  if (/^\d{1,2}$/.test(resolved)) return `${Number(resolved)}D`;
+  return normaliseDiceCode(resolved);
+}
+
+/** A combatant's traits read through the formulas (unreadable ones count as 0D); null without an actor. */
+export function traitsOf(
+  combatant: Combatant.Implementation,
+  formulas: SidesFormulas,
+): { dexterity: string; perception: string; initiativeScore: string } | null {
+  const actor = combatant.actor;
+  if (actor === null) return null;
+  const data = actor.getRollData();
+  const dexterity = readTrait(formulas.dexterity, data) ?? "0D";
+  const perception = readTrait(formulas.perception, data) ?? "0D";
+  const base = readTrait(formulas.initiative, data) ?? perception;
+  const tactics = readTrait(formulas.tactics, data);
+  const initiativeScore = tactics === null ? base : (presetInitiativeScore(base, tactics, perception) ?? base);
+  return { dexterity, perception, initiativeScore };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keeping the rules state in line with the documents
+
+/**
+ * The commands that bring a sides state in line with the encounter's documents: every group a side
+ * (name, colour), every grouped combatant on its group's side, traits as the formulas read them, the
+ * world's action penalty; sides whose group is gone are removed once empty.
+ */
+export function syncSides(combat: Combat.Implementation, json: Json): Json[] {
+  const state = parseSidesState(json);
+  if (state === null) return [];
+  const out: Json[] = [];
+  const groups = groupsOf(combat);
+  const ids = new Set<string>();
+  groups.forEach((group, index) => {
+    const sideId = group.id ?? "";
+    ids.add(sideId);
+    const name = sideNameOf(group, index);
+    const colour = sideColourOf(group, index);
+    const side = state.sides.find((s) => s.id === sideId);
+    if (side === undefined || side.name !== name || side.colour !== colour)
+      out.push({ type: "defineSide", sideId, name, colour });
+  });
+  const formulas = sidesFormulas();
+  for (const combatant of combat.combatants.contents) {
+    const id = combatant.id ?? "";
+    const entry = state.combatants.find((c) => c.id === id);
+    if (entry === undefined) continue;
+    const groupId = groupIdOf(combatant);
+    if (groupId !== null && ids.has(groupId) && entry.sideId !== groupId)
+      out.push({ type: "setSide", combatantId: id, sideId: groupId });
+    const traits = traitsOf(combatant, formulas);
+    if (
+      traits !== null &&
+      (traits.dexterity !== entry.dexterity ||
+        traits.perception !== entry.perception ||
+        traits.initiativeScore !== entry.initiativeScore)
+    )
+      out.push({ type: "setTraits", combatantId: id, ...traits });
+  }
+  const penalty = normaliseDiceCode(sidesActionPenalty());
+  if (penalty !== null && penalty !== state.actionPenalty)
+    out.push({ type: "configure", maxActions: state.maxActions, actionPenalty: penalty });
+  for (const side of state.sides) if (!ids.has(side.id)) out.push({ type: "removeSide", sideId: side.id });
+  return out;
+}
+
+/** The default side of a combatant: a PC or a friendly token → PCs' side; neutral → neutral; else hostile. */
+export function roleOf(combatant: Combatant.Implementation): SideRole {
+  if (combatant.hasPlayerOwner) return "friendly";
+  const disposition = combatant.token?.disposition;
+  if (disposition === 1) return "friendly";
+  if (disposition === 0) return "neutral";
+  return "hostile";
+}
+
+const assigning = new Map<string, Promise<void>>();
+
+/**
+ * On the active GM: put every combatant without a side on its default side, creating the default
+ * sides it needs (one create and one update at most). The groups' hooks then mirror them.
+ */
+export function assignDefaultSides(combat: Combat.Implementation): Promise<void> {
+  const key = combat.id ?? "";
+  const previous = assigning.get(key) ?? Promise.resolve();
+  const run = previous.then(async () => {
+    if (!isAuthority() || modeOf(combat) !== "sides") return;
+    const groupIds = new Set(groupsOf(combat).map((g) => g.id ?? ""));
+    const loose = combat.combatants.contents.filter((c) => {
+      const id = groupIdOf(c);
+      return id === null || !groupIds.has(id);
+    });
+    if (loose.length === 0) return;
+    const byRole = new Map<SideRole, string>();
+    for (const group of groupsOf(combat)) {
+      const role = moduleFlag(group, SIDE_FLAGS.role);
+      if ((role === "friendly" || role === "hostile" || role === "neutral") && !byRole.has(role))
+        byRole.set(role, group.id ?? "");
+    }
+    const missing = [...new Set(loose.map(roleOf))].filter((role) => !byRole.has(role));
+    if (missing.length > 0) {
+      const created = await combat.createEmbeddedDocuments(
+        "CombatantGroup",
+        missing.map((role) => ({
+          name: game.i18n.localize(`${I18N}.Tracker.Sides.Default.${role}`),
+          flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: SIDE_COLOURS[role], [SIDE_FLAGS.role]: role } },
+        })),
+      );
+      (created ?? []).forEach((group, i) => {
+        const role = missing[i];
+        if (role !== undefined) byRole.set(role, group.id);
+      });
+    }
+    const updates = loose
+      .map((c) => ({ _id: c.id ?? "", group: byRole.get(roleOf(c)) ?? null }))
+      .filter((u) => u.group !== null);
+    if (updates.length > 0) await combat.updateEmbeddedDocuments("Combatant", updates);
+  });
+  assigning.set(
+    key,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The GM's side controls (document writes; the mirror follows)
+
+function gmOnly(combat: Combat.Implementation): CommandResult | null {
+  if (game.user.isGM) return null;
+  notifyRefusal(combat, "notGM");
+  return { ok: false, code: "notGM" };
+}
+
+/** GM: add a side, optionally moving these combatants onto it (a split). */
+export async function addSide(
+  combat: Combat.Implementation,
+  name: string,
+  colour: string,
+  members: readonly string[] = [],
+): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  if (!COLOUR.test(colour)) return invalid(combat);
+  const [group] =
+    (await combat.createEmbeddedDocuments("CombatantGroup", [
+      { name: name.trim().slice(0, 100), flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: colour } } },
+    ])) ?? [];
+  const groupId = group?.id ?? null;
+  if (groupId === null) return { ok: false, code: "writeFailed" };
+  if (members.length > 0)
+    await combat.updateEmbeddedDocuments(
+      "Combatant",
+      members.map((id) => ({ _id: id, group: groupId })),
+    );
+  return { ok: true };
+}
+
+/** GM: rename and recolour a side. */
+export async function editSide(
+  combat: Combat.Implementation,
+  sideId: string,
+  name: string,
+  colour: string,
+): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  const group = combat.groups.get(sideId);
+  if (group === undefined) return unknownSide(combat);
+  if (!COLOUR.test(colour) || name.trim() === "") return invalid(combat);
+  await group.update({ name: name.trim().slice(0, 100), flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: colour } } });
+  return { ok: true };
+}
+
+/** GM: move a combatant to another side. */
+export async function moveToSide(
+  combat: Combat.Implementation,
+  combatantId: string,
+  sideId: string,
+): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  const combatant = combat.combatants.get(combatantId);
+  if (combatant === undefined) {
+    notifyRefusal(combat, "unknownCombatant");
+    return { ok: false, code: "unknownCombatant" };
+  }
+  if (combat.groups.get(sideId) === undefined) return unknownSide(combat);
+  await combatant.update({ group: sideId });
+  return { ok: true };
+}
+
+/** GM: delete an empty side. */
+export async function deleteSide(combat: Combat.Implementation, sideId: string): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  const group = combat.groups.get(sideId);
+  if (group === undefined) return unknownSide(combat);
+  if (combat.combatants.contents.some((c) => groupIdOf(c) === sideId)) {
+    notifyRefusal(combat, "sideNotEmpty");
+    return { ok: false, code: "sideNotEmpty" };
+  }
+  await group.delete();
+  return { ok: true };
+}
+
+/** GM: read every combatant's traits again through the formulas (the active GM applies them). */
+export async function refreshTraits(combat: Combat.Implementation): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  if (isAuthority()) await reconcileRoster(combat);
+  return { ok: true };
+}
+
+function invalid(combat: Combat.Implementation): CommandResult {
+  notifyRefusal(combat, "invalidValue");
+  return { ok: false, code: "invalidValue" };
+}
+
+function unknownSide(combat: Combat.Implementation): CommandResult {
+  notifyRefusal(combat, "unknownSide");
+  return { ok: false, code: "unknownSide" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Side initiative
+
+/** The Foundry formula of a dice code: "4D+2" → "4d6 + 2", "3D-1" → "3d6 - 1", "0D" → "0". */
+export function diceFormula(code: DiceCode): string {
+  const dice = code.dice > 0 ? `${code.dice}d6` : "0";
+  if (code.pips === 0) return dice;
+  return `${dice} ${code.pips > 0 ? "+" : "-"} ${Math.abs(code.pips)}`;
+}
+
+/**
+ * Roll one side's initiative: the roller's initiative score as D6 dice, posted to chat with the roll
+ * mode, then recorded through the rules. Refused before rolling when the rules would refuse it.
+ */
+export async function rollSide(
+  combat: Combat.Implementation,
+  sideId: string,
+  rollMode?: string,
+): Promise<CommandResult> {
+  const state = sidesState(combat);
+  if (state === null) {
+    notifyRefusal(combat, "corrupted");
+    return { ok: false, code: "corrupted" };
+  }
+  const probe = { type: "recordSideRoll", sideId, total: 0 };
+  const early = precheck(combat, probe);
+  if (early !== null) {
+    if (!early.ok) notifyRefusal(combat, early.code, early.combatantId);
+    return early;
+  }
+  const rollerId = sideRoller(state, sideId) ?? "";
+  const roller = combat.combatants.get(rollerId);
+  const entry = state.combatants.find((c) => c.id === rollerId);
+  const side = state.sides.find((s) => s.id === sideId);
+  const code = parseDiceCode(entry?.initiativeScore ?? null) ?? { dice: 0, pips: 0 };
+  const roll = new Roll(diceFormula(code));
+  await roll.evaluate();
+  const mode = rollMode ?? (roller?.hidden === true ? "gmroll" : game.settings.get("core", "rollMode"));
+  const flavor = game.i18n.format(`${I18N}.Chat.SideInitiative`, {
+    side: side?.name ?? "",
+    name: roller?.name ?? "",
+  });
+  await roll.toMessage(
+    {
+      speaker: ChatMessage.getSpeaker({
+        actor: roller?.actor ?? null,
+        token: roller?.token ?? null,
+        alias: roller?.name,
+      }),
+      flavor,
+    },
+    { rollMode: mode as foundry.CONST.DICE_ROLL_MODES },
+  );
+  const total = typeof roll.total === "number" && Number.isFinite(roll.total) ? roll.total : 0;
+  return submit(combat, { ...probe, total });
+}
+
+/** Sides still to roll whose roller the current user owns (only GM sides for `npcsOnly`). */
+export function sidesToRollFor(combat: Combat.Implementation, npcsOnly: boolean): string[] {
+  const state = sidesState(combat);
+  if (state === null) return [];
+  return sidesToRoll(state).filter((sideId) => {
+    const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
+    return roller !== undefined && roller.isOwner && (!npcsOnly || isGMSide(state, sideId));
+  });
+}
+
+/** Roll for the sides of these combatants (each side once), as Combat#rollInitiative does. */
+export async function rollSidesOf(
+  combat: Combat.Implementation,
+  combatantIds: readonly string[],
+  options?: Combat.InitiativeOptions,
+): Promise<CommandResult[]> {
+  const state = sidesState(combat);
+  if (state === null) return [];
+  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const sideIds = [
+    ...new Set(combatantIds.map((id) => state.combatants.find((c) => c.id === id)?.sideId ?? null)),
+  ].filter((id): id is string => id !== null);
+  const results: CommandResult[] = [];
+  for (const sideId of sideIds) results.push(await rollSide(combat, sideId, rollMode));
+  return results;
+}
+
+/** Roll every side the current user may roll now (GM sides only for `npcsOnly`). */
+export async function rollAllSides(combat: Combat.Implementation, npcsOnly = false): Promise<CommandResult[]> {
+  const results: CommandResult[] = [];
+  for (const sideId of sidesToRollFor(combat, npcsOnly)) results.push(await rollSide(combat, sideId));
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations, reactions, slowing down
+
+/** Declare a character's actions for this round (its owner or the GM; the current declarer only). */
+export function declare(
+  combat: Combat.Implementation,
+  combatantId: string,
+  texts: readonly string[],
+  forcePoint: boolean,
+): Promise<CommandResult> {
+  return submit(combat, { type: "declare", combatantId, actions: texts.map((text) => ({ text })), forcePoint });
+}
+
+/** Add a dodge or parry (the character's owner or the GM, during the passes). */
+export function react(combat: Combat.Implementation, combatantId: string, kind: ReactionKind): Promise<CommandResult> {
+  return submit(combat, { type: "react", combatantId, kind });
+}
+
+/** Slow down to act right after another character of this pass. */
+export function slowDown(combat: Combat.Implementation, combatantId: string, after: string): Promise<CommandResult> {
+  return submit(combat, { type: "slowDown", combatantId, after });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hesitation countdown
+
+/** The GM's controls of the countdown, stored on the Combat (written only when the GM uses them). */
+export interface ClockControl {
+  readonly paused: boolean;
+  /** Extra time for one declarer. */
+  readonly extendedFor: string | null;
+  readonly extraMs: number;
+  /** Characters the countdown never counts for (a new player). */
+  readonly excused: readonly string[];
+}
+
+const NO_CONTROL: ClockControl = { paused: false, extendedFor: null, extraMs: 0, excused: [] };
+
+/** The countdown controls of an encounter. */
+export function clockControlOf(combat: Combat.Implementation): ClockControl {
+  const raw = moduleFlag(combat, SIDE_FLAGS.clock);
+  if (typeof raw !== "object" || raw === null) return NO_CONTROL;
+  const r = raw as Record<string, unknown>;
+  const excused = Array.isArray(r.excused) ? (r.excused as unknown[]).filter((x) => typeof x === "string") : [];
+  return {
+    paused: r.paused === true,
+    extendedFor: typeof r.extendedFor === "string" ? r.extendedFor : null,
+    extraMs: typeof r.extraMs === "number" && Number.isFinite(r.extraMs) ? Math.max(0, r.extraMs) : 0,
+    excused,
+  };
+}
+
+/** What the tracker shows of the countdown: for whom, until when (this client's clock), paused or not. */
+export interface ClockView {
+  readonly combatantId: string;
+  /** Epoch ms of the deadline on this client (approximate on players: counted from when it saw the turn). */
+  readonly deadline: number;
+  readonly paused: boolean;
+  readonly excused: boolean;
+}
+
+/** When this client first saw each declarer's turn, by `combat:round:combatant`. */
+const seen = new Map<string, number>();
+
+function turnKey(combat: Combat.Implementation, state: SidesState, who: string): string {
+  return `${combat.id ?? ""}:${state.round}:${who}`;
+}
+
+function seenAt(key: string): number {
+  const at = seen.get(key);
+  if (at !== undefined) return at;
+  const now = Date.now();
+  seen.set(key, now);
+  if (seen.size > 64) seen.delete(seen.keys().next().value ?? "");
+  return now;
+}
+
+/**
+ * The countdown as the tracker shows it now; null when none runs: off, nobody declares, or the
+ * declarer is an NPC (the rulebook counts to three for the players only; the GM declares at its pace).
+ */
+export function clockView(combat: Combat.Implementation, state: SidesState): ClockView | null {
+  const ms = sidesCountdownMs();
+  const who = currentDeclarer(state);
+  if (ms === 0 || who === null || state.combatants.find((c) => c.id === who)?.isPC !== true) return null;
+  const control = clockControlOf(combat);
+  const extra = control.extendedFor === who ? control.extraMs : 0;
+  return {
+    combatantId: who,
+    deadline: seenAt(turnKey(combat, state, who)) + ms + extra,
+    paused: control.paused,
+    excused: control.excused.includes(who),
+  };
+}
+
+const timers = new Map<string, { key: string; deadline: number; timer: ReturnType<typeof setTimeout> }>();
+
+/**
+ * On the active GM: (re)arm the countdown for the current declarer after any change of the encounter.
+ * When it expires it sends `hesitate` through the same serialised path as every request, so a
+ * declaration already in flight and the hesitation give exactly one outcome (the first applied).
+ */
+export function armClock(combat: Combat.Implementation): void {
+  const id = combat.id ?? "";
+  const running = timers.get(id);
+  const stop = (): void => {
+    if (running !== undefined) clearTimeout(running.timer);
+    timers.delete(id);
+  };
+  const state = isAuthority() && modeOf(combat) === "sides" ? sidesState(combat) : null;
+  const view = state === null ? null : clockView(combat, state);
+  if (state === null || view === null || view.paused || view.excused) {
+    stop();
+    return;
+  }
+  const key = turnKey(combat, state, view.combatantId);
+  if (running?.key === key && running.deadline === view.deadline) return;
+  stop();
+  const timer = setTimeout(
+    () => {
+      timers.delete(id);
+      void applyAsAuthority(
+        combat,
+        { type: "hesitate", combatantId: view.combatantId },
+        requesterFor(combat, game.user),
+        null,
+      );
+    },
+    Math.max(0, view.deadline - Date.now()),
+  );
+  timers.set(id, { key, deadline: view.deadline, timer });
+}
+
+async function writeClock(combat: Combat.Implementation, change: Partial<ClockControl>): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  const next = { ...clockControlOf(combat), ...change };
+  await combat.update({ flags: { [MODULE_ID]: { [SIDE_FLAGS.clock]: next } } } as unknown as Combat.UpdateData);
+  return { ok: true };
+}
+
+/** GM: pause (or resume) the countdown. Resuming gives the current declarer a fresh countdown. */
+export function pauseClock(combat: Combat.Implementation, paused: boolean): Promise<CommandResult> {
+  if (!paused) {
+    const state = sidesState(combat);
+    const who = state === null ? null : currentDeclarer(state);
+    if (state !== null && who !== null) seen.set(turnKey(combat, state, who), Date.now());
+  }
+  return writeClock(combat, { paused });
+}
+
+/** GM: give the current declarer more time. */
+export function extendClock(combat: Combat.Implementation, seconds: number): Promise<CommandResult> {
+  const state = sidesState(combat);
+  const who = state === null ? null : currentDeclarer(state);
+  const control = clockControlOf(combat);
+  const base = control.extendedFor === who ? control.extraMs : 0;
+  return writeClock(combat, { extendedFor: who, extraMs: base + Math.max(0, seconds) * 1000 });
+}
+
+/** GM: excuse a character from the countdown (or count for it again). */
+export function excuse(combat: Combat.Implementation, combatantId: string, excused: boolean): Promise<CommandResult> {
+  const list = clockControlOf(combat).excused.filter((id) => id !== combatantId);
+  return writeClock(combat, { excused: excused ? [...list, combatantId] : list });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hook listeners (attached in src/index.ts)
+
+function sidesCombat(combat: Combat.Implementation | null): combat is Combat.Implementation {
+  return combat !== null && modeOf(combat) === "sides";
+}
+
+/** `createCombatant`: new combatants get their default side (active GM). */
+export function onSidesCombatantCreated(combatant: Combatant.Implementation): void {
+  const combat = combatant.parent;
+  if (sidesCombat(combat) && isAuthority()) void assignDefaultSides(combat);
+}
+
+/** `updateCombatant`: a side change (the `group` field) is mirrored (active GM). */
+export function onSidesCombatantUpdated(combatant: Combatant.Implementation, changed: object): void {
+  const combat = combatant.parent;
+  if (sidesCombat(combat) && isAuthority() && "group" in changed) void reconcileRoster(combat);
+}
+
+/** `create/update/deleteCombatantGroup`: a side added, renamed, recoloured or removed is mirrored. */
+export function onSidesGroupChanged(group: { readonly parent: Combat.Implementation | null }): void {
+  const combat = group.parent;
+  if (sidesCombat(combat) && isAuthority()) void reconcileRoster(combat);
+}
+
+/** `updateActor`: traits read from a changed actor are mirrored into the sides encounters it fights in. */
+export function onSidesActorUpdated(actor: { readonly id: string | null }): void {
+  if (!isAuthority()) return;
+  for (const combat of game.combats.contents) {
+    if (sidesCombat(combat) && combat.combatants.contents.some((c) => c.actorId === actor.id))
+      void reconcileRoster(combat);
+  }
+}
+
+/** `updateCombat`: the countdown follows the current declarer and the GM's controls (active GM). */
+export function onSidesCombatUpdated(combat: Combat.Implementation): void {
+  if (sidesCombat(combat)) armClock(combat);
+}
+
+/** Side effects of sides events on the authority: an undo restores the mirror of the documents. */
+export function sidesEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
+  if (modeOf(combat) === "sides" && events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+  return Promise.resolve();
+}
+
+/** Install the sides mirror (called at `init`). */
+export function installSides(): void {
+  onSync("sides", syncSides);
+}
+
+/** On the active GM, after an encounter became a `sides` encounter: default sides, then the mirror. */
+export async function prepareSides(combat: Combat.Implementation): Promise<void> {
+  if (!isAuthority() || modeOf(combat) !== "sides") return;
+  await assignDefaultSides(combat);
+  await reconcileRoster(combat);
+}
+
+/** The `sides` part of the module API (`api.sides`). */
+export interface SidesApi {
+  rollSide: typeof rollSide;
+  rollAllSides: typeof rollAllSides;
+  declare: typeof declare;
+  react: typeof react;
+  slowDown: typeof slowDown;
+  addSide: typeof addSide;
+  editSide: typeof editSide;
+  moveToSide: typeof moveToSide;
+  deleteSide: typeof deleteSide;
+  refreshTraits: typeof refreshTraits;
+  pauseClock: typeof pauseClock;
+  extendClock: typeof extendClock;
+  excuse: typeof excuse;
+}
+
+/** The `sides` API functions. */
+export const SIDES_API: SidesApi = {
+  rollSide,
+  rollAllSides,
+  declare,
+  react,
+  slowDown,
+  addSide,
+  editSide,
+  moveToSide,
+  deleteSide,
+  refreshTraits,
+  pauseClock,
+  extendClock,
+  excuse,
+};
+
+const ticking = new WeakSet<HTMLElement>();
+
+/**
+ * Count the hesitation countdown down in a rendered tracker: once a quarter second, every
+ * `[data-si-deadline]` element shows the whole seconds left (text only). Stops by itself when the
+ * tracker no longer shows a countdown.
+ */
+export function tickCountdowns(root: HTMLElement): void {
+  if (ticking.has(root) || root.querySelector("[data-si-deadline]") === null) return;
+  ticking.add(root);
+  const view = root.ownerDocument.defaultView;
+  if (view === null) return;
+  const timer = view.setInterval(() => {
+    const shown = [...root.querySelectorAll<HTMLElement>("[data-si-deadline]")];
+    if (shown.length === 0 || !root.isConnected) {
+      view.clearInterval(timer);
+      ticking.delete(root);
+      return;
+    }
+    for (const element of shown) {
+      const deadline = Number(element.dataset.siDeadline);
+      if (!Number.isFinite(deadline) || deadline === 0) continue;
+      const seconds = String(Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
+      if (element.textContent !== seconds) element.textContent = seconds;
+    }
+  }, 250);
+}

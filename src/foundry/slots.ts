@@ -1,0 +1,202 @@
+/**
+ * Foundry glue of the `slots` mode: initiative checks (Cool or Vigilance, chosen by the GM per
+ * combatant) rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll
+ * mode and recorded through the rules; the world's keep-slot policy passed on to running encounters.
+ */
+import { FLAGS, I18N, MODULE_ID } from "../constants";
+import { type SlotsState } from "../rules/slots";
+import { parseSlotsState } from "../rules/slots-state";
+import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "./controller";
+import { notifyRefusal } from "./notify";
+import type { CommandResult } from "./protocol";
+import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
+import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./slots-dice";
+
+/** The skills a `slots` initiative check can use. */
+export const SLOT_SKILLS = ["cool", "vigilance"] as const;
+/** One of them. */
+export type SlotSkill = (typeof SLOT_SKILLS)[number];
+
+/** The skill a combatant's check uses when the GM has not chosen one. */
+export const DEFAULT_SLOT_SKILL: SlotSkill = "cool";
+
+function isSkill(value: unknown): value is SlotSkill {
+  return value === "cool" || value === "vigilance";
+}
+
+/** The slots state of a combat, or null when it is not a readable `slots` encounter. */
+export function slotsState(combat: Combat.Implementation): SlotsState | null {
+  const bound = loadBound(combat);
+  return bound?.mode === "slots" ? parseSlotsState(bound.state) : null;
+}
+
+/** The skill the GM chose for a combatant's check (Cool unless set). */
+export function skillOf(combatant: Combatant.Implementation | undefined): SlotSkill {
+  const value: unknown = combatant?.getFlag(MODULE_ID, FLAGS.slotsSkill);
+  return isSkill(value) ? value : DEFAULT_SLOT_SKILL;
+}
+
+function refused(combat: Combat.Implementation, code: CommandResult & { ok: false }): CommandResult {
+  notifyRefusal(combat, code.code, code.combatantId);
+  return code;
+}
+
+/**
+ * Choose the skill of a combatant's check (GM, before the start). One combatant write; the check is
+ * then rolled (or re-rolled) with it.
+ */
+export async function setSlotsSkill(
+  combat: Combat.Implementation,
+  combatantId: string,
+  skill: string,
+): Promise<CommandResult> {
+  if (!game.user.isGM) return refused(combat, { ok: false, code: "notGM" });
+  const state = slotsState(combat);
+  const combatant = combat.combatants.get(combatantId);
+  if (state === null) return refused(combat, { ok: false, code: "corrupted" });
+  if (combatant === undefined) return refused(combat, { ok: false, code: "unknownCombatant" });
+  if (!isSkill(skill)) return refused(combat, { ok: false, code: "invalidValue", combatantId });
+  if (state.started) return refused(combat, { ok: false, code: "alreadyStarted", combatantId });
+  await combatant.setFlag(MODULE_ID, FLAGS.slotsSkill, skill);
+  return { ok: true };
+}
+
+/**
+ * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a
+ * valid Foundry formula (`Roll.validate` would read a missing path as 0, so that is caught first).
+ */
+function resolve(formula: string, data: Record<string, unknown>): string | null {
+  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
+  return resolved.includes("@") || resolved.trim() === "" || !Roll.validate(resolved) ? null : resolved;
+}
+
+/** The formulas of one check, resolved against the actor, or null when one of them is malformed. */
+function formulasFor(
+  preset: SlotsPreset,
+  skill: SlotSkill,
+  data: Record<string, unknown>,
+): { primary: string; secondary: string | null } | null {
+  const primary = resolve(preset[skill], data);
+  if (primary === null) return null;
+  if (preset.scoring === "symbols") return { primary, secondary: null };
+  const secondary = resolve(preset.secondary, data);
+  return secondary === null ? null : { primary, secondary };
+}
+
+function total(roll: Roll): number | null {
+  const value = roll.total;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Roll one combatant's check, post it to chat, and return its scores (null: nothing could be read). */
+async function rollScores(
+  combatant: Combatant.Implementation,
+  formulas: { primary: string; secondary: string | null },
+  skill: SlotSkill,
+  rollMode: string | undefined,
+): Promise<CheckScores | null> {
+  const name = combatant.name ?? "";
+  const skillLabel = game.i18n.localize(`${I18N}.Tracker.Slots.Skill.${skill}`);
+  const mode = (rollMode ??
+    (combatant.hidden ? "gmroll" : game.settings.get("core", "rollMode"))) as foundry.CONST.DICE_ROLL_MODES;
+  const speaker = ChatMessage.getSpeaker({ actor: combatant.actor, token: combatant.token, alias: name });
+  const RollClass = formulas.secondary === null ? symbolRollClass(CONFIG.Dice.rolls, Roll) : Roll;
+  const primary = new RollClass(formulas.primary);
+  await primary.evaluate();
+  const flavor = game.i18n.format(`${I18N}.Chat.SlotsCheck`, { name, skill: skillLabel });
+  await primary.toMessage({ speaker, flavor }, { rollMode: mode });
+  if (formulas.secondary === null) return readSymbols(primary);
+  const secondary = new Roll(formulas.secondary);
+  await secondary.evaluate();
+  await secondary.toMessage(
+    { speaker, flavor: game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name }) },
+    { rollMode: mode },
+  );
+  const p = total(primary);
+  const s = total(secondary);
+  return p === null || s === null ? null : { primary: p, secondary: s };
+}
+
+/**
+ * Roll the `slots` initiative check of these combatants: each with the skill the GM chose, from the
+ * configured formulas, posted to chat honouring the roll mode, then recorded through the rules. A
+ * check the rules would refuse, or a malformed formula, rolls nothing and says why.
+ */
+export async function rollSlotsChecks(
+  combat: Combat.Implementation,
+  ids: readonly string[],
+  options?: Combat.InitiativeOptions,
+): Promise<CommandResult[]> {
+  if (slotsState(combat) === null) return [refused(combat, { ok: false, code: "corrupted" })];
+  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const preset = slotsFormulas();
+  const results: CommandResult[] = [];
+  for (const id of ids) {
+    const combatant = combat.combatants.get(id);
+    if (combatant === undefined) {
+      results.push(refused(combat, { ok: false, code: "unknownCombatant" }));
+      continue;
+    }
+    if (!game.user.isGM && !combatant.isOwner) {
+      results.push(refused(combat, { ok: false, code: "notOwner", combatantId: id }));
+      continue;
+    }
+    const skill = skillOf(combatant);
+    const probe = { type: "recordCheck", combatantId: id, primary: 0, secondary: 0, skill };
+    const early = precheck(combat, probe);
+    if (early !== null) {
+      results.push(refused(combat, early as CommandResult & { ok: false }));
+      continue;
+    }
+    const actor = combatant.actor;
+    if (actor === null) {
+      results.push(refused(combat, { ok: false, code: "missingActor", combatantId: id }));
+      continue;
+    }
+    const formulas = formulasFor(preset, skill, actor.getRollData());
+    if (formulas === null) {
+      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
+      continue;
+    }
+    const scores = await rollScores(combatant, formulas, skill, rollMode);
+    if (scores === null) {
+      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
+      continue;
+    }
+    results.push(
+      await submit(combat, {
+        ...probe,
+        primary: clampScore(scores.primary),
+        secondary: clampScore(scores.secondary),
+      }),
+    );
+  }
+  return results;
+}
+
+/** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without a check. */
+export function slotsToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {
+  const state = slotsState(combat);
+  if (state === null) return [];
+  return state.combatants
+    .filter((c) => c.check === null && !c.defeated)
+    .map((c) => c.id)
+    .filter((id) => {
+      const combatant = combat.combatants.get(id);
+      return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
+    });
+}
+
+/**
+ * The GM changed the world's keep-slot policy: the active GM passes it on to every `slots` encounter
+ * (it applies to later defeats and removals).
+ */
+export async function applyKeepPolicy(): Promise<void> {
+  if (!isAuthority()) return;
+  const keepSlots = slotsKeepPolicy();
+  for (const combat of game.combats.contents) {
+    const state = modeOf(combat) === "slots" ? slotsState(combat) : null;
+    if (state === null || (state.keepSlots.pc === keepSlots.pc && state.keepSlots.npc === keepSlots.npc)) continue;
+    await applyAsAuthority(combat, { type: "setKeepSlots", keepSlots }, requesterFor(combat, game.user), null);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * End to end, in Chromium: the playground's `sides` sample encounter played by the GM and two players
+ * — a full D6 round: side initiative (Alice rolls for the heroes), declarations from each player's
+ * own view (Brom declares three actions, so there are three passes), the passes with a dodge, and the
+ * next round's initiative. Every view shows the same banner and pass order; screenshots of each view
+ * are saved under test-artefacts/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import "../../playground/host.js";
+import { frameOf, openSession, overflowing, screenshots, VIEWS, type Session, type View } from "./browser.js";
+
+let session: Session;
+let frames: Record<View, Frame>;
+
+beforeAll(async () => {
+  session = await openSession();
+});
+
+afterAll(async () => {
+  await session.close();
+});
+
+async function load(query: string): Promise<void> {
+  await session.page.goto(`${session.url}?${query}`);
+  const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
+  frames = Object.fromEntries(entries) as Record<View, Frame>;
+}
+
+/** What a view's sides panel shows. */
+interface SidesShown {
+  round: string;
+  banner: string;
+  rows: number;
+  sides: string[];
+  declarer: string;
+  pass: string[];
+}
+
+function sidesShown(frame: Frame): Promise<SidesShown> {
+  return frame.evaluate(() => {
+    const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
+    return {
+      round: text(document.querySelector("[data-si=round]")),
+      banner: text(document.querySelector("[data-si=banner]")),
+      rows: document.querySelectorAll(".si-row").length,
+      sides: Array.from(document.querySelectorAll(".si-sides__list .si-side")).map((s) =>
+        [text(s.querySelector(".si-side__name")), text(s.querySelector(".si-side__roll"))].join("|"),
+      ),
+      declarer: text(document.querySelector("[data-si=declarer]")),
+      pass: Array.from(document.querySelectorAll(".si-sides-pass__entry")).map((e) => text(e)),
+    };
+  });
+}
+
+/** Wait until all three views show the same panel (and it satisfies `check`); return it. */
+async function agreed(check: (s: SidesShown) => boolean = () => true): Promise<SidesShown> {
+  let last: SidesShown[] = [];
+  await expect
+    .poll(
+      async () => {
+        last = await Promise.all(VIEWS.map((view) => sidesShown(frames[view])));
+        const [first, ...rest] = last;
+        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
+      },
+      { timeout: 5000, interval: 50, message: "views agree" },
+    )
+    .toBe(true)
+    .catch(async (error: unknown) => {
+      const toasts = await Promise.all(VIEWS.map((view) => frames[view].locator(".pg-toast").allTextContents()));
+      throw new Error(
+        `the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")} toasts: ${JSON.stringify(toasts)}`,
+        { cause: error },
+      );
+    });
+  const first = last[0];
+  if (first === undefined) throw new Error("no views");
+  return first;
+}
+
+/** Who declares (by name) → the view that declares for it, and its actions. */
+const DECLARATIONS: Record<string, { view: View; actions: string[] }> = {
+  Aria: { view: "alice", actions: ["Shoot the officer", "Dive for cover"] },
+  Brom: { view: "bob", actions: ["Fire", "Fire again", "Run to the door"] },
+};
+
+describe("the sides sample in Chromium", () => {
+  it("a full D6 round: initiative, declarations from each player, three passes with a dodge", async () => {
+    await load("sample=sides&seed=5");
+    await agreed((s) => s.rows === 6 && s.sides.length === 2 && s.banner === "Setting up");
+    expect(await session.page.locator('.pg-mode[data-mode="sides"]').getAttribute("aria-pressed")).toBe("true");
+    expect(await frames.alice.locator('button[data-action="siSidesAdd"]').count()).toBe(0);
+    await screenshots(session.page, "sides-setup");
+    await frames.gm.locator('button[data-action="siStart"]').click();
+    await agreed((s) => s.banner === "Initiative");
+
+    // Alice rolls for the heroes (Aria has the best initiative score), the GM for the foes.
+    expect(await frames.bob.locator('button[data-action="siSidesRoll"]').count()).toBe(0);
+    await frames.alice.locator('button[data-action="siSidesRoll"]').click();
+    await agreed((s) => s.sides.filter((x) => x.includes("|rolled")).length === 1);
+    await frames.gm.locator('button[data-action="siSidesRoll"]').click();
+    await agreed((s) => s.banner === "Declaration");
+    await screenshots(session.page, "sides-declaration");
+
+    // Everyone declares in turn: players from their own view, the GM for the NPCs.
+    for (let step = 0; step < 8; step++) {
+      const now = await agreed();
+      if (now.banner !== "Declaration") break;
+      const name = now.declarer.replace(/ declares now.*/, "");
+      const plan = DECLARATIONS[name] ?? { view: "gm" as View, actions: ["Shoot"] };
+      const form = frames[plan.view].locator(".si-sides-declare");
+      await form.locator("textarea").fill(plan.actions.join("\n"));
+      await form.locator('button[data-action="siSidesDeclare"]').click();
+      await agreed((s) => s.declarer !== now.declarer);
+      if (step === 3) await screenshots(session.page, "sides-declaring");
+    }
+    const pass1 = await agreed((s) => s.banner === "Pass 1");
+    expect(pass1.pass).toHaveLength(6);
+
+    // Aria dodges in pass 1; then the passes run out.
+    await frames.alice.locator('button[data-action="siSidesDodge"]').click();
+    const ariaRow = frames.gm.locator(".si-row", { has: frames.gm.locator(".si-row__name", { hasText: "Aria" }) });
+    await expect.poll(() => ariaRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge");
+    await screenshots(session.page, "sides-pass1");
+    const banners = new Set<string>();
+    for (let step = 0; step < 20; step++) {
+      const now = await agreed();
+      banners.add(now.banner);
+      if (now.banner === "Initiative") break;
+      if (now.banner === "Pass 3" && !banners.has("shot")) {
+        banners.add("shot");
+        await screenshots(session.page, "sides-pass3");
+      }
+      await frames.gm.locator('button[data-action="siNextTurn"]').click();
+      await agreed((s) => JSON.stringify(s) !== JSON.stringify(now));
+    }
+    expect([...banners].filter((b) => b !== "shot")).toEqual(["Pass 1", "Pass 2", "Pass 3", "Initiative"]);
+    await agreed((s) => s.round === "Round 2" && s.banner === "Initiative");
+    for (const view of VIEWS) expect(await overflowing(frames[view]), view).toEqual([]);
+    expect(session.errors).toEqual([]);
+  });
+});
