@@ -3,7 +3,7 @@
  * narrowing of untrusted data. Nothing here knows about a particular mode.
  */
 
-import type { Requester, StepKind } from "./engine";
+import type { AllowedAction, Requester, RosterEntry, StepKind } from "./engine";
 
 /** Whether `who` may act for `combatantId`: the GM always, a player only for a combatant it owns. */
 export function canControl(who: Requester, combatantId: string): boolean {
@@ -59,4 +59,41 @@ export function isFiniteNumber(value: unknown): value is number {
 /** Narrow untrusted data to a string of bounded length (possibly empty). */
 export function isText(value: unknown): value is string {
   return typeof value === "string" && value.length <= MAX_TEXT_LENGTH;
+}
+
+/** Narrow untrusted data to a roster entry (a combatant as the rules see it), or null. */
+export function parseRosterEntry(data: unknown): RosterEntry | null {
+  if (!isRecord(data)) return null;
+  const { id, name, isPC } = data;
+  if (!isId(id) || !isText(name) || typeof isPC !== "boolean") return null;
+  return { id, name, isPC };
+}
+
+/** A command tried on the state to learn whether a user may take the action it stands for. */
+export interface Probe<A extends AllowedAction, C> {
+  readonly action: A;
+  readonly command: C;
+}
+
+/**
+ * "What this user may do now", derived from the rules themselves so the two cannot disagree: the
+ * `given` actions (known without a trial), then each probe's action whose command the mode accepts
+ * for `who`, each action once.
+ */
+export function allowedByTrial<S, C, A extends AllowedAction>(
+  state: S,
+  who: Requester,
+  given: readonly A[],
+  probes: Iterable<Probe<A, C>>,
+  apply: (state: S, command: C, who: Requester) => { readonly ok: boolean },
+): A[] {
+  const out = [...given];
+  const seen = new Set<string>();
+  for (const { action, command } of probes) {
+    const key = JSON.stringify(action);
+    if (seen.has(key) || !apply(state, command, who).ok) continue;
+    seen.add(key);
+    out.push(action);
+  }
+  return out;
 }

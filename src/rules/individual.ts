@@ -33,6 +33,7 @@ import {
   type TurnView,
 } from "./engine";
 import {
+  allowedByTrial,
   canControl,
   findById,
   insertAt,
@@ -40,6 +41,7 @@ import {
   isId,
   isRecord,
   isText,
+  parseRosterEntry,
   stepKind,
   withItem,
   without,
@@ -900,35 +902,20 @@ function probes(state: IndividualState, who: Requester): { action: AllowedAction
 }
 
 function allowed(state: IndividualState, who: Requester): readonly AllowedAction[] {
-  const seen = new Set<string>();
-  // Adding a combatant is always open to the GM.
-  const out: AllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
+  const given: AllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
   // Removing a combatant or marking it defeated is the GM's, for any known combatant: listed without a
   // trial apply, because each apply rebuilds the state and trying them for every row made this quadratic.
   if (who.isGM) {
     for (const c of state.combatants) {
-      out.push({ type: "setDefeated", combatantId: c.id }, { type: "removeCombatant", combatantId: c.id });
+      given.push({ type: "setDefeated", combatantId: c.id }, { type: "removeCombatant", combatantId: c.id });
     }
   }
-  for (const { action, command } of probes(state, who)) {
-    const key = `${action.type}\u0000${action.combatantId ?? ""}\u0000${action.groupId ?? ""}`;
-    if (seen.has(key) || !applyCommand(state, command, who).ok) continue;
-    seen.add(key);
-    out.push(action);
-  }
-  return out;
+  return allowedByTrial(state, who, given, probes(state, who), applyCommand);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Untrusted data
 // ---------------------------------------------------------------------------------------------
-
-function parseRosterEntry(data: unknown): RosterEntry | null {
-  if (!isRecord(data)) return null;
-  const { id, name, isPC } = data;
-  if (!isId(id) || !isText(name) || typeof isPC !== "boolean") return null;
-  return { id, name, isPC };
-}
 
 function parseResults(data: unknown): RollOffResult[] | null {
   if (!Array.isArray(data) || data.length === 0 || data.length > 100) return null;

@@ -39,7 +39,18 @@ import {
   type RuleEvent,
   type TurnView,
 } from "./engine";
-import { canControl, findById, insertAt, isFiniteNumber, isId, isRecord, isText, stepKind, without } from "./common";
+import {
+  allowedByTrial,
+  canControl,
+  findById,
+  insertAt,
+  isFiniteNumber,
+  isId,
+  isRecord,
+  parseRosterEntry,
+  stepKind,
+  without,
+} from "./common";
 import { compareDiceCodes, formatDiceCode, multiplyDiceCode, normaliseDiceCode, parseDiceCode } from "./dice-code";
 
 // ---------------------------------------------------------------------------------------------
@@ -1023,27 +1034,12 @@ function gmActions(state: SidesState): AllowedAction[] {
 }
 
 function allowed(state: SidesState, who: Requester): readonly AllowedAction[] {
-  const seen = new Set<string>();
-  const out: AllowedAction[] = who.isGM ? gmActions(state) : [];
-  for (const { action, command } of probes(state, who)) {
-    const key = `${action.type}\u0000${action.combatantId ?? ""}\u0000${action.groupId ?? ""}`;
-    if (seen.has(key) || !applyHandler(state, command, who).ok) continue;
-    seen.add(key);
-    out.push(action);
-  }
-  return out;
+  return allowedByTrial(state, who, who.isGM ? gmActions(state) : [], probes(state, who), applyHandler);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Untrusted data
 // ---------------------------------------------------------------------------------------------
-
-function parseRosterEntry(data: unknown): RosterEntry | null {
-  if (!isRecord(data)) return null;
-  const { id, name, isPC } = data;
-  if (!isId(id) || !isText(name) || typeof isPC !== "boolean") return null;
-  return { id, name, isPC };
-}
 
 function parseIdList(data: unknown, max: number): string[] | null {
   if (!Array.isArray(data) || data.length < 2 || data.length > max) return null;

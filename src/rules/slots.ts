@@ -43,7 +43,18 @@ import {
   type RuleEvent,
   type TurnView,
 } from "./engine";
-import { canControl, findById, insertAt, isId, isRecord, isText, stepKind, withItem, without } from "./common";
+import {
+  allowedByTrial,
+  canControl,
+  findById,
+  insertAt,
+  isId,
+  isRecord,
+  parseRosterEntry,
+  stepKind,
+  withItem,
+  without,
+} from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events
@@ -750,11 +761,8 @@ function probes(state: SlotsState): Probe[] {
 
 /** What this user may do now, with the slot each claim, release or fill is about. */
 export function slotsAllowed(state: SlotsState, who: Requester): readonly SlotsAllowedAction[] {
-  const out: SlotsAllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
-  for (const { action, command } of probes(state)) {
-    if (applyCommand(state, command, who).ok) out.push(action);
-  }
-  return out;
+  const given: SlotsAllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
+  return allowedByTrial(state, who, given, probes(state), applyCommand);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -763,13 +771,6 @@ export function slotsAllowed(state: SlotsState, who: Requester): readonly SlotsA
 
 function isSlotIndex(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SLOT_INDEX;
-}
-
-function parseRosterEntry(data: unknown): RosterEntry | null {
-  if (!isRecord(data)) return null;
-  const { id, name, isPC } = data;
-  if (!isId(id) || !isText(name) || typeof isPC !== "boolean") return null;
-  return { id, name, isPC };
 }
 
 function parseCommand(data: unknown): SlotsCommand | null {
