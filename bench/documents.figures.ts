@@ -2,9 +2,8 @@
  * Document writes and bytes per operation on the simulated Foundry (`npm run bench`).
  * Prints a table and JSON; asserts nothing about speed.
  */
-import { writeFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import { it } from "vitest";
+import { measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import type { JsonObject } from "../test/sim/utils.js";
 
@@ -12,18 +11,10 @@ const GM = "gmUser0000000001";
 const ALICE = "player0000000001";
 const SCENE = "scene00000000001";
 
-interface Row {
+interface Row extends Cost {
   operation: string;
   combatants: number;
   history: number;
-  /** Writes to the Combat and its combatants (the structured state and requests). */
-  writes: number;
-  /** Other documents written as a consequence (chat messages of rolls). */
-  otherWrites: number;
-  /** Bytes the writing clients sent to the server. */
-  bytesSent: number;
-  /** Bytes of the change the server broadcast (each client receives it once). */
-  bytesBroadcast: number;
 }
 
 function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
@@ -71,26 +62,6 @@ async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
   );
   await sim.settle();
   return { sim, combat };
-}
-
-async function measure(
-  sim: Sim,
-  run: () => Promise<unknown>,
-): Promise<Omit<Row, "operation" | "combatants" | "history">> {
-  await sim.settle();
-  sim.server.resetStats();
-  await run();
-  await sim.settle();
-  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
-  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
-  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
-    list.reduce((t, op) => t + op[key], 0);
-  return {
-    writes: sum(structured, "writes"),
-    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
-    bytesSent: sum(structured, "requestBytes"),
-    bytesBroadcast: sum(structured, "broadcastBytes"),
-  };
 }
 
 interface ApiLike {
@@ -151,29 +122,16 @@ async function scenario(n: number, history: number): Promise<Row[]> {
 
 it("prints document writes and bytes per operation", async () => {
   const rows: Row[] = [];
-  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
   const histories = (process.env.BENCH_HISTORY ?? "0,200").split(",").map(Number);
-  for (const n of sizes)
+  for (const n of sizes())
     for (const history of histories) {
       console.log(`scenario ${n} combatants, history ${history}`);
       rows.push(...(await scenario(n, history)));
     }
-  const header = [
-    "operation",
-    "combatants",
-    "history",
-    "writes",
-    "otherWrites",
-    "bytesSent",
-    "bytesBroadcast",
-  ] as const;
-  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
-  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
-  const out = path.resolve(import.meta.dirname, "../test-artefacts");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, "bench-documents.json"), JSON.stringify(rows, null, 2));
-  console.log(
-    `\nDocument writes per operation (writes: Combat/Combatant; otherWrites: chat messages)\n${lines.join("\n")}\n`,
+  report<Row>(
+    "Document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)",
+    "bench-documents.json",
+    ["operation", "combatants", "history", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
+    rows,
   );
-  console.log(JSON.stringify(rows));
 });

@@ -4,9 +4,8 @@
  * slow-down. Target: one document write per declaration and per resolved action (a player's request
  * adds the one write that carries it). Prints a table and JSON; asserts nothing about speed.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { it } from "vitest";
+import { measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import type { JsonObject } from "../test/sim/utils.js";
 import { decodeArrays, type Json } from "../src/foundry/patch.js";
@@ -15,17 +14,9 @@ const GM = "gmUser0000000001";
 const ALICE = "player0000000001";
 const SCENE = "scene00000000001";
 
-interface Row {
+interface Row extends Cost {
   operation: string;
   combatants: number;
-  /** Writes to the Combat and its combatants (the structured state and requests). */
-  writes: number;
-  /** Other documents written as a consequence (chat messages of rolls, groups). */
-  otherWrites: number;
-  /** Bytes the writing clients sent to the server. */
-  bytesSent: number;
-  /** Bytes of the change the server broadcast. */
-  bytesBroadcast: number;
 }
 
 function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
@@ -75,25 +66,6 @@ async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
   await sim.settle();
   await sim.settle();
   return { sim, combat };
-}
-
-async function measure(sim: Sim, run: () => Promise<unknown>): Promise<Omit<Row, "operation" | "combatants">> {
-  await sim.settle();
-  sim.server.resetStats();
-  const result = await run();
-  await sim.settle();
-  if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false)
-    throw new Error(`refused: ${JSON.stringify(result)}`);
-  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
-  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
-  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
-    list.reduce((t, op) => t + op[key], 0);
-  return {
-    writes: sum(structured, "writes"),
-    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
-    bytesSent: sum(structured, "requestBytes"),
-    bytesBroadcast: sum(structured, "broadcastBytes"),
-  };
 }
 
 type Result = Promise<{ ok: boolean; code?: string }>;
@@ -166,19 +138,14 @@ async function scenario(n: number): Promise<Row[]> {
 
 it("prints sides document writes and bytes per operation", async () => {
   const rows: Row[] = [];
-  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
-  for (const n of sizes) {
+  for (const n of sizes()) {
     console.log(`sides scenario ${n} combatants`);
     rows.push(...(await scenario(n)));
   }
-  const header = ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"] as const;
-  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
-  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
-  const out = path.resolve(import.meta.dirname, "../test-artefacts");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, "bench-sides.json"), JSON.stringify(rows, null, 2));
-  console.log(
-    `\nsides: document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)\n${lines.join("\n")}\n`,
+  report<Row>(
+    "sides: document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)",
+    "bench-sides.json",
+    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
+    rows,
   );
-  console.log(JSON.stringify(rows));
 });

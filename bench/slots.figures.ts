@@ -4,9 +4,8 @@
  * GM (a player's claim adds the one request write on a combatant the player owns). Prints a table
  * and JSON; asserts nothing about speed.
  */
-import { writeFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import { it } from "vitest";
+import { measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import type { JsonObject } from "../test/sim/utils.js";
 
@@ -15,17 +14,9 @@ const ALICE = "player0000000001";
 const BOB = "player0000000002";
 const SCENE = "scene00000000001";
 
-interface Row {
+interface Row extends Cost {
   operation: string;
   combatants: number;
-  /** Writes to the Combat and its combatants (the structured state and requests). */
-  writes: number;
-  /** Other documents written as a consequence (chat messages). */
-  otherWrites: number;
-  /** Bytes the writing clients sent to the server. */
-  bytesSent: number;
-  /** Bytes of the change the server broadcast (each client receives it once). */
-  bytesBroadcast: number;
 }
 
 const actorId = (i: number): string => `actor${String(i).padStart(11, "0")}`;
@@ -55,25 +46,6 @@ interface ApiLike {
 const apiOf = (sim: Sim, userId: string): ApiLike =>
   sim.client(userId).game.modules.get("structured-initiative")?.api as ApiLike;
 const combatOf = (sim: Sim, userId: string): SimCombat => sim.client(userId).game.combats.contents[0] as SimCombat;
-
-async function measure(sim: Sim, run: () => Promise<unknown>): Promise<Omit<Row, "operation" | "combatants">> {
-  await sim.settle();
-  sim.server.resetStats();
-  const result = (await run()) as { ok?: boolean; code?: string } | undefined;
-  await sim.settle();
-  if (result !== undefined && result.ok === false && result.code !== "slotTaken")
-    throw new Error(`refused: ${result.code ?? ""}`);
-  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
-  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
-  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes") =>
-    list.reduce((t, op) => t + op[key], 0);
-  return {
-    writes: sum(structured, "writes"),
-    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
-    bytesSent: sum(structured, "requestBytes"),
-    bytesBroadcast: sum(structured, "broadcastBytes"),
-  };
-}
 
 async function scenario(n: number): Promise<Row[]> {
   const sim = await createSim({
@@ -125,8 +97,10 @@ async function scenario(n: number): Promise<Row[]> {
   );
   push(
     "claim refused: slot taken (player)",
-    await measure(sim, () =>
-      apiOf(sim, BOB).command(combatOf(sim, BOB), { type: "claimSlot", slot: second, combatantId: brom }),
+    await measure(
+      sim,
+      () => apiOf(sim, BOB).command(combatOf(sim, BOB), { type: "claimSlot", slot: second, combatantId: brom }),
+      "slotTaken",
     ),
   );
   push(
@@ -152,14 +126,11 @@ async function scenario(n: number): Promise<Row[]> {
 
 it("prints document writes and bytes per slots operation", async () => {
   const rows: Row[] = [];
-  const sizes = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
-  for (const n of sizes) rows.push(...(await scenario(n)));
-  const header = ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"] as const;
-  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
-  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
-  const out = path.resolve(import.meta.dirname, "../test-artefacts");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, "bench-slots.json"), JSON.stringify(rows, null, 2));
-  console.log(`\nslots: document writes per operation (writes: Combat/Combatant)\n${lines.join("\n")}\n`);
-  console.log(JSON.stringify(rows));
+  for (const n of sizes()) rows.push(...(await scenario(n)));
+  report<Row>(
+    "slots: document writes per operation (writes: Combat/Combatant)",
+    "bench-slots.json",
+    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
+    rows,
+  );
 });

@@ -1,0 +1,59 @@
+/** What the `npm run bench` figure scripts share: measuring one operation's writes and printing a table. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Sim } from "../test/sim/index.js";
+
+/** Writes and bytes of one operation. */
+export interface Cost {
+  /** Writes to the Combat and its combatants (the structured state and requests). */
+  writes: number;
+  /** Other documents written as a consequence (chat messages of rolls, groups). */
+  otherWrites: number;
+  /** Bytes the writing clients sent to the server. */
+  bytesSent: number;
+  /** Bytes of the change the server broadcast (each client receives it once). */
+  bytesBroadcast: number;
+}
+
+/**
+ * Run one operation on a settled sim and count what it wrote. A refusal (`{ok: false}`) is an error
+ * unless its code is one the scenario expects.
+ */
+export async function measure(sim: Sim, run: () => Promise<unknown>, expectedRefusal?: string): Promise<Cost> {
+  await sim.settle();
+  sim.server.resetStats();
+  const result = (await run()) as { ok?: boolean; code?: string } | undefined | null;
+  await sim.settle();
+  if (result?.ok === false && result.code !== expectedRefusal) throw new Error(`refused: ${JSON.stringify(result)}`);
+  const ops = sim.server.ops.filter((op) => !op.refused && op.action !== "query");
+  const structured = ops.filter((op) => op.documentName === "Combat" || op.documentName === "Combatant");
+  const sum = (list: typeof ops, key: "writes" | "requestBytes" | "broadcastBytes"): number =>
+    list.reduce((t, op) => t + op[key], 0);
+  return {
+    writes: sum(structured, "writes"),
+    otherWrites: sum(ops, "writes") - sum(structured, "writes"),
+    bytesSent: sum(structured, "requestBytes"),
+    bytesBroadcast: sum(structured, "broadcastBytes"),
+  };
+}
+
+/** Print rows as a table and as JSON, and keep the JSON under test-artefacts/. */
+export function report<R extends object>(
+  title: string,
+  file: string,
+  header: readonly (keyof R & string)[],
+  rows: readonly R[],
+): void {
+  const lines = [header.join(" | "), header.map(() => "---").join(" | ")];
+  for (const r of rows) lines.push(header.map((k) => String(r[k])).join(" | "));
+  const out = path.resolve(import.meta.dirname, "../test-artefacts");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, file), JSON.stringify(rows, null, 2));
+  console.log(`\n${title}\n${lines.join("\n")}\n`);
+  console.log(JSON.stringify(rows));
+}
+
+/** The sizes to run, from BENCH_SIZES (comma-separated) or the defaults. */
+export function sizes(defaults = "5,20,100"): number[] {
+  return (process.env.BENCH_SIZES ?? defaults).split(",").map(Number);
+}
