@@ -40,6 +40,7 @@ export const SETTINGS = {
   sidesActionPenalty: "sidesActionPenalty",
   /** `sides`: seconds a character has to declare (0: no countdown). */
   sidesCountdown: "sidesCountdown",
+  sidesWoundPenalty: "sidesWoundPenalty",
 } as const;
 
 /** Keys under `flags.structured-initiative` on Combat and Combatant documents. */

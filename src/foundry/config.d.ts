@@ -47,6 +47,7 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.sidesTactics": string;
     "structured-initiative.sidesActionPenalty": string;
     "structured-initiative.sidesCountdown": number;
+    "structured-initiative.sidesWoundPenalty": string;
   }
 
   interface AssumeHookRan {

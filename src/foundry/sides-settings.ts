@@ -35,7 +35,7 @@ export const DEFAULT_SIDES_PENALTY = "1D";
 /** Default seconds a character has to declare before hesitating. */
 export const DEFAULT_SIDES_COUNTDOWN = 3;
 
-type FormulaKey = "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "sidesTactics";
+type FormulaKey = "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "sidesTactics" | "sidesWoundPenalty";
 
 /** Register the `sides` settings (called from `registerSettings` at `init`). */
 export function registerSidesSettings(): void {
@@ -54,6 +54,7 @@ export function registerSidesSettings(): void {
   formula("sidesPerception", "SidesPerception", preset.perception);
   formula("sidesInitiative", "SidesInitiative", preset.initiative);
   formula("sidesTactics", "SidesTactics", preset.tactics);
+  formula("sidesWoundPenalty", "SidesWoundPenalty", "");
   game.settings.register(MODULE_ID, SETTINGS.sidesActionPenalty, {
     name: `${I18N}.Settings.SidesActionPenalty.Name`,
     hint: `${I18N}.Settings.SidesActionPenalty.Hint`,
@@ -80,6 +81,11 @@ export function sidesFormulas(): SidesFormulas {
     initiative: game.settings.get(MODULE_ID, SETTINGS.sidesInitiative),
     tactics: game.settings.get(MODULE_ID, SETTINGS.sidesTactics),
   };
+}
+
+/** The formula or path of a character's wound penalty as a dice code ("" : none). */
+export function sidesWoundPenalty(): string {
+  return game.settings.get(MODULE_ID, SETTINGS.sidesWoundPenalty);
 }
 
 /** The per-action penalty setting (as typed; the rules normalise or refuse it). */

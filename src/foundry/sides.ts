@@ -15,7 +15,13 @@
  * runs on the active GM's client only and sends `hesitate` when it expires.
  */
 import { I18N, MODULE_ID } from "../constants";
-import { parseDiceCode, presetInitiativeScore, normaliseDiceCode, type DiceCode } from "../rules/dice-code";
+import {
+  normaliseDiceCode,
+  parseDiceCode,
+  presetInitiativeScore,
+  subtractDiceCodes,
+  type DiceCode,
+} from "../rules/dice-code";
 import type { RuleEvent } from "../rules/engine";
 import { currentDeclarer, isGMSide, sideRoller, sidesToRoll, type ReactionKind, type SidesState } from "../rules/sides";
 import { parseSidesState } from "../rules/sides-state";
@@ -33,7 +39,13 @@ import {
 import { notifyRefusal } from "./notify";
 import type { Json } from "./patch";
 import type { CommandResult } from "./protocol";
-import { sidesActionPenalty, sidesCountdownMs, sidesFormulas, type SidesFormulas } from "./sides-settings";
+import {
+  sidesActionPenalty,
+  sidesCountdownMs,
+  sidesFormulas,
+  sidesWoundPenalty,
+  type SidesFormulas,
+} from "./sides-settings";
 
 /** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
 export const SIDE_FLAGS = {
@@ -102,6 +114,14 @@ export function readTrait(formula: string, data: Record<string, unknown>): strin
   if (resolved.includes("@")) return null;
   if (/^\d{1,2}$/.test(resolved)) return `${Number(resolved)}D`;
   return normaliseDiceCode(resolved);
+}
+
+/** A combatant's wound penalty read through the world's formula, or null (none, unreadable, no actor). */
+export function woundPenaltyOf(combatant: Combatant.Implementation): DiceCode | null {
+  const actor = combatant.actor;
+  if (actor === null) return null;
+  const text = readTrait(sidesWoundPenalty(), actor.getRollData());
+  return text === null ? null : parseDiceCode(text);
 }
 
 /** A combatant's traits read through the formulas (unreadable ones count as 0D); null without an actor. */
@@ -358,7 +378,10 @@ export async function rollSide(
   const roller = combat.combatants.get(rollerId);
   const entry = state.combatants.find((c) => c.id === rollerId);
   const side = state.sides.find((s) => s.id === sideId);
-  const code = parseDiceCode(entry?.initiativeScore ?? null) ?? { dice: 0, pips: 0 };
+  const score = parseDiceCode(entry?.initiativeScore ?? null) ?? { dice: 0, pips: 0 };
+  // Wound penalties apply to the side's roll (RULES.md §1); Character and Force Points cannot be spent on it.
+  const wound = roller === undefined ? null : woundPenaltyOf(roller);
+  const code = wound === null ? score : subtractDiceCodes(score, wound);
   const roll = new Roll(diceFormula(code));
   await roll.evaluate();
   const mode = rollMode ?? (roller?.hidden === true ? "gmroll" : game.settings.get("core", "rollMode"));

@@ -77,6 +77,11 @@ export function addDiceCodes(a: DiceCode, b: DiceCode): DiceCode {
   return fromPips(toPips(a) + toPips(b));
 }
 
+/** `a` less `b`, never below 0D (a wound penalty can take a roll down to nothing, not below). */
+export function subtractDiceCodes(a: DiceCode, b: DiceCode): DiceCode {
+  return fromPips(Math.max(toPips(a) - toPips(b), 0));
+}
+
 /** `code` taken `times` times (a whole number; below 1 gives 0D): "1D" × 2 is "2D", "0D+2" × 2 is "1D+1". */
 export function multiplyDiceCode(code: DiceCode, times: number): DiceCode {
   const n = Math.max(Math.floor(times), 0);

@@ -48,7 +48,7 @@ export function d6Token(key: D6Key): string {
   return `tok${key}`.padEnd(16, "0").slice(0, 16);
 }
 
-const ACTORS: JsonObject[] = SPECS.map((s) => ({
+export const ACTORS: JsonObject[] = SPECS.map((s) => ({
   _id: D6[s.key],
   name: s.name,
   type: s.owner ? "character" : "npc",

@@ -11,6 +11,7 @@ import {
   normaliseDiceCode,
   parseDiceCode,
   presetInitiativeScore,
+  subtractDiceCodes,
 } from "../../src/rules/dice-code";
 
 const code = (text: string): { dice: number; pips: number } => {
@@ -115,5 +116,18 @@ describe("the D6 preset initiative score: the better of Perception and Tactics, 
 
   it("a malformed Perception gives no score", () => {
     expect(presetInitiativeScore("three", "4D")).toBeNull();
+  });
+});
+
+describe("wound penalties come off a dice code", () => {
+  it.each([
+    ["4D+1", "1D", "3D+1"],
+    ["3D", "0D+2", "2D+1"],
+    ["1D", "2D", "0D"],
+  ])("%s less %s is %s (never below 0D)", (a, b, expected) => {
+    const left = parseDiceCode(a);
+    const right = parseDiceCode(b);
+    if (left === null || right === null) throw new Error("bad code");
+    expect(formatDiceCode(subtractDiceCodes(left, right))).toBe(expected);
   });
 });
