@@ -13,10 +13,21 @@ describe("readSymbols", () => {
     expect(readSymbols({ netSuccess: 1, netAdvantage: 3 })).toEqual({ primary: 1, secondary: 3 });
   });
 
+  it("reads Genesys dice, whose results are labelled with symbol letters (a triumph is also a success)", () => {
+    const labels: Record<number, string> = { 1: "s", 2: "sa", 3: "t", 4: "f", 5: "h", 6: "aa" };
+    const die = (faces: number[]) => ({
+      results: faces.map((result) => ({ result })),
+      getResultLabel: (r: { result: number }) => labels[r.result] ?? "",
+    });
+    // s, sa, t | f, h, aa → successes 3 − 1 failure = 2; advantages 3 − 1 threat = 2.
+    expect(readSymbols({ dice: [die([1, 2, 3]), die([4, 5, 6])] })).toEqual({ primary: 2, secondary: 2 });
+  });
+
   it("a plain roll, or one with unreadable counts, has no symbols", () => {
     expect(readSymbols({ total: 7 })).toBeNull();
     expect(readSymbols({ ffg: { success: "2", advantage: 1 } })).toBeNull();
     expect(readSymbols(null)).toBeNull();
+    expect(readSymbols({ dice: [{ results: [{ result: 3 }] }] })).toBeNull();
   });
 });
 
