@@ -5,7 +5,7 @@
  * validates it with the pure rules and applies it in one Combat update.
  */
 import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } from "../constants";
-import type { Requester, RosterEntry, RuleEvent } from "../rules/engine";
+import type { Requester, RosterEntry, RuleEvent, TurnView } from "../rules/engine";
 import { MODE_BINDINGS, type Applied, type BoundEncounter } from "./modes";
 import { decodeArrays, type Json } from "./patch";
 import type { AnyRefusalCode, CommandResult, OutcomeMessage } from "./protocol";
@@ -94,7 +94,7 @@ function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
 async function write(combat: Combat.Implementation, applied: Applied & { ok: true }): Promise<void> {
   const { view, before } = applied;
   const round = view.round;
-  const turn = view.current === null ? null : orderedTurn(combat, applied, view.current);
+  const turn = turnOf(combat, view);
   // Undo steps go back even when the restored turn stands later in the order (or in the same round).
   const rewound = applied.events.some((event) => event.type === "rewound");
   const direction =
@@ -108,12 +108,11 @@ async function write(combat: Combat.Implementation, applied: Applied & { ok: tru
   await combat.update(asUpdate(data), { direction });
 }
 
-/** The turn index of the current combatant once the new state is stored. */
-function orderedTurn(combat: Combat.Implementation, applied: Applied & { ok: true }, current: string): number | null {
-  const order = applied.view.order;
+/** The index in `combat.turns` of whoever acts in `view`, as every client sorts the turns; null for nobody. */
+function turnOf(combat: Combat.Implementation, view: TurnView): number | null {
+  if (view.current === null) return null;
   const ids = combat.combatants.contents.map((c) => c.id ?? "");
-  const sorted = sortIds(ids, order, (id) => combat.combatants.get(id)?.name ?? "");
-  const index = sorted.indexOf(current);
+  const index = sortIds(ids, view.order, (id) => combat.combatants.get(id)?.name ?? "").indexOf(view.current);
   return index < 0 ? null : index;
 }
 
@@ -250,9 +249,7 @@ export function restoreTurn(combat: Combat.Implementation): Promise<void> {
     const bound = loadBound(combat);
     if (bound === null) return;
     const { view } = bound;
-    const ids = combat.combatants.contents.map((c) => c.id ?? "");
-    const sorted = sortIds(ids, view.order, (id) => combat.combatants.get(id)?.name ?? "");
-    const turn = view.current === null ? null : sorted.indexOf(view.current);
+    const turn = turnOf(combat, view);
     if (combat.round === view.round && combat.turn === turn) return;
     await combat.update({ round: view.round, turn });
   });

@@ -19,7 +19,7 @@ export function onInit(): void {
   CONFIG.Combatant.documentClass = createCombatantClass(
     CONFIG.Combatant.documentClass,
   ) as typeof CONFIG.Combatant.documentClass;
-  // CONFIG.ui.combat is typed as any constructor; Foundry's contract is the CombatTracker class or a subclass.
+  // CONFIG.ui.combat is typed as a bare constructor; Foundry's contract is the CombatTracker class or a subclass.
   const tracker = CONFIG.ui.combat as typeof foundry.applications.sidebar.tabs.CombatTracker;
   CONFIG.ui.combat = createTrackerClass(tracker);
   CONFIG.queries[QUERIES.outcome] = onOutcomeQuery;
