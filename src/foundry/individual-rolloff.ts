@@ -5,10 +5,9 @@
 import { I18N } from "../constants";
 import { pendingRollOffs } from "../rules/individual";
 import { submit } from "./controller";
-import { individualState } from "./individual";
+import { individualState, rollCheck } from "./individual";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
-import { initiativeFormulas } from "./settings";
 
 /**
  * Roll every pending roll-off (GM): each tied combatant (a group by its first member) rolls the
@@ -31,20 +30,14 @@ export async function rollPendingRollOffs(combat: Combat.Implementation): Promis
       for (const id of set) {
         const entry = state.combatants.find((c) => c.id === id);
         const speaker = combat.combatants.get(id);
-        const roll = new Roll(`${initiativeFormulas().die} + ${entry?.modifier ?? 0}`);
-        if (!Roll.validate(roll.formula)) {
-          notifyRefusal(combat, "invalidFormula");
-          return [...results, { ok: false, code: "invalidFormula" }];
+        if (speaker === undefined) {
+          notifyRefusal(combat, "unknownCombatant");
+          return [...results, { ok: false, code: "unknownCombatant" }];
         }
-        await roll.evaluate();
-        await roll.toMessage(
-          {
-            speaker: ChatMessage.getSpeaker({ actor: speaker?.actor ?? null, alias: speaker?.name ?? "" }),
-            flavor: game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker?.name ?? "" }),
-          },
-          { rollMode: speaker?.hidden ? "gmroll" : game.settings.get("core", "rollMode") },
-        );
-        rolled.push({ combatantId: id, total: roll.total ?? 0 });
+        const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
+        const total = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
+        if (total === null) return [...results, { ok: false, code: "invalidFormula" }];
+        rolled.push({ combatantId: id, total });
       }
       results.push(await submit(combat, { type: "recordRollOff", results: rolled }));
     }

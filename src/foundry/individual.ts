@@ -47,7 +47,7 @@ function rollDataOf(combatant: Combatant.Implementation): Record<string, unknown
 }
 
 /** Roll the check `die + modifier`, post it to chat and return its total, or null if it cannot roll. */
-async function rollCheck(
+export async function rollCheck(
   combat: Combat.Implementation,
   speaker: Combatant.Implementation,
   modifier: number,
