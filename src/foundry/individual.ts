@@ -8,6 +8,7 @@ import type { RuleEvent } from "../rules/engine";
 import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "../rules/individual";
 import { parseIndividualState } from "../rules/individual-state";
 import { loadBound, precheck, submit } from "./controller";
+import { postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { flatFootedAsStatus, initiativeFormulas } from "./settings";
@@ -62,11 +63,7 @@ export async function rollCheck(
   }
   const roll = new Roll(formula);
   await roll.evaluate();
-  const mode = rollMode ?? (speaker.hidden ? "gmroll" : game.settings.get("core", "rollMode"));
-  await roll.toMessage(
-    { speaker: ChatMessage.getSpeaker({ actor: speaker.actor, token: speaker.token, alias: speaker.name }), flavor },
-    { rollMode: mode as foundry.CONST.DICE_ROLL_MODES },
-  );
+  await postRoll(roll, speaker, flavor, rollMode);
   const total = roll.total;
   return typeof total === "number" && Number.isFinite(total) ? total : null;
 }

@@ -36,6 +36,7 @@ import {
   requesterFor,
   submit,
 } from "./controller";
+import { postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { Json } from "./patch";
 import type { CommandResult } from "./protocol";
@@ -384,22 +385,11 @@ export async function rollSide(
   const code = wound === null ? score : subtractDiceCodes(score, wound);
   const roll = new Roll(diceFormula(code));
   await roll.evaluate();
-  const mode = rollMode ?? (roller?.hidden === true ? "gmroll" : game.settings.get("core", "rollMode"));
   const flavor = game.i18n.format(`${I18N}.Chat.SideInitiative`, {
     side: side?.name ?? "",
     name: roller?.name ?? "",
   });
-  await roll.toMessage(
-    {
-      speaker: ChatMessage.getSpeaker({
-        actor: roller?.actor ?? null,
-        token: roller?.token ?? null,
-        alias: roller?.name,
-      }),
-      flavor,
-    },
-    { rollMode: mode as foundry.CONST.DICE_ROLL_MODES },
-  );
+  await postRoll(roll, roller, flavor, rollMode);
   const total = typeof roll.total === "number" && Number.isFinite(roll.total) ? roll.total : 0;
   return submit(combat, { ...probe, total });
 }

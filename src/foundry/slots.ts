@@ -7,6 +7,7 @@ import { FLAGS, I18N, MODULE_ID } from "../constants";
 import { type SlotsState } from "../rules/slots";
 import { parseSlotsState } from "../rules/slots-state";
 import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "./controller";
+import { postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
@@ -97,21 +98,15 @@ async function rollScores(
 ): Promise<CheckScores | null> {
   const name = combatant.name ?? "";
   const skillLabel = game.i18n.localize(`${I18N}.Tracker.Slots.Skill.${skill}`);
-  const mode = (rollMode ??
-    (combatant.hidden ? "gmroll" : game.settings.get("core", "rollMode"))) as foundry.CONST.DICE_ROLL_MODES;
-  const speaker = ChatMessage.getSpeaker({ actor: combatant.actor, token: combatant.token, alias: name });
   const RollClass = formulas.secondary === null ? symbolRollClass(CONFIG.Dice.rolls, Roll) : Roll;
   const primary = new RollClass(formulas.primary);
   await primary.evaluate();
   const flavor = game.i18n.format(`${I18N}.Chat.SlotsCheck`, { name, skill: skillLabel });
-  await primary.toMessage({ speaker, flavor }, { rollMode: mode });
+  await postRoll(primary, combatant, flavor, rollMode);
   if (formulas.secondary === null) return readSymbols(primary);
   const secondary = new Roll(formulas.secondary);
   await secondary.evaluate();
-  await secondary.toMessage(
-    { speaker, flavor: game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name }) },
-    { rollMode: mode },
-  );
+  await postRoll(secondary, combatant, game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name }), rollMode);
   const p = total(primary);
   const s = total(secondary);
   return p === null || s === null ? null : { primary: p, secondary: s };

@@ -1,0 +1,28 @@
+/** Rolls posted to chat the same way by every mode: the combatant as speaker, the roll mode honoured. */
+
+/**
+ * The roll mode for a combatant's roll: the one asked for (core passes it in the roll options), else
+ * a GM roll for a hidden combatant, else the user's current roll mode.
+ */
+export function rollModeFor(
+  combatant: Combatant.Implementation | undefined,
+  asked?: string,
+): foundry.CONST.DICE_ROLL_MODES {
+  const mode = asked ?? (combatant?.hidden === true ? "gmroll" : game.settings.get("core", "rollMode"));
+  return mode as foundry.CONST.DICE_ROLL_MODES;
+}
+
+/** Post an evaluated roll to chat as the combatant's, with a flavour line and the roll mode. */
+export async function postRoll(
+  roll: Roll,
+  combatant: Combatant.Implementation | undefined,
+  flavor: string,
+  rollMode?: string,
+): Promise<void> {
+  const speaker = ChatMessage.getSpeaker({
+    actor: combatant?.actor ?? null,
+    token: combatant?.token ?? null,
+    alias: combatant?.name ?? "",
+  });
+  await roll.toMessage({ speaker, flavor }, { rollMode: rollModeFor(combatant, rollMode) });
+}
