@@ -3,16 +3,38 @@
  * additional check between exactly themselves; the results are kept for the whole battle.
  */
 import { I18N } from "../constants";
-import { pendingRollOffs } from "../rules/individual";
+import { pendingRollOffs, type IndividualState } from "../rules/individual";
 import { submit } from "./controller";
 import { individualState, rollCheck } from "./individual";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 
 /**
- * Roll every pending roll-off (GM): each tied combatant (a group by its first member) rolls the
+ * Roll one tied set's roll-off: each tied combatant (a group by its first member) rolls the
  * initiative die plus its modifier again, posted to chat, and the results are recorded.
  */
+export async function rollOffSet(
+  combat: Combat.Implementation,
+  state: IndividualState,
+  set: readonly string[],
+): Promise<CommandResult> {
+  const rolled: { combatantId: string; total: number }[] = [];
+  for (const id of set) {
+    const entry = state.combatants.find((c) => c.id === id);
+    const speaker = combat.combatants.get(id);
+    if (speaker === undefined) {
+      notifyRefusal(combat, "unknownCombatant");
+      return { ok: false, code: "unknownCombatant" };
+    }
+    const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
+    const total = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
+    if (total === null) return { ok: false, code: "invalidFormula" };
+    rolled.push({ combatantId: id, total });
+  }
+  return submit(combat, { type: "recordRollOff", results: rolled });
+}
+
+/** Roll every pending roll-off (GM), again while a roll-off ties again. */
 export async function rollPendingRollOffs(combat: Combat.Implementation): Promise<CommandResult[]> {
   if (!game.user.isGM) {
     notifyRefusal(combat, "notGM");
@@ -26,20 +48,9 @@ export async function rollPendingRollOffs(combat: Combat.Implementation): Promis
     const sets = pendingRollOffs(state);
     if (sets.length === 0) break;
     for (const set of sets) {
-      const rolled: { combatantId: string; total: number }[] = [];
-      for (const id of set) {
-        const entry = state.combatants.find((c) => c.id === id);
-        const speaker = combat.combatants.get(id);
-        if (speaker === undefined) {
-          notifyRefusal(combat, "unknownCombatant");
-          return [...results, { ok: false, code: "unknownCombatant" }];
-        }
-        const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
-        const total = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
-        if (total === null) return [...results, { ok: false, code: "invalidFormula" }];
-        rolled.push({ combatantId: id, total });
-      }
-      results.push(await submit(combat, { type: "recordRollOff", results: rolled }));
+      const result = await rollOffSet(combat, state, set);
+      results.push(result);
+      if (!result.ok) return results;
     }
   }
   return results;

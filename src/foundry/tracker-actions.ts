@@ -7,6 +7,7 @@ import { groupMembers, pendingRollOffs } from "../rules/individual";
 import { createApi } from "./api";
 import { modeOf, submit } from "./controller";
 import { groupCombatants, individualState, rollStructuredInitiative } from "./individual";
+import { rollOffSet } from "./individual-rolloff";
 import { rollSlotsChecks, slotsToRoll } from "./slots";
 import type { CommandResult } from "./protocol";
 import { defaultMode } from "./settings";
@@ -52,23 +53,14 @@ export function group(combat: Combat.Implementation, id: string, groupName: stri
 }
 
 /**
- * Settle the tie that `firstId` heads with a roll-off: one d20 per tied combatant (a group rolls
- * once), each a Foundry roll posted to chat; the results are kept by the rules.
+ * Settle the tie that `firstId` heads with a roll-off: an initiative check per tied combatant (a group
+ * rolls once), each a Foundry roll posted to chat; the results are kept by the rules.
  */
 export async function rollOff(combat: Combat.Implementation, firstId: string): Promise<CommandResult> {
   const state = individualState(combat);
   const set = state === null ? undefined : pendingRollOffs(state).find((ids) => ids[0] === firstId);
-  if (set === undefined) return command(combat, { type: "recordRollOff", results: [] });
-  const results: { combatantId: string; total: number }[] = [];
-  for (const combatantId of set) {
-    const combatant = combat.combatants.get(combatantId);
-    const roll = new Roll("1d20");
-    await roll.evaluate();
-    const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: combatant?.name ?? "" });
-    await roll.toMessage({ speaker: ChatMessage.getSpeaker({ alias: combatant?.name ?? "" }), flavor });
-    results.push({ combatantId, total: typeof roll.total === "number" ? roll.total : 0 });
-  }
-  return command(combat, { type: "recordRollOff", results });
+  if (state === null || set === undefined) return command(combat, { type: "recordRollOff", results: [] });
+  return rollOffSet(combat, state, set);
 }
 
 let api: ReturnType<typeof createApi> | null = null;

@@ -129,6 +129,7 @@ export interface Api {
   setMode(combat: SimCombat, mode: string): Promise<{ ok: boolean; code?: string }>;
   rollInitiative(combat: SimCombat, ids: string[]): Promise<{ ok: boolean; code?: string }[]>;
   groupCombatants(combat: SimCombat, ids: string[], groupId: string): Promise<{ ok: boolean; code?: string }[]>;
+  rollOffs(combat: SimCombat): Promise<{ ok: boolean; code?: string }[]>;
   view(
     combat: SimCombat,
   ): { round: number; step: string; order: string[]; current: string | null; next: string | null } | null;
