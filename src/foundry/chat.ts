@@ -12,6 +12,11 @@ export function rollModeFor(
   return mode as foundry.CONST.DICE_ROLL_MODES;
 }
 
+/** The roll mode core passes inside `Combat#rollInitiative`'s chat message options, if any. */
+export function askedRollMode(options: Combat.InitiativeOptions | undefined): string | undefined {
+  return (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+}
+
 /** Post an evaluated roll to chat as the combatant's, with a flavour line and the roll mode. */
 export async function postRoll(
   roll: Roll,

@@ -8,7 +8,7 @@ import type { RuleEvent } from "../rules/engine";
 import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "../rules/individual";
 import { parseIndividualState } from "../rules/individual-state";
 import { loadBound, precheck, submit } from "./controller";
-import { postRoll } from "./chat";
+import { askedRollMode, postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { flatFootedAsStatus, initiativeFormulas } from "./settings";
@@ -82,8 +82,7 @@ export async function rollStructuredInitiative(
     notifyRefusal(combat, "corrupted");
     return [{ ok: false, code: "corrupted" }];
   }
-  // Core passes the roll mode inside the chat message options.
-  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const rollMode = askedRollMode(options);
   const results: CommandResult[] = [];
   const groupsDone = new Set<string>();
   for (const id of ids) {

@@ -36,7 +36,7 @@ import {
   requesterFor,
   submit,
 } from "./controller";
-import { postRoll } from "./chat";
+import { askedRollMode, postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { Json } from "./patch";
 import type { CommandResult } from "./protocol";
@@ -412,7 +412,7 @@ export async function rollSidesOf(
 ): Promise<CommandResult[]> {
   const state = sidesState(combat);
   if (state === null) return [];
-  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const rollMode = askedRollMode(options);
   const sideIds = [
     ...new Set(combatantIds.map((id) => state.combatants.find((c) => c.id === id)?.sideId ?? null)),
   ].filter((id): id is string => id !== null);

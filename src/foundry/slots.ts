@@ -7,7 +7,7 @@ import { FLAGS, I18N, MODULE_ID } from "../constants";
 import { type SlotsState } from "../rules/slots";
 import { parseSlotsState } from "../rules/slots-state";
 import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "./controller";
-import { postRoll } from "./chat";
+import { askedRollMode, postRoll } from "./chat";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "./protocol";
 import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
@@ -123,7 +123,7 @@ export async function rollSlotsChecks(
   options?: Combat.InitiativeOptions,
 ): Promise<CommandResult[]> {
   if (slotsState(combat) === null) return [refused(combat, { ok: false, code: "corrupted" })];
-  const rollMode = (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+  const rollMode = askedRollMode(options);
   const preset = slotsFormulas();
   const results: CommandResult[] = [];
   for (const id of ids) {
