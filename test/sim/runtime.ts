@@ -1421,6 +1421,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     return tpl;
   }
+  /** The realm's DOM document when it has one and renders templates (the browser playground), else null. */
+  function domDocument(): Document | null {
+    const doc = g.document as Document | undefined;
+    return opts.renderTemplates && doc !== undefined && "createElement" in doc ? doc : null;
+  }
   /** https://foundryvtt.com/api/functions/foundry.applications.handlebars.renderTemplate.html */
   async function renderTemplate(path: string, data: Dict = {}): Promise<string> {
     return getTemplate(path)(data, { allowProtoPropertiesByDefault: true, allowProtoMethodsByDefault: true });
@@ -1499,11 +1504,18 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         if (cls.name) Hooks.callAll(`${prefix}${cls.name}`, this, ...args);
     }
   }
-  /** Handlebars parts (https://foundryvtt.com/api/functions/foundry.applications.api.HandlebarsApplicationMixin.html). */
+  /**
+   * Handlebars parts (https://foundryvtt.com/api/functions/foundry.applications.api.HandlebarsApplicationMixin.html).
+   * As documented, `_renderHTML` resolves with "a single rendered HTMLElement for each requested part"
+   * and `parts` is "a record of all rendered template parts". Without a DOM (the Node realms) the
+   * parts stay HTML strings, which the integration tests read.
+   */
   function HandlebarsApplicationMixin(Base: typeof ApplicationV2) {
     return class HandlebarsApplication extends Base {
       static PARTS: Record<string, { template: string }> = {};
-      parts: Record<string, string> = {};
+      parts: Record<string, unknown> = {};
+      /** The part ids of the current render, in order (a part no longer configured is removed). */
+      #partIds: string[] = [];
       /** "Allow subclasses to dynamically configure render parts": a copy of the static PARTS. */
       _configureRenderParts(_options: Dict): Record<string, { template: string }> {
         const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
@@ -1513,23 +1525,37 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         return context;
       }
       override async _renderHTML(context: Dict, options: Dict): Promise<unknown> {
-        const out: Record<string, string> = {};
+        const out: Record<string, unknown> = {};
         const parts = this._configureRenderParts(options);
+        this.#partIds = Object.keys(parts);
+        const doc = domDocument();
         for (const [id, part] of Object.entries(parts)) {
           const ctx = await this._preparePartContext(id, { ...context, partId: id }, options);
-          out[id] = opts.renderTemplates ? await renderTemplate(part.template, ctx) : "";
+          const html = opts.renderTemplates ? await renderTemplate(part.template, ctx) : "";
+          if (doc === null) {
+            out[id] = html;
+            continue;
+          }
+          const template = doc.createElement("template");
+          template.innerHTML = html.trim();
+          const el = template.content.firstElementChild ?? doc.createElement("div");
+          el.setAttribute("data-application-part", id);
+          out[id] = el;
         }
         return out;
       }
       /**
-       * In a DOM (the browser playground) each part is one element marked `data-application-part`
-       * and replaced on its own, so other children of the application element (a live region)
-       * survive re-renders, as in Foundry.
+       * Each part in `result` replaces its prior element on its own; a configured part missing from
+       * `result` keeps its prior element (as a partial render does); other children of the
+       * application element (a live region) survive re-renders, as in Foundry.
        */
       override _replaceHTML(result: unknown, _content: unknown, _options: Dict): void {
-        this.parts = isPlainObject(result) ? (result as Record<string, string>) : {};
-        const doc = g.document as Document | undefined;
-        if (!opts.renderTemplates || doc === undefined || !("createElement" in doc)) return;
+        const rendered = isPlainObject(result) ? (result as Record<string, unknown>) : {};
+        const doc = domDocument();
+        if (doc === null) {
+          this.parts = Object.fromEntries(this.#partIds.map((id) => [id, rendered[id] ?? this.parts[id]]));
+          return;
+        }
         let root = this.element as HTMLElement | null;
         if (root === null) {
           root = doc.createElement(String(this.options.tag ?? "div"));
@@ -1540,21 +1566,26 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           });
           this.element = root;
         }
-        const ids = Object.keys(this.parts);
+        const ids = this.#partIds;
         for (const old of Array.from(root.querySelectorAll<HTMLElement>(":scope > [data-application-part]")))
           if (!ids.includes(old.dataset.applicationPart ?? "")) old.remove();
+        const parts: Record<string, unknown> = {};
         let previous: Element | null = null;
         for (const id of ids) {
-          const template = doc.createElement("template");
-          template.innerHTML = (this.parts[id] ?? "").trim();
-          const el = template.content.firstElementChild ?? doc.createElement("div");
-          el.setAttribute("data-application-part", id);
           const existing = root.querySelector(`:scope > [data-application-part="${id}"]`);
+          const el = rendered[id] as Element | undefined;
+          if (el === undefined) {
+            parts[id] = existing;
+            previous = existing ?? previous;
+            continue;
+          }
           if (existing) existing.replaceWith(el);
           else if (previous) previous.after(el);
           else root.prepend(el);
+          parts[id] = el;
           previous = el;
         }
+        this.parts = parts;
       }
       /** ApplicationV2 click actions: `[data-action]` runs `options.actions[name]` with the app as `this`. */
       _onClickAction(event: Event): void {
