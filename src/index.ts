@@ -10,6 +10,7 @@ import {
   onPreCreateCombat,
   onUpdateCombat,
   onUpdateCombatant,
+  onUserConnected,
 } from "./foundry/document-hooks";
 import {
   onSidesCombatUpdated,
@@ -27,6 +28,7 @@ Hooks.on("updateCombat", onUpdateCombat);
 Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
+Hooks.on("userConnected", onUserConnected);
 // The `sides` mode mirrors CombatantGroups and runs the hesitation countdown on the active GM.
 Hooks.on("createCombatant", onSidesCombatantCreated);
 Hooks.on("updateCombatant", onSidesCombatantUpdated);

@@ -70,3 +70,14 @@ export function onDeleteCombatant(combatant: Combatant.Implementation): void {
   const combat = combatant.parent;
   if (combat !== null && isAuthority() && isStructured(combat)) void reconcileRoster(combat);
 }
+
+/**
+ * `userConnected`: when a GM comes or goes, a structured tracker re-renders, so players see at once
+ * whether their controls can be applied ("No GM is connected" appears and goes away).
+ */
+export function onUserConnected(user: User.Implementation, _connected: boolean): void {
+  const tracker = ui.combat;
+  const combat = tracker.viewed;
+  if (!user.isGM || !tracker.rendered || combat === null || !isStructured(combat)) return;
+  void tracker.render();
+}

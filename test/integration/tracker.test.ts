@@ -127,6 +127,21 @@ describe("the structured combat tracker", () => {
     expect(html).toContain("Individual initiative");
   });
 
+  it("players see at once when the GM leaves and when the GM comes back", async () => {
+    const sim = await world({ renderTemplates: true });
+    await encounter(sim, ["aria", "brom"]);
+    const alice = sim.client(ALICE);
+    await tracker(alice).render();
+    const noGM = (): boolean => Object.values(tracker(alice).parts).join("").includes("No GM is connected");
+    expect(noGM()).toBe(false);
+    sim.gm.disconnect();
+    await sim.settle();
+    expect(noGM()).toBe(true);
+    await sim.gm.reload();
+    await sim.settle();
+    expect(noGM()).toBe(false);
+  });
+
   it("a system-default encounter renders exactly the parent's parts and context", async () => {
     const sim = await world({ renderTemplates: true });
     await encounter(sim, ["aria", "brom"], "system");
