@@ -116,13 +116,17 @@ async function run(combat: Combat.Implementation, action: string, target: HTMLEl
     case "siSidesDelete":
       await deleteSide(combat, groupId);
       return;
-    case "siSidesAdd":
-      await addSide(
+    case "siSidesAdd": {
+      const added = await addSide(
         combat,
         valueNear(target, ".si-sides-add", "input[type=text]"),
         valueNear(target, ".si-sides-add", "input[type=color]"),
       );
+      // Re-renders keep what was typed (they patch the tracker in place): clear the new side's name.
+      const input = target.closest(".si-sides-add")?.querySelector("input[type=text]");
+      if (added.ok && input !== null && input !== undefined) (input as HTMLInputElement).value = "";
       return;
+    }
     case "siSidesRefresh":
       await refreshTraits(combat);
       return;

@@ -23,6 +23,7 @@ import {
 import { buildTrackerContext, type TrackerContext } from "./tracker-context";
 import { SIDES_ACTIONS } from "./sides-actions";
 import { tickCountdowns } from "./sides";
+import { patchParts } from "./dom-patch";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -36,6 +37,9 @@ interface PartConfig {
   scrollable?: string[];
   classes?: string[];
 }
+
+/** The parts a structured encounter renders from the module's own templates. */
+const OWN_PARTS = [TRACKER_PARTS.glance, TRACKER_PARTS.tracker, TRACKER_PARTS.footer];
 
 let partialsLoaded: Promise<unknown> | null = null;
 
@@ -105,6 +109,9 @@ export function createTrackerClass(Base: TrackerClass) {
     /** The last turn announced to screen readers. */
     #announced = "";
 
+    /** The application element the mode select's listener is bound to. */
+    #modeBound: HTMLElement | null = null;
+
     /** The viewed combat when the module runs it, else null. */
     get structuredCombat(): Combat.Implementation | null {
       const combat = this.viewed;
@@ -143,6 +150,20 @@ export function createTrackerClass(Base: TrackerClass) {
       return Object.assign(context, { [CONTEXT_KEY]: data });
     }
 
+    /**
+     * The module's own parts are patched into the live ones (only changed rows are rebuilt, and
+     * what the user typed, chose or focused survives); the parent's parts render as usual.
+     */
+    protected override _replaceHTML(
+      result: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[0],
+      content: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[1],
+      options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
+    ): void {
+      if (this.structuredCombat !== null && typeof result === "object" && result !== null)
+        patchParts(this.parts, result as Record<string, unknown>, OWN_PARTS);
+      super._replaceHTML(result, content, options);
+    }
+
     /** Announce a turn change to screen readers through a live region outside the re-rendered parts. */
     protected override async _onRender(
       context: Parameters<InstanceType<TrackerClass>["_onRender"]>[0],
@@ -169,12 +190,18 @@ export function createTrackerClass(Base: TrackerClass) {
       }
     }
 
+    /**
+     * The mode select, listened to once on the application element: renders patch the parts in
+     * place, so a listener bound to the select itself on every render would pile up.
+     */
     #bindModeSelect(root: HTMLElement): void {
-      const select = root.querySelector<HTMLSelectElement>(`select[name="${MODULE_ID}-mode"]`);
-      if (select === null) return;
-      select.addEventListener("change", () => {
+      if (this.#modeBound === root) return;
+      this.#modeBound = root;
+      root.addEventListener("change", (event) => {
+        const select = event.target as Element | null;
+        if (select?.tagName !== "SELECT" || select.getAttribute("name") !== `${MODULE_ID}-mode`) return;
         const combat = this.viewed;
-        if (combat !== null) void setMode(combat, select.value);
+        if (combat !== null) void setMode(combat, (select as HTMLSelectElement).value);
       });
     }
 

@@ -124,10 +124,18 @@ describe("the playground in Chromium", () => {
       .toContain("Type the trigger of the readied action first.");
     await agreed((s) => s.current === "Aria");
 
+    // What a player is typing survives re-renders that others cause (here: the GM leaving).
+    const trigger = frames.alice.locator('input[name="structured-initiative-trigger"]');
+    await trigger.fill("when the door opens");
     // A refused action shows its message and changes nothing: with the GM gone, nobody can apply it.
     await session.page.evaluate((gm) => {
       window.siPlayground?.server.disconnect(gm);
     }, USERS.gm);
+    await expect.poll(() => frames.alice.locator(".si-notice--warning").count()).toBe(1);
+    expect(await trigger.inputValue()).toBe("when the door opens");
+    expect(await frames.alice.evaluate(() => document.activeElement?.getAttribute("name"))).toBe(
+      "structured-initiative-trigger",
+    );
     await click("alice", 'button[data-action="siDelay"]');
     await expect
       .poll(async () => (await frames.alice.locator(".pg-toast").allTextContents()).join(" | "))

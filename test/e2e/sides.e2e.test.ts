@@ -109,6 +109,8 @@ describe("the sides sample in Chromium", () => {
       const name = now.declarer.replace(/ declares now.*/, "");
       const plan = DECLARATIONS[name] ?? { view: "gm" as View, actions: ["Shoot"] };
       const form = frames[plan.view].locator(".si-sides-declare");
+      // Each declarer starts from an empty form (nothing typed for the previous one carries over).
+      expect(await form.locator("textarea").inputValue()).toBe("");
       await form.locator("textarea").fill(plan.actions.join("\n"));
       await form.locator('button[data-action="siSidesDeclare"]').click();
       await agreed((s) => s.declarer !== now.declarer);
