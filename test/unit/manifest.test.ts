@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 // The same counter the build uses to check the pack, so the test reads the pack as Foundry would.
-import { countPackDocuments } from "../../scripts/build.mjs";
+import { collapseTemplateWhitespace, countPackDocuments } from "../../scripts/build.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dist = path.join(root, "dist");
@@ -64,5 +64,15 @@ describe("the built module (dist/) is what Foundry v13 installs", () => {
     expect(bundle).not.toMatch(/^\s*import\s/m);
     for (const l of manifest.languages)
       expect(() => JSON.parse(readFileSync(path.join(dist, l.path), "utf8")) as unknown).not.toThrow();
+  });
+});
+
+describe("templates as shipped", () => {
+  it("lose the indentation between tags and expressions, but keep words on separate lines apart", () => {
+    const source =
+      '<ol>\n  {{#each rows}}\n  <li class="a">\n    {{name}}\n  </li>\n  {{/each}}\n</ol>\n<p>One\n  two</p>\n';
+    expect(collapseTemplateWhitespace(source)).toBe(
+      '<ol>{{#each rows}}<li class="a">{{name}}</li>{{/each}}</ol><p>One two</p>\n',
+    );
   });
 });
