@@ -1,14 +1,16 @@
 /**
  * Render benchmark page (driven by scripts/bench-render.mjs in headless Chromium): an `individual`
- * encounter of `?n=` combatants, started, seen by the GM. Times a full tracker render (context,
- * templates, DOM, layout) against a bare Handlebars list of the same rows, and checks that the
- * tracker fits the sidebar without horizontal overflow.
+ * encounter of `?n=` combatants, started, seen by the GM. Times tracker renders (context,
+ * templates, DOM, layout) after a turn advance, without a change and from scratch, against a bare
+ * Handlebars list of the same rows, and checks that the tracker fits the sidebar without
+ * horizontal overflow.
  */
 import "../dist/styles/structured-initiative.css";
 import { ROLES, SimServer } from "../test/sim/server.js";
 import type { SimCombat } from "../test/sim/runtime.js";
 import type { JsonObject } from "../test/sim/utils.js";
 import { bootRealm, MODULE_ID } from "./realm.js";
+import { portrait } from "./world.js";
 
 const GM = "gmUser0000000001";
 const PLAYER = "player0000000001";
@@ -16,16 +18,24 @@ const SCENE = "scene00000000001";
 const n = Number(new URLSearchParams(location.search).get("n") ?? "10");
 const id = (prefix: string, i: number): string => `${prefix}${String(i).padStart(16 - prefix.length, "0")}`;
 
-/** The result the driver reads. */
+/** The result the driver reads (milliseconds, medians). */
 export interface BenchResult {
   n: number;
-  /** First render after a change. */
-  trackerMs: number;
-  /** Re-render without a change. */
+  /** The render a turn advance triggers (the update a table sees most). */
+  changeMs: number;
+  /** The turn advance's render by step (medians; `templates` includes parsing the HTML). */
+  changePhases: Record<string, number>;
+  /** A re-render without a change (Foundry re-renders the tracker on many unrelated updates). */
   warmMs: number;
+  /** A first render: no live parts to patch (opening the tab, switching encounters). */
+  firstMs: number;
+  /** The same rows through a bare template, replaced wholesale. */
   bareMs: number;
-  ratio: number;
+  changeRatio: number;
   warmRatio: number;
+  firstRatio: number;
+  /** Whether the timer had microsecond resolution. */
+  isolated: boolean;
   overflowX: boolean;
   scrollable: boolean;
 }
@@ -34,30 +44,36 @@ declare global {
   interface Window {
     benchResult?: BenchResult;
     benchError?: string;
+    /** The benchmark's world, for profiling by hand from the console. */
+    benchWorld?: { tracker: unknown; combat: unknown; server: unknown };
   }
 }
+
+/** The render steps timed for the breakdown (ApplicationV2's methods, as the sim implements them). */
+const STEPS = {
+  context: "_prepareContext",
+  templates: "_renderHTML",
+  replace: "_replaceHTML",
+  after: "_onRender",
+} as const;
+
+/** Samples per figure. */
+const RUNS = 40;
+
+const COLOURS = ["#7a4a2a", "#8e2f2f", "#2f5f8e", "#2f7a4f", "#5f3f7a"];
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-async function time(fn: () => Promise<void> | void, runs: number): Promise<number> {
-  for (let i = 0; i < 5; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  return median(samples);
-}
-
 async function run(): Promise<BenchResult> {
   const actors: JsonObject[] = Array.from({ length: n }, (_, i): JsonObject => ({
     _id: id("actor", i),
     name: i === 0 ? "Aria the Unexpectedly Long-Named Duelist of the Northern Reaches" : `Combatant ${i + 1}`,
     type: i === 0 ? "character" : "npc",
+    // Portraits as in the playground (a data URI: no request, as a cached image in Foundry).
+    img: portrait(i === 0 ? "A" : "C", COLOURS[i % COLOURS.length] ?? "#555"),
     ownership: i === 0 ? { default: 0, [PLAYER]: 3 } : { default: 0 },
     system: { attributes: { init: { mod: i % 5 } } },
   }));
@@ -79,7 +95,7 @@ async function run(): Promise<BenchResult> {
     seed: 1,
   });
   const api = await bootRealm(server, GM);
-  const tracker = api.ui.combat as { element: HTMLElement; render(): Promise<unknown> };
+  const tracker = api.ui.combat as { element: HTMLElement; render: () => Promise<unknown> };
   document.getElementById("pg-combat")?.append(tracker.element);
   tracker.element.classList.add("pg-tracker");
 
@@ -102,24 +118,46 @@ async function run(): Promise<BenchResult> {
   await moduleApi.command(combat, { type: "start" });
   await server.settle();
 
-  const layout = (el: Element): void => {
-    el.getBoundingClientRect();
+  window.benchWorld = { tracker, combat, server };
+  /** Force style and layout (reading a size does). */
+  const layout = (el: HTMLElement): number => el.offsetHeight;
+  // Where a render's time goes: each step of ApplicationV2's render, timed on the tracker itself.
+  const phases: Record<string, number> = {};
+  const phased = tracker as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const [step, name] of Object.entries(STEPS)) {
+    const original = phased[name];
+    if (typeof original !== "function") continue;
+    phased[name] = function (this: unknown, ...args: unknown[]): unknown {
+      const t0 = performance.now();
+      const out = original.apply(this, args);
+      const add = (): void => {
+        phases[step] = (phases[step] ?? 0) + performance.now() - t0;
+      };
+      if (out instanceof Promise) return out.finally(add);
+      add();
+      return out;
+    };
+  }
+  // Renders are timed up to a forced layout. The render an update asks for is held until the
+  // update has settled, then timed alone (timing it in place would count the update's own work,
+  // which runs between the render's awaits).
+  const render = tracker.render.bind(tracker);
+  const hold = { active: false, asked: false };
+  tracker.render = async (): Promise<unknown> => {
+    if (!hold.active) return render();
+    hold.asked = true;
+    return tracker;
   };
-  // Warm: a re-render with no change (Foundry re-renders the tracker on many unrelated updates).
-  const warmMs = await time(async () => {
-    await tracker.render();
+  const timedRender = async (): Promise<number> => {
+    const t0 = performance.now();
+    await render();
+    const t1 = performance.now();
     layout(tracker.element);
-  }, 30);
-  // Cold: the first render after a change (a new stored revision, as every write brings).
-  const flags = (combat as unknown as { _source: { flags: Record<string, Record<string, unknown>> } })._source.flags;
-  const trackerMs = await time(async () => {
-    const own = flags[MODULE_ID];
-    const stored = own?.encounter as { rev: number } | undefined;
-    if (own !== undefined && stored !== undefined) own.encounter = { ...stored, rev: stored.rev + 1 };
-    await tracker.render();
-    layout(tracker.element);
-  }, 30);
-
+    phases.layout = performance.now() - t1;
+    return performance.now() - t0;
+  };
+  // The bare list: the same rows (portrait, name, initiative) through a bare template, replaced
+  // wholesale. One is timed after every tracker sample, so both see the same machine state.
   const Handlebars = (window as unknown as { Handlebars: { compile(src: string): (data: object) => string } })
     .Handlebars;
   const bare = Handlebars.compile(
@@ -128,20 +166,64 @@ async function run(): Promise<BenchResult> {
   );
   const bareRoot = document.getElementById("pg-bare");
   if (bareRoot === null) throw new Error("no bare root");
-  const bareMs = await time(() => {
+  const bareSamples: number[] = [];
+  const bareOnce = (): void => {
+    const t0 = performance.now();
     const rows = combat.turns.map((c) => ({ name: c.name, img: c.img, initiative: c.initiative }));
     const template = document.createElement("template");
     template.innerHTML = bare({ rows });
     bareRoot.replaceChildren(template.content);
     layout(bareRoot);
-  }, 30);
+    bareSamples.push(performance.now() - t0);
+  };
+  /** Median of `runs` samples of `fn` (which returns its own duration), after 5 warm-up runs. */
+  const time = async (fn: () => Promise<number>, runs: number): Promise<number> => {
+    for (let i = 0; i < 5; i++) await fn();
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      samples.push(await fn());
+      bareOnce();
+    }
+    return median(samples);
+  };
+  const changePhases: Record<string, number[]> = {};
+  const changeMs = await time(async () => {
+    Object.assign(hold, { active: true, asked: false });
+    await moduleApi.command(combat, { type: "nextTurn" });
+    await server.settle();
+    hold.active = false;
+    if (!hold.asked) throw new Error("A turn advance did not ask the tracker to render.");
+    for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
+    const ms = await timedRender();
+    for (const [step, value] of Object.entries(phases)) (changePhases[step] ??= []).push(value);
+    return ms;
+  }, RUNS);
+  const warmMs = await time(timedRender, RUNS);
+  const firstMs = await time(async () => {
+    for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
+    return timedRender();
+  }, RUNS);
+  const bareMs = median(bareSamples);
 
   const list = tracker.element.querySelector<HTMLElement>(".si-list");
   const overflowX = Array.from(tracker.element.querySelectorAll<HTMLElement>(".structured-initiative, .si-row")).some(
     (el) => el.scrollWidth > el.clientWidth + 1,
   );
   const scrollable = list !== null && (n < 20 || list.scrollHeight > list.clientHeight);
-  return { n, trackerMs, warmMs, bareMs, ratio: trackerMs / bareMs, warmRatio: warmMs / bareMs, overflowX, scrollable };
+  return {
+    n,
+    changeMs,
+    changePhases: Object.fromEntries(Object.entries(changePhases).map(([k, v]) => [k, median(v)])),
+    warmMs,
+    firstMs,
+    bareMs,
+    changeRatio: changeMs / bareMs,
+    warmRatio: warmMs / bareMs,
+    firstRatio: firstMs / bareMs,
+    isolated: crossOriginIsolated,
+    overflowX,
+    scrollable,
+  };
 }
 
 run()

@@ -16,7 +16,7 @@ export const USERS = {
 export const SCENE = "scene00000000001";
 
 /** A round portrait with an initial, as a data URI. */
-function portrait(letter: string, colour: string): string {
+export function portrait(letter: string, colour: string): string {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="4" fill="${colour}"/>` +
     `<text x="16" y="22" font-family="sans-serif" font-size="16" font-weight="bold" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
