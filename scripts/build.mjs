@@ -12,8 +12,10 @@ const dist = path.join(root, "dist");
 /**
  * A template without the indentation between tags: a line break (with the indentation around it)
  * between a tag or Handlebars expression and the next is dropped, any other becomes one space. The
- * browser parses fewer bytes and builds no whitespace text nodes (the tracker's rows lay out with
- * flex gaps, not spaces).
+ * browser parses fewer bytes and builds far fewer whitespace text nodes (the tracker lays out with
+ * flex and grid gaps, not spaces). Templates keep each tag on one line and hold no <pre> or
+ * preformatted <textarea> text (test/unit/manifest.test.ts checks), so nothing inside a tag or a
+ * preformatted block is rewritten.
  */
 export function collapseTemplateWhitespace(source) {
   return `${source

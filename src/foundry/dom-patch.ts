@@ -42,13 +42,18 @@ export function isElement(value: unknown): value is Element {
   );
 }
 
-/** The attributes that make a node the same one across renders, as a key (null when none). */
+/**
+ * The attributes that make a node the same one across renders, as a key (null when none). An
+ * option is the same by its value (its selection stays with it); an input by its type too.
+ */
 function identityKey(element: Element): string | null {
   let key = "";
   for (const name of IDENTITY_ATTRIBUTES) {
     const value = element.getAttribute(name);
     if (value !== null) key += `[${name}=${value}]`;
   }
+  if (element.tagName === "OPTION") key += `[value=${element.getAttribute("value") ?? element.textContent}]`;
+  else if (element.tagName === "INPUT") key += `[type=${element.getAttribute("type") ?? "text"}]`;
   return key === "" ? null : key;
 }
 
@@ -67,9 +72,14 @@ function keyed(nodes: NodeListOf<ChildNode>): Array<[string, ChildNode]> {
   });
 }
 
-/** Make `live`'s attributes those of `fresh`. */
+/**
+ * Make `live`'s attributes those of `fresh`, except what the user set: a disclosure they opened
+ * (`<details open>`) stays open.
+ */
 function syncAttributes(live: Element, fresh: Element): void {
-  for (const name of live.getAttributeNames()) if (!fresh.hasAttribute(name)) live.removeAttribute(name);
+  const userOpened = live.tagName === "DETAILS" ? "open" : null;
+  for (const name of live.getAttributeNames())
+    if (!fresh.hasAttribute(name) && name !== userOpened) live.removeAttribute(name);
   for (const name of fresh.getAttributeNames()) {
     const value = fresh.getAttribute(name) ?? "";
     if (live.getAttribute(name) !== value) live.setAttribute(name, value);
@@ -84,6 +94,30 @@ function findLike(root: Element, like: Element): Element | null {
   for (const candidate of Array.from(root.getElementsByTagName(like.tagName)))
     if (identityKey(candidate) === identity) return candidate;
   return null;
+}
+
+/**
+ * Where a control the user was using lives, to find it again after a patch: the chain of its
+ * ancestors that have an identity (a row, a slot, a side), outermost first, below `root`.
+ */
+function anchorsOf(element: Element, root: Element): Element[] {
+  const chain: Element[] = [];
+  for (let at = element.parentElement; at !== null && at !== root; at = at.parentElement)
+    if (identityKey(at) !== null) chain.unshift(at);
+  return chain;
+}
+
+/**
+ * The control in `root` that is `like`: looked for inside the same identified ancestors (the same
+ * row, slot or side), never in another row that happens to hold a control of the same name.
+ */
+function findAgain(root: Element, like: Element, anchors: readonly Element[]): Element | null {
+  let scope: Element | null = root;
+  for (const anchor of anchors) {
+    scope = findLike(scope, anchor);
+    if (scope === null) return null;
+  }
+  return findLike(scope, like);
 }
 
 function isFormControl(element: Element): element is FormControl {
@@ -103,14 +137,6 @@ function edited(control: FormControl): boolean {
   }
   if (isToggle(control)) return control.checked !== control.defaultChecked;
   return control.value !== (control as HTMLInputElement | HTMLTextAreaElement).defaultValue;
-}
-
-/** Give `target` (the same control, freshly rendered) what the user typed or chose in `control`. */
-function carryEdit(control: FormControl, target: Element): void {
-  if (!isFormControl(target) || target.tagName !== control.tagName) return;
-  if (isToggle(target) && isToggle(control)) target.checked = control.checked;
-  else if (!isSelect(target)) target.value = control.value;
-  else if (Array.from(target.options).some((o) => o.value === control.value)) target.value = control.value;
 }
 
 /**
@@ -139,6 +165,8 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult): boolean 
 /** Morph the children of `live` into those of `fresh`, matched by key, in `fresh`'s order. */
 function morphChildren(live: Element, fresh: Element, result: PatchResult): void {
   const old = new Map(keyed(live.childNodes));
+  const position = new Map<ChildNode, number>();
+  for (const [i, node] of Array.from(live.childNodes).entries()) position.set(node, i);
   const wanted: ChildNode[] = [];
   for (const [key, node] of keyed(fresh.childNodes)) {
     const prior = old.get(key);
@@ -151,52 +179,137 @@ function morphChildren(live: Element, fresh: Element, result: PatchResult): void
     result.replaced++;
   }
   for (const node of old.values()) node.remove();
-  let cursor = live.firstChild;
-  for (const node of wanted) {
-    if (node === cursor) cursor = cursor.nextSibling;
-    else live.insertBefore(node, cursor);
+  // Kept nodes already in order stay where they are (the longest run in their old order); only
+  // the others move, so a row that changes place does not move the rows around it.
+  const stay = inOrder(wanted.map((node) => position.get(node) ?? -1));
+  for (let i = wanted.length - 1; i >= 0; i--) {
+    const node = wanted[i];
+    if (node === undefined || stay.has(i)) continue;
+    const before = wanted[i + 1] ?? null;
+    if (node.nextSibling !== before || node.parentNode !== live) live.insertBefore(node, before);
+  }
+}
+
+/**
+ * The indexes of a longest increasing run of `positions` (old positions of kept nodes; -1 for new
+ * nodes, never part of it): the nodes that need not move.
+ */
+function inOrder(positions: readonly number[]): Set<number> {
+  const tails: number[] = [];
+  const previous = new Array<number>(positions.length).fill(-1);
+  for (const [i, value] of positions.entries()) {
+    if (value < 0) continue;
+    let low = 0;
+    let high = tails.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((positions[tails[mid] ?? 0] ?? 0) < value) low = mid + 1;
+      else high = mid;
+    }
+    if (low > 0) previous[i] = tails[low - 1] ?? -1;
+    tails[low] = i;
+  }
+  const stay = new Set<number>();
+  for (let i = tails[tails.length - 1] ?? -1; i >= 0; i = previous[i] ?? -1) stay.add(i);
+  return stay;
+}
+
+/** What the user was doing in a part: a control they edited or focused, where it was, its value. */
+interface UserState {
+  readonly control: Element;
+  readonly anchors: readonly Element[];
+  readonly value: string | null;
+  readonly checked: boolean | null;
+}
+
+function userStateOf(control: FormControl, root: Element): UserState {
+  return {
+    control,
+    anchors: anchorsOf(control, root),
+    value: isToggle(control) ? null : control.value,
+    checked: isToggle(control) ? control.checked : null,
+  };
+}
+
+/** Give `target` (the same control, freshly rendered or kept) what the user typed or chose. */
+function restoreEdit(state: UserState, target: Element): void {
+  if (!isFormControl(target) || target.tagName !== state.control.tagName) return;
+  if (isToggle(target)) {
+    if (state.checked !== null) target.checked = state.checked;
+  } else if (state.value !== null && target.value !== state.value) {
+    if (!isSelect(target) || Array.from(target.options).some((o) => o.value === state.value))
+      target.value = state.value;
   }
 }
 
 /**
  * Patch `live` so its markup equals `fresh`'s (attributes and children morphed as above). A
- * control the user had edited or focused that had to be rebuilt hands its value and the focus to
- * the same control (same tag and identity) in the result.
+ * control the user had edited keeps its value (moved with its row, or handed to the same control
+ * — same tag and identity, inside the same row, slot or side — when it had to be rebuilt); focus
+ * and the text selection come back to the focused control.
  */
 export function patchChildren(live: Element, fresh: Element): PatchResult {
   const focused = live.ownerDocument.activeElement;
   const hadFocus = focused !== null && focused !== live && live.contains(focused) ? focused : null;
-  const edits = Array.from(live.querySelectorAll("input, select, textarea")).filter(isFormControl).filter(edited);
+  const edits = Array.from(live.querySelectorAll("input, select, textarea"))
+    .filter(isFormControl)
+    .filter(edited)
+    .map((control) => userStateOf(control, live));
+  const focusAnchors = hadFocus === null ? [] : anchorsOf(hadFocus, live);
+  const selection = hadFocus !== null ? selectionOf(hadFocus) : null;
   const result: PatchResult = { kept: 0, patched: 0, replaced: 0 };
   syncAttributes(live, fresh);
   morphChildren(live, fresh, result);
-  for (const control of edits) {
-    if (control.isConnected) continue;
-    const target = findLike(live, control);
-    if (target !== null) carryEdit(control, target);
+  for (const state of edits) {
+    const target = state.control.isConnected ? state.control : findAgain(live, state.control, state.anchors);
+    if (target !== null) restoreEdit(state, target);
   }
-  if (hadFocus !== null && !hadFocus.isConnected) {
-    const target = findLike(live, hadFocus) as HTMLElement | null;
-    target?.focus({ preventScroll: true });
+  if (hadFocus !== null) {
+    const target = (hadFocus.isConnected ? hadFocus : findAgain(live, hadFocus, focusAnchors)) as HTMLElement | null;
+    if (target !== null && target.ownerDocument.activeElement !== target) {
+      target.focus({ preventScroll: true });
+      if (selection !== null) restoreSelection(target, selection);
+    }
   }
   return result;
 }
 
+/** The text selection of a focused text field, or null. */
+function selectionOf(element: Element): [number, number] | null {
+  const field = element as Partial<HTMLInputElement>;
+  const { selectionStart, selectionEnd } = field;
+  return typeof selectionStart === "number" && typeof selectionEnd === "number" ? [selectionStart, selectionEnd] : null;
+}
+
+function restoreSelection(element: HTMLElement, [start, end]: [number, number]): void {
+  const field = element as Partial<HTMLInputElement>;
+  if (typeof field.setSelectionRange !== "function") return;
+  try {
+    field.setSelectionRange(start, end);
+  } catch {
+    // Fields without a text selection (a colour or a checkbox) refuse it: nothing to restore.
+  }
+}
+
 /**
- * For each part in `rendered` whose live element is connected and has the same tag, patch the
- * live element and drop the part from `rendered`, so the application keeps it. Parts not named in
- * `own` (the parent class's) are left for the application to replace.
+ * For each part named in `own` whose live element is connected, was rendered by the module (it
+ * carries the class `marker`, as the fresh one does) and has the same tag: patch the live element
+ * and drop the part from `rendered`, so the application keeps it. Other parts — the parent class's,
+ * or a part the parent rendered before the encounter became structured — are left for the
+ * application to replace.
  */
 export function patchParts(
   live: Record<string, unknown>,
   rendered: Record<string, unknown>,
   own: readonly string[],
+  marker: string,
 ): PatchResult {
   const total: PatchResult = { kept: 0, patched: 0, replaced: 0 };
   for (const id of own) {
     const prior = live[id];
     const fresh = rendered[id];
     if (!isElement(prior) || !isElement(fresh) || !prior.isConnected || prior.tagName !== fresh.tagName) continue;
+    if (!prior.classList.contains(marker) || !fresh.classList.contains(marker)) continue;
     const { kept, patched, replaced } = patchChildren(prior, fresh);
     total.kept += kept;
     total.patched += patched;

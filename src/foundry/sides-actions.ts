@@ -122,9 +122,10 @@ async function run(combat: Combat.Implementation, action: string, target: HTMLEl
         valueNear(target, ".si-sides-add", "input[type=text]"),
         valueNear(target, ".si-sides-add", "input[type=color]"),
       );
-      // Re-renders keep what was typed (they patch the tracker in place): clear the new side's name.
-      const input = target.closest(".si-sides-add")?.querySelector("input[type=text]");
-      if (added.ok && input !== null && input !== undefined) (input as HTMLInputElement).value = "";
+      // Re-renders keep what was typed (they patch the tracker in place): empty the new side's fields.
+      if (added.ok)
+        for (const input of target.closest(".si-sides-add")?.querySelectorAll("input") ?? [])
+          input.value = input.defaultValue;
       return;
     }
     case "siSidesRefresh":

@@ -160,7 +160,7 @@ export function createTrackerClass(Base: TrackerClass) {
       options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
     ): void {
       if (this.structuredCombat !== null && typeof result === "object" && result !== null)
-        patchParts(this.parts, result as Record<string, unknown>, OWN_PARTS);
+        patchParts(this.parts, result as Record<string, unknown>, OWN_PARTS, MODULE_ID);
       super._replaceHTML(result, content, options);
     }
 

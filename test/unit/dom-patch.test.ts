@@ -4,6 +4,7 @@
  * ends with the fresh markup exactly, keeps what did not change, and keeps what the user typed,
  * chose or focused.
  */
+import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { patchChildren, patchParts } from "../../src/foundry/dom-patch";
 
@@ -48,8 +49,13 @@ describe("patching a part in place", () => {
     expect(live.outerHTML).toBe(el(after).outerHTML);
     // The same elements, updated in place; Cora's row untouched.
     expect(Array.from(live.children)).toEqual([a, b, c]);
-    expect(result.kept).toBeGreaterThanOrEqual(1);
     expect(result.replaced).toBe(1); // Brom's new controls
+    const cora = c?.firstElementChild;
+    const { result: again } = patched("", list(row("a", "Aria"), row("b", "Brom"), row("c", "Cora!")), live);
+    expect(c?.firstElementChild).toBe(cora); // a text change updates the text node, not the row
+    expect(c?.textContent).toBe("Cora!");
+    expect(again.replaced).toBe(0); // nothing new: Brom's controls were only removed
+    expect(b?.querySelector(".si-controls")).toBeNull();
   });
 
   it("follows a new order by combatant id, keeping each row's element", () => {
@@ -135,59 +141,162 @@ describe("patching a part in place", () => {
     expect(live.querySelector("button")?.dataset.combatantId).toBe("b");
   });
 
-  it("carries a pending choice in a select while the option still exists, and drops it otherwise", () => {
-    const select = (options: string[], selected: string): string =>
-      `<div><select name="assign" data-slot="0">${options
-        .map((o) => `<option value="${o}"${o === selected ? " selected" : ""}>${o}</option>`)
-        .join("")}</select></div>`;
-    const wrap = (inner: string): string => `<section>${inner}</section>`;
-    const live = el(wrap(select(["a", "b", "c"], "a")));
+  it("keeps a pending choice in a select while that option exists, whatever comes and goes around it", () => {
+    const select = (id: string, options: string[]): string =>
+      `<span class="si-sides-choice"><select name="after" data-combatant-id="${id}">${options
+        .map((o) => `<option value="${o}">${o}</option>`)
+        .join("")}</select></span>`;
+    const live = el(list(row("a", "Aria", "", select("a", ["b", "c", "d"]))));
     document.body.append(live);
     const choice = live.querySelector("select");
     if (choice === null) throw new Error("no select");
     choice.value = "c";
-    // The select's container is rebuilt (a new tag); the choice follows it.
-    patched("", wrap(select(["a", "b", "c"], "a").replace(/div/g, "p")), live);
-    expect(live.querySelector("select")?.value).toBe("c");
-    const again = live.querySelector("select");
-    if (again === null) throw new Error("no select");
-    patched("", wrap(select(["a", "b"], "a").replace(/p>/g, "div>")), live);
-    expect(live.querySelector("select")?.value).toBe("a");
+    // "b" finishes and leaves the list: the choice stays "c" (not the option now in its place).
+    patched("", list(row("a", "Aria", "", select("a", ["c", "d"]))), live);
+    expect(live.querySelector("select")).toBe(choice);
+    expect(choice.value).toBe("c");
+    // "c" leaves too: back to what the render selects.
+    patched("", list(row("a", "Aria", "", select("a", ["d"]))), live);
+    expect(choice.value).toBe("d");
+  });
+
+  it("hands a rebuilt control's choice and focus to the same control in the same row, never another row's", () => {
+    // Controls named alike in every row (no id of their own): the row tells them apart.
+    const choice = `<span class="si-sides-choice"><select name="side"><option value="s1" selected>s1</option><option value="s2">s2</option></select></span>`;
+    const sideRow = (id: string, badge = ""): string =>
+      `<li class="si-row" data-combatant-id="${id}">${badge}${choice}</li>`;
+    const live = el(list(sideRow("a"), sideRow("b")));
+    document.body.append(live);
+    const inRow = (id: string): HTMLSelectElement | null =>
+      live.querySelector<HTMLSelectElement>(`[data-combatant-id="${id}"] select`);
+    const select = inRow("b");
+    if (select === null) throw new Error("no select");
+    select.value = "s2";
+    select.focus();
+    // A badge appears before the choice in row b: the span there is rebuilt (matched by position).
+    patched("", list(sideRow("a"), sideRow("b", `<span class="si-sides-choice">Next</span>`)), live);
+    expect(inRow("b")).not.toBe(select);
+    expect(inRow("b")?.value).toBe("s2");
+    expect(inRow("a")?.value).toBe("s1");
+    expect(document.activeElement).toBe(inRow("b"));
+  });
+
+  it("keeps focus and the text selection in a field whose row moves", () => {
+    const live = el(list(row("a", "Aria"), row("b", "Brom"), row("c", "Cora", "", delay("c"))));
+    document.body.append(live);
+    const input = live.querySelector("input");
+    if (input === null) throw new Error("no input");
+    input.value = "when hit";
+    input.focus();
+    input.setSelectionRange(2, 4);
+    const rows = Array.from(live.children);
+    const moves = new MutationObserver(() => undefined);
+    moves.observe(live, { childList: true });
+    // Cora's readied action triggers: her row moves to the top; Aria's and Brom's stay put.
+    patched("", list(row("c", "Cora", "", delay("c")), row("a", "Aria"), row("b", "Brom")), live);
+    expect(Array.from(live.children)).toEqual([rows[2], rows[0], rows[1]]);
+    const moved = moves.takeRecords().flatMap((r) => Array.from(r.removedNodes));
+    expect(moved).toEqual([rows[2]]);
+    expect(document.activeElement).toBe(input);
+    expect(input.value).toBe("when hit");
+    expect([input.selectionStart, input.selectionEnd]).toEqual([2, 4]);
+  });
+
+  it("leaves open a disclosure the user opened", () => {
+    const panel = `<section><details class="si-sides-edit"><summary>Edit sides</summary><p>Heroes</p></details></section>`;
+    const live = el(panel);
+    document.body.append(live);
+    live.querySelector("details")?.setAttribute("open", "");
+    patched("", panel.replace("Heroes", "Rebels"), live);
+    expect(live.querySelector("details")?.hasAttribute("open")).toBe(true);
+    expect(live.textContent).toContain("Rebels");
+  });
+
+  it("rebuilds a field whose type changes rather than keep what was typed in it", () => {
+    const live = el(`<p><input type="text"></p>`);
+    document.body.append(live);
+    const input = live.querySelector("input");
+    if (input === null) throw new Error("no input");
+    input.value = "typed";
+    patched("", `<p><input type="checkbox"></p>`, live);
+    expect(live.querySelector("input")).not.toBe(input);
+    expect(live.querySelector("input")?.type).toBe("checkbox");
+  });
+});
+
+describe("patching, for any two renders", () => {
+  const rowSpec = fc.record({
+    id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+    name: fc.constantFrom("Aria", "Brom", "Cora", ""),
+    current: fc.boolean(),
+    controls: fc.boolean(),
+    badge: fc.constantFrom("", "Next", "Delaying"),
+  });
+  const render = (rows: { id: string; name: string; current: boolean; controls: boolean; badge: string }[]): string =>
+    list(
+      ...rows.map((r) =>
+        row(
+          r.id,
+          r.name,
+          r.current ? " si-row--current" : "",
+          (r.badge === "" ? "" : `<span class="si-badge">${r.badge}</span>`) + (r.controls ? delay(r.id) : ""),
+        ),
+      ),
+    );
+  const rows = fc.uniqueArray(rowSpec, { selector: (r) => r.id, maxLength: 6 });
+
+  it("the live part ends with exactly the fresh markup", () => {
+    fc.assert(
+      fc.property(rows, rows, (before, after) => {
+        document.body.replaceChildren();
+        const { live } = patched(render(before), render(after));
+        expect(live.outerHTML).toBe(el(render(after)).outerHTML);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe("patching an application's parts", () => {
   it("patches the module's own connected parts and leaves the rest to the application", () => {
-    const glance = el(`<section data-application-part="glance"><dd>Aria</dd></section>`);
+    const glance = el(`<section class="mine" data-application-part="glance"><dd>Aria</dd></section>`);
     const header = el(`<header data-application-part="header">Round 1</header>`);
     document.body.append(header, glance);
     const rendered: Record<string, unknown> = {
       header: el(`<header data-application-part="header">Round 2</header>`),
-      glance: el(`<section data-application-part="glance"><dd>Brom</dd></section>`),
+      glance: el(`<section class="mine" data-application-part="glance"><dd>Brom</dd></section>`),
     };
-    patchParts({ header, glance }, rendered, ["glance"]);
+    patchParts({ header, glance }, rendered, ["glance"], "mine");
     expect(Object.keys(rendered)).toEqual(["header"]);
     expect(glance.isConnected).toBe(true);
     expect(glance.textContent).toBe("Brom");
     expect(header.textContent).toBe("Round 1");
   });
 
-  it("does not patch a part that is no longer in the document or whose tag changed", () => {
-    const detached = el(`<ol data-application-part="tracker"><li>old</li></ol>`);
-    const other = el(`<section data-application-part="footer"></section>`);
-    document.body.append(other);
+  it("does not patch a part that is no longer in the document, whose tag changed or that the parent rendered", () => {
+    const detached = el(`<ol class="mine" data-application-part="tracker"><li>old</li></ol>`);
+    const other = el(`<section class="mine" data-application-part="footer"></section>`);
+    // The system's own list, rendered before the encounter became structured: same tag, same row keys.
+    const parents = el(`<ol data-application-part="list"><li data-combatant-id="a">Aria</li></ol>`);
+    document.body.append(other, parents);
     const rendered: Record<string, unknown> = {
-      tracker: el(`<ol data-application-part="tracker"><li>new</li></ol>`),
-      footer: el(`<nav data-application-part="footer"></nav>`),
+      tracker: el(`<ol class="mine" data-application-part="tracker"><li>new</li></ol>`),
+      footer: el(`<nav class="mine" data-application-part="footer"></nav>`),
+      list: el(`<ol class="mine" data-application-part="list"><li data-combatant-id="a">Aria</li></ol>`),
     };
-    patchParts({ tracker: detached, footer: other }, rendered, ["tracker", "footer"]);
-    expect(Object.keys(rendered).sort()).toEqual(["footer", "tracker"]);
+    patchParts({ tracker: detached, footer: other, list: parents }, rendered, ["tracker", "footer", "list"], "mine");
+    expect(Object.keys(rendered).sort()).toEqual(["footer", "list", "tracker"]);
     expect(detached.textContent).toBe("old");
+    expect(parents.classList.contains("mine")).toBe(false);
   });
 
   it("ignores parts rendered as strings (no DOM)", () => {
     const rendered: Record<string, unknown> = { tracker: "<ol></ol>" };
-    expect(patchParts({ tracker: "<ol></ol>" }, rendered, ["tracker"])).toEqual({ kept: 0, patched: 0, replaced: 0 });
+    expect(patchParts({ tracker: "<ol></ol>" }, rendered, ["tracker"], "mine")).toEqual({
+      kept: 0,
+      patched: 0,
+      replaced: 0,
+    });
     expect(rendered.tracker).toBe("<ol></ol>");
   });
 });

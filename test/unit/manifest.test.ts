@@ -67,7 +67,33 @@ describe("the built module (dist/) is what Foundry v13 installs", () => {
   });
 });
 
+/** Every template file below a folder, as paths relative to it. */
+function templatesIn(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".hbs"));
+}
+
 describe("templates as shipped", () => {
+  it("are the sources with their indentation collapsed", () => {
+    const sources = templatesIn(path.join(root, "templates"));
+    expect(sources.length).toBeGreaterThan(5);
+    for (const file of sources) {
+      const shipped = readFileSync(path.join(dist, "templates", file), "utf8");
+      expect(shipped, file).toBe(collapseTemplateWhitespace(readFileSync(path.join(root, "templates", file), "utf8")));
+    }
+  });
+
+  it("keep each tag on one line and hold no preformatted text, so collapsing changes no attribute or text", () => {
+    for (const file of templatesIn(path.join(root, "templates"))) {
+      const source = readFileSync(path.join(root, "templates", file), "utf8");
+      // Outside Handlebars expressions, every "<" of a line is closed on the same line.
+      for (const [n, line] of source.split("\n").entries()) {
+        const markup = line.replace(/{{[^}]*}}/g, "");
+        expect(markup.lastIndexOf("<") <= markup.lastIndexOf(">"), `${file}:${String(n + 1)}`).toBe(true);
+      }
+      expect(source, file).not.toMatch(/<pre\b|<textarea[^>]*>[^<]/);
+    }
+  });
+
   it("lose the indentation between tags and expressions, but keep words on separate lines apart", () => {
     const source =
       '<ol>\n  {{#each rows}}\n  <li class="a">\n    {{name}}\n  </li>\n  {{/each}}\n</ol>\n<p>One\n  two</p>\n';
