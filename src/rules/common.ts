@@ -10,9 +10,35 @@ export function canControl(who: Requester, combatantId: string): boolean {
   return who.isGM || who.owns.includes(combatantId);
 }
 
+/** Lists at least this long are looked up through an index (shorter ones are searched). */
+const INDEXED_LENGTH = 24;
+
+/** Id indexes of long lists. States are never mutated, so a list's index stays true while it lives. */
+const indexes = new WeakMap<readonly { readonly id: string }[], ReadonlyMap<string, { readonly id: string }>>();
+
 /** The first entry whose `id` is `id`, if any. */
 export function findById<T extends { readonly id: string }>(list: readonly T[], id: string): T | undefined {
-  return list.find((entry) => entry.id === id);
+  if (list.length < INDEXED_LENGTH) return list.find((entry) => entry.id === id);
+  let index = indexes.get(list);
+  if (index === undefined) {
+    const built = new Map<string, T>();
+    for (const entry of list) if (!built.has(entry.id)) built.set(entry.id, entry);
+    indexes.set(list, built);
+    index = built;
+  }
+  return index.get(id) as T | undefined;
+}
+
+/** One `make(entry)` for the first entry of each id, in order (a roster may name someone twice). */
+export function oncePerId<E extends { readonly id: string }, T>(entries: readonly E[], make: (entry: E) => T): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const entry of entries) {
+    if (seen.has(entry.id)) continue;
+    seen.add(entry.id);
+    out.push(make(entry));
+  }
+  return out;
 }
 
 /** A copy of `list` without every occurrence of `item`. */
@@ -90,8 +116,10 @@ export function allowedByTrial<S, C, A extends AllowedAction>(
   const out = [...given];
   const seen = new Set<string>();
   for (const { action, command } of probes) {
+    // Most probes are refused: try first, name the action only when it is allowed.
+    if (!apply(state, command, who).ok) continue;
     const key = JSON.stringify(action);
-    if (seen.has(key) || !apply(state, command, who).ok) continue;
+    if (seen.has(key)) continue;
     seen.add(key);
     out.push(action);
   }

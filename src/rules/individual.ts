@@ -41,6 +41,7 @@ import {
   isId,
   isRecord,
   isText,
+  oncePerId,
   parseRosterEntry,
   stepKind,
   withItem,
@@ -295,8 +296,9 @@ function sameKey(a: Unit, b: Unit | undefined): boolean {
 /** Live combatants of a started battle that are neither in the order nor delaying. */
 function unplaced(state: IndividualState): IndividualCombatant[] {
   if (!state.started) return [];
-  const delaying = state.delaying.map((d) => d.combatantId);
-  return state.combatants.filter((c) => !state.order.includes(c.id) && !delaying.includes(c.id));
+  const placed = new Set(state.order);
+  for (const d of state.delaying) placed.add(d.combatantId);
+  return state.combatants.filter((c) => !placed.has(c.id));
 }
 
 type Placement = { readonly index: number } | { readonly tiedWith: Unit };
@@ -991,8 +993,7 @@ function parseCommand(data: unknown): IndividualCommand | null {
 // ---------------------------------------------------------------------------------------------
 
 function create(roster: readonly RosterEntry[]): IndividualState {
-  const combatants: IndividualCombatant[] = [];
-  for (const entry of roster) if (findById(combatants, entry.id) === undefined) combatants.push(newCombatant(entry));
+  const combatants = oncePerId(roster, newCombatant);
   return {
     combatants,
     rollOffs: [],

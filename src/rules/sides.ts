@@ -47,6 +47,7 @@ import {
   isFiniteNumber,
   isId,
   isRecord,
+  oncePerId,
   parseRosterEntry,
   stepKind,
   without,
@@ -1143,8 +1144,7 @@ function parseCommand(data: unknown): SidesCommand | null {
 // ---------------------------------------------------------------------------------------------
 
 function create(roster: readonly RosterEntry[]): SidesState {
-  const combatants: SidesCombatant[] = [];
-  for (const entry of roster) if (findById(combatants, entry.id) === undefined) combatants.push(newCombatant(entry));
+  const combatants = oncePerId(roster, newCombatant);
   return {
     combatants,
     sides: [],

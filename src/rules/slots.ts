@@ -50,6 +50,7 @@ import {
   insertAt,
   isId,
   isRecord,
+  oncePerId,
   parseRosterEntry,
   stepKind,
   withItem,
@@ -819,8 +820,7 @@ function parseCommand(data: unknown): SlotsCommand | null {
 // ---------------------------------------------------------------------------------------------
 
 function create(roster: readonly RosterEntry[]): SlotsState {
-  const combatants: SlotsCombatant[] = [];
-  for (const entry of roster) if (findById(combatants, entry.id) === undefined) combatants.push(newCombatant(entry));
+  const combatants = oncePerId(roster, newCombatant);
   return {
     combatants,
     slots: [],
