@@ -141,11 +141,12 @@ function edited(control: FormControl): boolean {
 
 /**
  * Morph `live` into `fresh` when they are the same kind of node (same name and identity) and
- * report true; report false, changing nothing, when `live` must be replaced by `fresh`.
+ * report true; report false, changing nothing, when `live` must be replaced by `fresh`. (`knownUnequal`:
+ * the caller already compared them.)
  */
-function morph(live: ChildNode, fresh: ChildNode, result: PatchResult): boolean {
+function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, knownUnequal = false): boolean {
   if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) return false;
-  if (live.isEqualNode(fresh)) {
+  if (!knownUnequal && live.isEqualNode(fresh)) {
     result.kept++;
     return true;
   }
@@ -162,8 +163,37 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult): boolean 
   return true;
 }
 
+/**
+ * The common case first: the same number of children, each equal to or the same kind (name and
+ * identity) as the one at its place. Morphs them pairwise and reports true; reports false, having
+ * changed nothing, when the children were added, removed or reordered.
+ */
+function morphInPlace(live: Element, fresh: Element, result: PatchResult): boolean {
+  const was = live.childNodes;
+  const will = fresh.childNodes;
+  if (was.length !== will.length) return false;
+  const differ: number[] = [];
+  for (let i = 0; i < was.length; i++) {
+    const [a, b] = [was[i], will[i]];
+    if (a === undefined || b === undefined || a.nodeName !== b.nodeName) return false;
+    if (a.isEqualNode(b)) continue;
+    if (a.nodeType === 1 && identityKey(a as Element) !== identityKey(b as Element)) return false;
+    differ.push(i);
+  }
+  result.kept += was.length - differ.length;
+  // Snapshots: replacing a child below does not shift the others, but keep the pairs fixed anyway.
+  const pairs = differ.map((i) => [was[i], will[i]] as const);
+  for (const [a, b] of pairs) {
+    if (a === undefined || b === undefined || morph(a, b, result, true)) continue;
+    a.replaceWith(b);
+    result.replaced++;
+  }
+  return true;
+}
+
 /** Morph the children of `live` into those of `fresh`, matched by key, in `fresh`'s order. */
 function morphChildren(live: Element, fresh: Element, result: PatchResult): void {
+  if (morphInPlace(live, fresh, result)) return;
   const old = new Map(keyed(live.childNodes));
   const position = new Map<ChildNode, number>();
   for (const [i, node] of Array.from(live.childNodes).entries()) position.set(node, i);
@@ -249,6 +279,7 @@ function restoreEdit(state: UserState, target: Element): void {
  * and the text selection come back to the focused control.
  */
 export function patchChildren(live: Element, fresh: Element): PatchResult {
+  if (live.isEqualNode(fresh)) return { kept: 1, patched: 0, replaced: 0 };
   const focused = live.ownerDocument.activeElement;
   const hadFocus = focused !== null && focused !== live && live.contains(focused) ? focused : null;
   const edits = Array.from(live.querySelectorAll("input, select, textarea"))
