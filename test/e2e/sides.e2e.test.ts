@@ -119,10 +119,23 @@ describe("the sides sample in Chromium", () => {
     const pass1 = await agreed((s) => s.banner === "Pass 1");
     expect(pass1.pass).toHaveLength(6);
 
+    // Alice picks whom to slow down after, then dodges first: the re-render keeps her pick.
+    const slowAfter = frames.alice.locator('select[name="structured-initiative-after"]');
+    const targets = await slowAfter
+      .locator("option")
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const pick = targets[targets.length - 1] ?? "";
+    expect(targets.length).toBeGreaterThan(1);
+    await slowAfter.selectOption(pick);
     // Aria dodges in pass 1; then the passes run out.
     await frames.alice.locator('button[data-action="siSidesDodge"]').click();
     const ariaRow = frames.gm.locator(".si-row", { has: frames.gm.locator(".si-row__name", { hasText: "Aria" }) });
     await expect.poll(() => ariaRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge");
+    const aliceRow = frames.alice.locator(".si-row", {
+      has: frames.alice.locator(".si-row__name", { hasText: "Aria" }),
+    });
+    await expect.poll(() => aliceRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge");
+    expect(await slowAfter.inputValue()).toBe(pick);
     await screenshots(session.page, "sides-pass1");
     const banners = new Set<string>();
     for (let step = 0; step < 20; step++) {
