@@ -201,7 +201,12 @@ export function createTrackerClass(Base: TrackerClass) {
         const select = event.target as Element | null;
         if (select?.tagName !== "SELECT" || select.getAttribute("name") !== `${MODULE_ID}-mode`) return;
         const combat = this.viewed;
-        if (combat !== null) void setMode(combat, (select as HTMLSelectElement).value);
+        if (combat === null) return;
+        const choice = select as HTMLSelectElement;
+        // Refused (with a message): show the encounter's mode again, not the choice that failed.
+        void setMode(combat, choice.value).then((result) => {
+          if (!result.ok) choice.value = Array.from(choice.options).find((o) => o.defaultSelected)?.value ?? "";
+        });
       });
     }
 
