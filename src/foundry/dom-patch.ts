@@ -349,3 +349,22 @@ export function patchParts(
   }
   return total;
 }
+
+/**
+ * {@link patchParts}, reporting false instead of throwing when a patch fails part-way (a page
+ * that other code changed in ways the patch does not expect): the caller then renders whole.
+ */
+export function tryPatchParts(
+  live: Record<string, unknown>,
+  rendered: Record<string, unknown>,
+  own: readonly string[],
+  marker: string,
+): boolean {
+  try {
+    patchParts(live, rendered, own, marker);
+    return true;
+  } catch (error) {
+    console.error(`${marker} | the tracker could not be updated in place; it is rendered whole from now on`, error);
+    return false;
+  }
+}

@@ -23,7 +23,7 @@ import {
 import { buildTrackerContext, type TrackerContext } from "./tracker-context";
 import { SIDES_ACTIONS } from "./sides-actions";
 import { tickCountdowns } from "./sides";
-import { patchParts } from "./dom-patch";
+import { tryPatchParts } from "./dom-patch";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -109,6 +109,9 @@ export function createTrackerClass(Base: TrackerClass) {
     /** The last turn announced to screen readers. */
     #announced = "";
 
+    /** Whether renders patch the module's parts in place (off after a patch failed). */
+    #patching = true;
+
     /** The application element the mode select's listener is bound to. */
     #modeBound: HTMLElement | null = null;
 
@@ -159,8 +162,16 @@ export function createTrackerClass(Base: TrackerClass) {
       content: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[1],
       options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
     ): void {
-      if (this.structuredCombat !== null && typeof result === "object" && result !== null)
-        patchParts(this.parts, result as Record<string, unknown>, OWN_PARTS, MODULE_ID);
+      const patchable = this.#patching && this.structuredCombat !== null && typeof result === "object";
+      if (
+        patchable &&
+        result !== null &&
+        !tryPatchParts(this.parts, result as Record<string, unknown>, OWN_PARTS, MODULE_ID)
+      ) {
+        // A part may be half patched: stop patching and render once more, whole.
+        this.#patching = false;
+        void this.render();
+      }
       super._replaceHTML(result, content, options);
     }
 

@@ -5,8 +5,8 @@
  * chose or focused.
  */
 import fc from "fast-check";
-import { beforeEach, describe, expect, it } from "vitest";
-import { patchChildren, patchParts } from "../../src/foundry/dom-patch";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { patchChildren, patchParts, tryPatchParts } from "../../src/foundry/dom-patch";
 
 /** One element from markup. */
 function el(html: string): HTMLElement {
@@ -298,5 +298,24 @@ describe("patching an application's parts", () => {
       replaced: 0,
     });
     expect(rendered.tracker).toBe("<ol></ol>");
+  });
+
+  it("reports a patch that failed part-way instead of throwing, so the tracker can render whole", () => {
+    const live = el(`<ol class="mine" data-application-part="tracker"><li>old</li></ol>`);
+    document.body.append(live);
+    live.isEqualNode = () => {
+      throw new Error("a page changed in an unexpected way");
+    };
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const rendered: Record<string, unknown> = { tracker: el(`<ol class="mine"><li>new</li></ol>`) };
+    expect(tryPatchParts({ tracker: live }, rendered, ["tracker"], "mine")).toBe(false);
+    expect(Object.keys(rendered)).toEqual(["tracker"]); // left for the application to replace
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
+    const fine: Record<string, unknown> = { tracker: el(`<ol class="mine"><li>new</li></ol>`) };
+    const other = el(`<ol class="mine"><li>old</li></ol>`);
+    document.body.append(other);
+    expect(tryPatchParts({ tracker: other }, fine, ["tracker"], "mine")).toBe(true);
+    expect(other.textContent).toBe("new");
   });
 });
