@@ -141,14 +141,16 @@ function edited(control: FormControl): boolean {
 
 /**
  * Morph `live` into `fresh` when they are the same kind of node (same name and identity) and
- * report true; report false, changing nothing, when `live` must be replaced by `fresh`. (`knownUnequal`:
- * the caller already compared them.)
+ * report true; report false, changing nothing, when `live` must be replaced by `fresh`.
+ * `sameKind`: the caller already found them unequal but of the same name and identity.
  */
-function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, knownUnequal = false): boolean {
-  if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) return false;
-  if (!knownUnequal && live.isEqualNode(fresh)) {
-    result.kept++;
-    return true;
+function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind = false): boolean {
+  if (!sameKind) {
+    if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) return false;
+    if (live.isEqualNode(fresh)) {
+      result.kept++;
+      return true;
+    }
   }
   if (live.nodeType !== 1) {
     live.nodeValue = fresh.nodeValue;
@@ -156,7 +158,7 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, knownUneq
     return true;
   }
   const [was, will] = [live as Element, fresh as Element];
-  if (identityKey(was) !== identityKey(will)) return false;
+  if (!sameKind && identityKey(was) !== identityKey(will)) return false;
   syncAttributes(was, will);
   morphChildren(was, will, result);
   result.patched++;
@@ -181,12 +183,10 @@ function morphInPlace(live: Element, fresh: Element, result: PatchResult): boole
     differ.push(i);
   }
   result.kept += was.length - differ.length;
-  // Snapshots: replacing a child below does not shift the others, but keep the pairs fixed anyway.
-  const pairs = differ.map((i) => [was[i], will[i]] as const);
-  for (const [a, b] of pairs) {
-    if (a === undefined || b === undefined || morph(a, b, result, true)) continue;
-    a.replaceWith(b);
-    result.replaced++;
+  // Same kind, so each pair is morphed in place (no child is added, removed or moved here).
+  for (const i of differ) {
+    const [a, b] = [was[i], will[i]];
+    if (a !== undefined && b !== undefined) morph(a, b, result, true);
   }
   return true;
 }
