@@ -9,21 +9,13 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 import { startPlayground } from "./start.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bundleFile = path.join(root, "dist/scripts/structured-initiative.js");
 const SIZES = [10, 50, 200];
 const TARGETS = { ratio: 1.5, ms200: 16, gzipKB: 60 };
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** Page loads per size (env BENCH_REPEAT); each figure is the median over them. */
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
@@ -75,9 +67,9 @@ export async function benchRender() {
   const { server, url } = await startPlayground({ port: 5191, quiet: true, isolated: true });
   const profile = mkdtempSync(path.join(os.tmpdir(), "si-bench-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
     viewport: { width: 1000, height: 800 },
   });
   const renders = [];

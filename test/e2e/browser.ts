@@ -6,25 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where screenshots go (git-ignored). */
 export const ARTEFACTS = path.join(ROOT, "test-artefacts");
-
-/** Chromium's launch flags for this machine (TOOLCHAIN.md). */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-/** The Chromium binary (Debian's package). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 interface DevServer {
   close(): Promise<void>;
@@ -52,7 +39,7 @@ export async function openSession(): Promise<Session> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS],
     viewport: { width: 1180, height: 860 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -91,6 +78,13 @@ export async function frameOf(page: Page, view: View): Promise<Frame> {
   if (frame === null) throw new Error(`no frame for ${view}`);
   await frame.waitForSelector("body[data-ready=true]");
   return frame;
+}
+
+/** Open the playground with `query` and wait for every view's client to boot; the views' frames. */
+export async function loadViews(session: Session, query: string): Promise<Record<View, Frame>> {
+  await session.page.goto(`${session.url}?${query}`);
+  const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
+  return Object.fromEntries(entries) as Record<View, Frame>;
 }
 
 /** Save a screenshot of each view under test-artefacts/<scenario>-<view>.png. */

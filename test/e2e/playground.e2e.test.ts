@@ -16,6 +16,7 @@ import {
   type Session,
   type Shown,
   type View,
+  loadViews,
 } from "./browser.js";
 
 let session: Session;
@@ -30,9 +31,7 @@ afterAll(async () => {
 });
 
 async function load(query: string): Promise<void> {
-  await session.page.goto(`${session.url}?${query}`);
-  const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
-  frames = Object.fromEntries(entries) as Record<View, Frame>;
+  frames = await loadViews(session, query);
 }
 
 /** Wait until all three views show the same thing (and it satisfies `check`); return it. */

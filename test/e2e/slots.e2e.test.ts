@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { frameOf, openSession, overflowing, screenshots, VIEWS, type Session, type View } from "./browser.js";
+import { openSession, overflowing, screenshots, VIEWS, type Session, type View, loadViews } from "./browser.js";
 
 let session: Session;
 let frames: Record<View, Frame>;
@@ -21,9 +21,7 @@ afterAll(async () => {
 });
 
 async function load(query: string): Promise<void> {
-  await session.page.goto(`${session.url}?${query}`);
-  const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
-  frames = Object.fromEntries(entries) as Record<View, Frame>;
+  frames = await loadViews(session, query);
 }
 
 /** What a view's slot list shows. */
