@@ -8,7 +8,7 @@ import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } 
 import type { Requester, RosterEntry, RuleEvent, TurnView } from "../rules/engine";
 import { MODE_BINDINGS, type Applied, type BoundEncounter } from "./modes";
 import { decodeArrays, type Json } from "./patch";
-import type { AnyRefusalCode, CommandResult, OutcomeMessage } from "./protocol";
+import { ANY_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "./protocol";
 import { historyLimit } from "./settings";
 import {
   encodeRequest,
@@ -410,15 +410,22 @@ function shown(combat: Combat.Implementation, result: CommandResult): CommandRes
   return result;
 }
 
-/** The v13 query handler: the authority tells a requester that its request was refused. */
+/**
+ * The v13 query handler: the authority tells a requester that its request was refused. A refusal
+ * of a request this client is not waiting for (written by a macro or by hand) is shown too.
+ */
 export function onOutcomeQuery(data: unknown): Promise<boolean> {
   if (typeof data !== "object" || data === null) return Promise.resolve(false);
   const message = data as Partial<OutcomeMessage>;
   if (typeof message.requestId !== "string") return Promise.resolve(false);
-  settle(
-    message.requestId,
-    message.ok ? { ok: true } : refusal(message.code ?? "malformedCommand", message.combatantId),
-  );
+  const code = ANY_REFUSAL_CODES.find((c) => c === message.code) ?? "malformedCommand";
+  const combatantId = typeof message.combatantId === "string" ? message.combatantId : undefined;
+  if (pending.has(message.requestId))
+    settle(message.requestId, message.ok === true ? { ok: true } : refusal(code, combatantId));
+  else if (message.ok !== true) {
+    const combat = typeof message.combatId === "string" ? game.combats.get(message.combatId) : undefined;
+    notifyRefusal(combat ?? null, code, combatantId);
+  }
   return Promise.resolve(true);
 }
 
@@ -443,6 +450,7 @@ export async function handleRequest(combat: Combat.Implementation, raw: unknown,
   if (result.ok) return;
   const message: OutcomeMessage = {
     requestId: request.id,
+    combatId: combat.id ?? "",
     ok: false,
     code: result.code,
     ...(result.combatantId ? { combatantId: result.combatantId } : {}),

@@ -1,5 +1,5 @@
 /** The messages exchanged between a requesting client and the active GM. */
-import type { RefusalCode } from "../rules/engine";
+import { REFUSAL_CODES, type RefusalCode } from "../rules/engine";
 
 /** Refusals the glue adds to the rules' own. Each has `STRUCTURED_INITIATIVE.Refusal.<code>`. */
 export const GLUE_REFUSAL_CODES = [
@@ -22,6 +22,9 @@ export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];
 /** Any refusal reason a user can be shown. */
 export type AnyRefusalCode = RefusalCode | GlueRefusalCode;
 
+/** Every refusal reason a user can be shown. */
+export const ANY_REFUSAL_CODES: readonly AnyRefusalCode[] = [...REFUSAL_CODES, ...GLUE_REFUSAL_CODES];
+
 /** The outcome of a command, as the API returns it. */
 export type CommandResult =
   { readonly ok: true } | { readonly ok: false; readonly code: AnyRefusalCode; readonly combatantId?: string };
@@ -29,6 +32,8 @@ export type CommandResult =
 /** GM → requester: what became of a request (sent as a v13 query). */
 export interface OutcomeMessage {
   readonly requestId: string;
+  /** The encounter the request was written for (to name a combatant in the message). */
+  readonly combatId?: string;
   readonly ok: boolean;
   readonly code?: AnyRefusalCode;
   readonly combatantId?: string;

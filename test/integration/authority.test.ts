@@ -85,6 +85,9 @@ describe("one authority: the active GM's client applies every request", () => {
       [GM, OUTCOME_QUERY],
     ]);
     expect(combatWrites(sim)).toEqual([]);
+    // Alice wrote it by hand (no request of hers was pending), and is still told why it failed.
+    expect(messagesOn(alice)).toEqual([refusalText("wrongUser")]);
+    expect(messagesOn(sim.client(BOB))).toEqual([]);
     // The same raw request naming its true author is applied: the refusal was about the user id.
     const honest = { ...forged, id: "honestRequest001", userId: ALICE };
     await aria?.update({ flags: { "structured-initiative": { request: JSON.stringify(honest) } } });
@@ -105,6 +108,8 @@ describe("one authority: the active GM's client applies every request", () => {
     await sim.settle();
     expect(combatCore(sim)).toBe(before);
     expect(turnsOn(sim.gm).round).toBe(1);
+    expect(messagesOn(alice)).toEqual([refusalText("wrongUser")]);
+    expect(messagesOn(sim.gm)).toEqual([]);
   });
 
   it("with two GMs online exactly one client applies each request", async () => {
