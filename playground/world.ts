@@ -99,11 +99,14 @@ export function sampleWorld(): {
         _id: SCENE,
         name: "Hangar",
         active: true,
-        tokens: ACTOR_SPECS.map((a) => ({
+        // Heroes on the left, the others across the hangar, a grid square (100 px) apart.
+        tokens: ACTOR_SPECS.map((a, i) => ({
           _id: tokenId(a.id),
           actorId: a.id,
           name: a.name,
           disposition: a.owner ? 1 : -1,
+          x: a.owner ? 200 : 1000 + 200 * (i % 2),
+          y: 200 + 200 * i,
         })),
       },
     ],

@@ -71,6 +71,8 @@ export const HOOKS = {
   refused: `${MODULE_ID}.refused`,
   /** The encounter's mode was set. */
   modeChanged: `${MODULE_ID}.modeChanged`,
+  /** The GM's row menu is being built: add or remove entries. */
+  rowMenu: `${MODULE_ID}.rowMenu`,
 } as const;
 
 /** The status effect id used for flat-footed when the setting applies it. */

@@ -4,7 +4,15 @@
  * keeps the parent's header, adds an "at a glance" strip and replaces the combatant list and the
  * footer with the module's own templates; its buttons go through `actions` to the rules.
  */
-import { I18N, MODULE_ID, SIDES_PANEL_TEMPLATE, SLOTS_LIST_TEMPLATE, TEMPLATES, TRACKER_PARTS } from "../constants";
+import {
+  HOOKS,
+  I18N,
+  MODULE_ID,
+  SIDES_PANEL_TEMPLATE,
+  SLOTS_LIST_TEMPLATE,
+  TEMPLATES,
+  TRACKER_PARTS,
+} from "../constants";
 import { setSlotsSkill } from "./slots";
 import { isStructured } from "./controller";
 import {
@@ -24,6 +32,8 @@ import { buildTrackerContext, type TrackerContext } from "./tracker-context";
 import { SIDES_ACTIONS } from "./sides-actions";
 import { tickCountdowns } from "./sides";
 import { tryPatchParts } from "./dom-patch";
+import { moduleHooks } from "./hooks";
+import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./tracker-rows";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -112,8 +122,8 @@ export function createTrackerClass(Base: TrackerClass) {
     /** Whether renders patch the module's parts in place (off after a patch failed). */
     #patching = true;
 
-    /** The application element the mode select's listener is bound to. */
-    #modeBound: HTMLElement | null = null;
+    /** The application element the tracker's listeners are bound to. */
+    #rootBound: HTMLElement | null = null;
 
     /** The viewed combat when the module runs it, else null. */
     get structuredCombat(): Combat.Implementation | null {
@@ -184,7 +194,7 @@ export function createTrackerClass(Base: TrackerClass) {
       const data = (context as { [CONTEXT_KEY]?: TrackerContext | null })[CONTEXT_KEY] ?? null;
       const root = this.element as HTMLElement | null;
       if (root === null) return;
-      this.#bindModeSelect(root);
+      this.#bindRoot(root);
       tickCountdowns(root);
       let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
       if (region === null) {
@@ -202,12 +212,14 @@ export function createTrackerClass(Base: TrackerClass) {
     }
 
     /**
-     * The mode select, listened to once on the application element: renders patch the parts in
-     * place, so a listener bound to the select itself on every render would pile up.
+     * Listeners on the application element, bound once: renders patch the parts in place, so a
+     * listener bound to an element inside them on every render would pile up. The mode select;
+     * a row's click (pan to and select its token) and double click (the actor's sheet); the GM's
+     * right-click menu on rows.
      */
-    #bindModeSelect(root: HTMLElement): void {
-      if (this.#modeBound === root) return;
-      this.#modeBound = root;
+    #bindRoot(root: HTMLElement): void {
+      if (this.#rootBound === root) return;
+      this.#rootBound = root;
       root.addEventListener("change", (event) => {
         const select = event.target as Element | null;
         if (select?.tagName !== "SELECT" || select.getAttribute("name") !== `${MODULE_ID}-mode`) return;
@@ -219,6 +231,19 @@ export function createTrackerClass(Base: TrackerClass) {
           if (!result.ok) choice.value = Array.from(choice.options).find((o) => o.defaultSelected)?.value ?? "";
         });
       });
+      root.addEventListener("click", (event) => {
+        const id = rowOf(event);
+        const combat = this.structuredCombat;
+        if (id !== null && combat !== null) void activateRow(combat, id, event.shiftKey);
+      });
+      root.addEventListener("dblclick", (event) => {
+        const id = rowOf(event);
+        const combat = this.structuredCombat;
+        if (id !== null && combat !== null) openRowSheet(combat, id);
+      });
+      const entries = rowMenuEntries(() => this.structuredCombat);
+      moduleHooks.callAll(HOOKS.rowMenu, this, entries);
+      new foundry.applications.ux.ContextMenu(root, ROW_SELECTOR, entries, { jQuery: false, fixed: true });
     }
 
     /** The combat an action applies to, or null (nothing to do). */

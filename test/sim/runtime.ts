@@ -209,6 +209,19 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     Scene: { Token: "tokens" },
   };
 
+  /** A document sheet reduced to what tests read: was it asked to render, and how often. */
+  class SimSheet {
+    renderCount = 0;
+    constructor(readonly document: ClientDocument) {}
+    get rendered(): boolean {
+      return this.renderCount > 0;
+    }
+    render(_options: boolean | Dict = {}): this {
+      this.renderCount++;
+      return this;
+    }
+  }
+
   class ClientDocument {
     static documentName: DocumentName = "Actor";
     _source: Dict;
@@ -325,6 +338,15 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     get isOwner(): boolean {
       return this.testUserPermission(currentUser(), "OWNER");
+    }
+    #sheet: SimSheet | null = null;
+    /**
+     * The document's sheet (https://foundryvtt.com/api/classes/foundry.documents.Actor.html#sheet):
+     * the sim records that it was rendered instead of drawing it.
+     */
+    get sheet(): SimSheet {
+      this.#sheet ??= new SimSheet(this);
+      return this.#sheet;
     }
     canUserModify(user: User, action: "create" | "update" | "delete", data: Dict = {}): boolean {
       return canModify(
@@ -521,6 +543,60 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     override getUserLevel(user: User | null | undefined): number {
       return this.actor ? this.actor.getUserLevel(user) : super.getUserLevel(user);
+    }
+    /**
+     * The token on the canvas (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html#object):
+     * there only while its scene is the one the canvas shows.
+     */
+    get object(): Token | null {
+      return canvas.ready && this.parent !== null && this.parent === canvas.scene
+        ? canvas.tokens.placeable(this)
+        : null;
+    }
+  }
+
+  /**
+   * A token on the canvas (https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html),
+   * reduced to what the tracker uses: its centre, whether this user may see and control it, and
+   * control itself. A user controls only tokens they own (the GM any token).
+   */
+  class Token {
+    constructor(readonly document: TokenDocument) {}
+    get id(): string | null {
+      return this.document.id;
+    }
+    get isOwner(): boolean {
+      return this.document.isOwner;
+    }
+    /** Whether the current user sees it: a hidden token only for the GM. */
+    get visible(): boolean {
+      return !this.document.hidden || currentUser()?.isGM === true;
+    }
+    get controlled(): boolean {
+      return canvas.tokens.controlled.includes(this);
+    }
+    /** The centre in canvas pixels (grid size 100, as a new scene's default). */
+    get center(): { x: number; y: number } {
+      const src = this.document._source;
+      const size = 100;
+      const x = typeof src.x === "number" ? src.x : 0;
+      const y = typeof src.y === "number" ? src.y : 0;
+      const w = typeof src.width === "number" ? src.width : 1;
+      const h = typeof src.height === "number" ? src.height : 1;
+      return { x: x + (w * size) / 2, y: y + (h * size) / 2 };
+    }
+    /** https://foundryvtt.com/api/classes/foundry.canvas.placeables.PlaceableObject.html#control */
+    control({ releaseOthers = true }: { releaseOthers?: boolean } = {}): boolean {
+      if (!this.isOwner) return false;
+      if (releaseOthers) canvas.tokens.releaseAll();
+      if (!this.controlled) canvas.tokens.controlled.push(this);
+      return true;
+    }
+    release(): boolean {
+      const list = canvas.tokens.controlled;
+      const at = list.indexOf(this);
+      if (at >= 0) list.splice(at, 1);
+      return true;
     }
   }
 
@@ -1454,6 +1530,91 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     disabled: (v: unknown) => (v ? "disabled" : ""),
   });
 
+  /** A context menu entry (https://foundryvtt.com/api/interfaces/foundry.applications.ux.ContextMenu.ContextMenuEntry.html). */
+  interface ContextMenuEntry {
+    name: string;
+    icon?: string;
+    condition?: boolean | ((target: HTMLElement) => boolean);
+    callback: (target: HTMLElement) => unknown;
+  }
+  /**
+   * Right-click menus (https://foundryvtt.com/api/classes/foundry.applications.ux.ContextMenu.html):
+   * built on a container for targets matching a selector, it shows the entries whose condition
+   * holds for the target (names localised) and runs the chosen one's callback with the target. In
+   * the sim the menu is a `nav#context-menu` of `li.context-item`s on the page; it closes on a
+   * choice, a click elsewhere or Escape. Realms without a DOM never open it.
+   */
+  const isDomElement = (value: unknown): value is HTMLElement =>
+    typeof value === "object" && value !== null && (value as Partial<Node>).nodeType === 1;
+  class ContextMenu {
+    readonly menuItems: ContextMenuEntry[];
+    constructor(
+      readonly container: unknown,
+      readonly selector: string,
+      menuItems: ContextMenuEntry[],
+      readonly options: Dict = {},
+    ) {
+      this.menuItems = menuItems;
+      const doc = domDocument();
+      if (doc === null || !isDomElement(container)) return;
+      container.addEventListener(String(options.eventName ?? "contextmenu"), (event) => {
+        const target = (event.target as Element | null)?.closest<HTMLElement>(selector) ?? null;
+        if (target === null || !container.contains(target)) return;
+        event.preventDefault();
+        this.render(target, event as MouseEvent);
+      });
+    }
+    static close(): void {
+      domDocument()?.getElementById("context-menu")?.remove();
+    }
+    render(target: HTMLElement, event: MouseEvent): void {
+      const doc = domDocument();
+      if (doc === null) return;
+      ContextMenu.close();
+      const shown = this.menuItems.filter((item) =>
+        typeof item.condition === "function" ? item.condition(target) : item.condition !== false,
+      );
+      if (shown.length === 0) return;
+      const nav = doc.createElement("nav");
+      nav.id = "context-menu";
+      nav.style.cssText = `position:fixed;left:${String(event.clientX)}px;top:${String(event.clientY)}px;z-index:100`;
+      const menu = doc.createElement("menu");
+      menu.className = "context-items";
+      for (const item of shown) {
+        const li = doc.createElement("li");
+        li.className = "context-item";
+        li.innerHTML = `${item.icon ?? ""}<span>${i18n.localize(item.name)}</span>`;
+        li.addEventListener("click", (clicked) => {
+          clicked.preventDefault();
+          clicked.stopPropagation();
+          ContextMenu.close();
+          Promise.resolve(item.callback(target)).catch((err: unknown) => {
+            recordError("context menu", err);
+          });
+        });
+        menu.append(li);
+      }
+      nav.append(menu);
+      doc.body.append(nav);
+      // Keep the menu on screen (it opens at the pointer).
+      const view = doc.defaultView;
+      if (view !== null) {
+        const box = nav.getBoundingClientRect();
+        nav.style.left = `${String(Math.max(0, Math.min(event.clientX, view.innerWidth - box.width - 4)))}px`;
+        nav.style.top = `${String(Math.max(0, Math.min(event.clientY, view.innerHeight - box.height - 4)))}px`;
+      }
+      const dismiss = (other: Event): void => {
+        if (other.type === "keydown" && (other as KeyboardEvent).key !== "Escape") return;
+        if (other.type === "pointerdown" && nav.contains(other.target as Node)) return;
+        nav.remove();
+        doc.removeEventListener("pointerdown", dismiss, true);
+        doc.removeEventListener("keydown", dismiss, true);
+      };
+      doc.addEventListener("pointerdown", dismiss, true);
+      doc.addEventListener("keydown", dismiss, true);
+    }
+  }
+
   /** Minimal ApplicationV2 (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html). */
   class ApplicationV2 {
     static DEFAULT_OPTIONS: Dict = { id: "app-{id}", classes: [], tag: "div", window: {}, actions: {}, position: {} };
@@ -1734,6 +1895,47 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     debug: { hooks: false },
   };
 
+  /**
+   * The canvas (https://foundryvtt.com/api/classes/foundry.canvas.Canvas.html), reduced to the
+   * viewed scene, its tokens' placeables and panning; the sim records each pan instead of moving.
+   */
+  const placeables = new WeakMap<TokenDocument, Token>();
+  const canvas = {
+    get ready(): boolean {
+      return game.scenes.viewed !== undefined;
+    },
+    get scene(): Scene | null {
+      return game.scenes.viewed ?? null;
+    },
+    /** Every `animatePan` view, in order (the sim's record). */
+    pans: [] as Dict[],
+    /** https://foundryvtt.com/api/classes/foundry.canvas.Canvas.html#animatePan */
+    async animatePan(view: Dict = {}): Promise<boolean> {
+      canvas.pans.push({ ...view });
+      return true;
+    },
+    tokens: {
+      controlled: [] as Token[],
+      placeable(doc: TokenDocument): Token {
+        let token = placeables.get(doc);
+        if (token === undefined) {
+          token = new Token(doc);
+          placeables.set(doc, token);
+        }
+        return token;
+      },
+      get(id: string): Token | undefined {
+        const doc = canvas.scene?.tokens.get(id);
+        return doc?.object ?? undefined;
+      },
+      releaseAll(): number {
+        const n = canvas.tokens.controlled.length;
+        canvas.tokens.controlled.length = 0;
+        return n;
+      },
+    },
+  };
+
   const game = {
     world: { id: "sim-world", title: "Simulated World" },
     system: { ...opts.system },
@@ -1791,12 +1993,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       sidebar: { tabs: { CombatTracker } },
       handlebars: { renderTemplate, loadTemplates, getTemplate },
       ui: {},
+      ux: { ContextMenu },
     },
     helpers: { Hooks },
     CONST,
   };
 
   Object.assign(g, {
+    canvas,
     Hooks,
     CONFIG,
     CONST,

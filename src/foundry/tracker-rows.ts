@@ -1,0 +1,151 @@
+/**
+ * What a combatant row does besides its buttons, as rows do in Foundry's own tracker: a click pans
+ * the canvas to the combatant's token and, for the token's owner, selects it (shift adds it to the
+ * selection); a double click opens the actor's sheet for whoever may view it; the GM's right-click
+ * menu edits the combatant, hides or reveals it, marks it defeated or not, and removes it.
+ */
+import { I18N, MODULE_ID } from "../constants";
+import { refusalKey } from "./notify";
+
+/** Inside a row, these have a meaning of their own: a click on them is not a click on the row. */
+const OWN_CLICKS = "button, a, input, select, textarea, label, summary, details, [data-action], .si-controls";
+
+/** The rows of the module's list (every mode's). */
+export const ROW_SELECTOR = ".si-list > .si-row[data-combatant-id]";
+
+/** The combatant id of the row an event happened on, or null (outside a row, or on a control in one). */
+export function rowOf(event: Event): string | null {
+  const target = event.target as Element | null;
+  if (target === null || typeof target.closest !== "function" || target.closest(OWN_CLICKS) !== null) return null;
+  return target.closest<HTMLElement>(ROW_SELECTOR)?.dataset.combatantId ?? null;
+}
+
+/** The combatant a row is for, or null with a message when it has left the encounter. */
+function combatantOf(combat: Combat.Implementation, id: string): Combatant.Implementation | null {
+  const combatant = combat.combatants.get(id) ?? null;
+  if (combatant === null) ui.notifications.warn(game.i18n.localize(`${I18N}.Tracker.Row.Gone`));
+  return combatant;
+}
+
+/**
+ * A click on a row: pan to the combatant's token when this user can see it, and select it when
+ * they own it (`additive`: keep the tokens already selected).
+ */
+export async function activateRow(combat: Combat.Implementation, id: string, additive: boolean): Promise<void> {
+  const combatant = combatantOf(combat, id);
+  if (combatant === null || !canvas.ready) return;
+  const name = combatant.name ?? "";
+  const token = combatant.token?.object ?? null;
+  if (token === null) {
+    ui.notifications.info(game.i18n.format(`${I18N}.Tracker.Row.NoToken`, { name }));
+    return;
+  }
+  if (!token.visible) {
+    ui.notifications.warn(game.i18n.format(`${I18N}.Tracker.Row.TokenHidden`, { name }));
+    return;
+  }
+  if (token.isOwner) token.control({ releaseOthers: !additive });
+  await canvas.animatePan(token.center);
+}
+
+/** A double click on a row: the actor's sheet, for a user who may view it. */
+export function openRowSheet(combat: Combat.Implementation, id: string): void {
+  const combatant = combatantOf(combat, id);
+  const actor = combatant?.actor ?? null;
+  if (actor?.testUserPermission(game.user, "OBSERVER")) void actor.sheet?.render(true);
+}
+
+/**
+ * Mark a combatant defeated or not, as Foundry's own tracker does: the combatant's flag and the
+ * actor's defeated status effect together.
+ */
+async function setDefeated(combatant: Combatant.Implementation, defeated: boolean): Promise<void> {
+  await combatant.update({ defeated });
+  await combatant.actor?.toggleStatusEffect(CONFIG.specialStatusEffects.DEFEATED, { active: defeated, overlay: true });
+}
+
+/** A GM's change from the row menu; a failure is logged and shown, never thrown. */
+async function change(
+  combat: Combat.Implementation,
+  row: HTMLElement,
+  apply: (combatant: Combatant.Implementation) => Promise<unknown>,
+): Promise<void> {
+  const combatant = combatantOf(combat, row.dataset.combatantId ?? "");
+  if (combatant === null) return;
+  try {
+    await apply(combatant);
+  } catch (error) {
+    console.error(`${MODULE_ID} |`, error);
+    ui.notifications.error(game.i18n.localize(refusalKey("writeFailed")));
+  }
+}
+
+/** An entry of the row menu, as Foundry's ContextMenu takes it (callbacks get the row element). */
+interface RowMenuEntry {
+  name: string;
+  icon: string;
+  condition: (row: HTMLElement) => boolean;
+  callback: (row: HTMLElement) => Promise<void>;
+}
+
+/** The GM's row menu for the encounter `viewed()` returns when it opens. */
+export function rowMenuEntries(viewed: () => Combat.Implementation | null): RowMenuEntry[] {
+  /** The row's combatant when the GM may change it (null hides the entry). */
+  const target = (row: HTMLElement): Combatant.Implementation | null =>
+    game.user.isGM ? (viewed()?.combatants.get(row.dataset.combatantId ?? "") ?? null) : null;
+  const entry = (
+    key: string,
+    icon: string,
+    show: (combatant: Combatant.Implementation) => boolean,
+    apply: (combatant: Combatant.Implementation) => Promise<unknown>,
+  ): RowMenuEntry => ({
+    name: `${I18N}.Tracker.Row.${key}`,
+    icon: `<i class="fa-solid ${icon}" aria-hidden="true"></i>`,
+    condition: (row) => {
+      const combatant = target(row);
+      return combatant !== null && show(combatant);
+    },
+    callback: async (row) => {
+      const combat = viewed();
+      if (combat !== null) await change(combat, row, apply);
+    },
+  });
+  return [
+    entry(
+      "Edit",
+      "fa-pen-to-square",
+      () => true,
+      async (c) => c.sheet?.render(true),
+    ),
+    entry(
+      "Hide",
+      "fa-eye-slash",
+      (c) => !c.hidden,
+      (c) => c.update({ hidden: true }),
+    ),
+    entry(
+      "Reveal",
+      "fa-eye",
+      (c) => c.hidden,
+      (c) => c.update({ hidden: false }),
+    ),
+    entry(
+      "Defeat",
+      "fa-skull",
+      (c) => !c.isDefeated,
+      (c) => setDefeated(c, true),
+    ),
+    entry(
+      "Revive",
+      "fa-heart-pulse",
+      (c) => c.isDefeated,
+      (c) => setDefeated(c, false),
+    ),
+    entry(
+      "Remove",
+      "fa-trash",
+      () => true,
+      (c) => c.delete(),
+    ),
+  ];
+}
