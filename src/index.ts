@@ -2,6 +2,7 @@
  * Structured Initiative — entry point. Wiring only: attaches hook listeners, does nothing else at
  * import time.
  */
+import { onDefeatedActorChanged, onDefeatedEffectChanged } from "./foundry/defeated";
 import { onInit, onReady } from "./foundry/lifecycle";
 import {
   onCreateCombat,
@@ -37,3 +38,8 @@ Hooks.on("updateCombatantGroup", onSidesGroupChanged);
 Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
 Hooks.on("updateCombat", onSidesCombatUpdated);
 Hooks.on("updateActor", onSidesActorUpdated);
+// `individual` and `slots` mirror Foundry's defeated state, which an actor's defeated status also sets.
+Hooks.on("updateActor", onDefeatedActorChanged);
+Hooks.on("createActiveEffect", onDefeatedEffectChanged);
+Hooks.on("updateActiveEffect", onDefeatedEffectChanged);
+Hooks.on("deleteActiveEffect", onDefeatedEffectChanged);

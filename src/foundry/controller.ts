@@ -298,7 +298,7 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const commands = [...salvageInitiative(combat)]
     .filter(([id]) => combat.combatants.has(id))
     .map(([combatantId, { total, modifier }]) => ({ type: "recordInitiative", combatantId, total, modifier }));
-  const stored = binding.createWith(rosterOf(combat), commands, who);
+  const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
@@ -306,10 +306,20 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   });
 }
 
+/**
+ * What a fresh state (the GM's reset, a mode change) takes from the combatants besides the roster:
+ * Foundry's defeated state, for the modes whose rules know `setDefeated` (the others skip it).
+ */
+function seedCommands(combat: Combat.Implementation): Json[] {
+  return combat.combatants.contents
+    .filter((c) => c.isDefeated)
+    .map((c) => ({ type: "setDefeated", combatantId: c.id ?? "", defeated: true }));
+}
+
 /** Write a fresh encounter state for a structured encounter (creation, or the GM's reset). */
 export async function writeFreshState(combat: Combat.Implementation, mode: ModeSetting): Promise<void> {
   const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
-  const stored = binding?.create(rosterOf(combat)) ?? null;
+  const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
   const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
   // `-=` deletes the old object first, so no stale history key survives a reset.
   flags[`-=${FLAGS.encounter}`] = null;

@@ -1,6 +1,7 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../constants";
 import { handleRequest, isAuthority, isStructured, reconcileRoster, restoreTurn } from "./controller";
+import { tracksDefeat } from "./defeated";
 import { MODE_BINDINGS } from "./modes";
 import { defaultMode } from "./settings";
 import { isModeSetting } from "./store";
@@ -46,7 +47,10 @@ export function onUpdateCombat(
   if (turnChanged && author !== undefined && !author.isGM) void restoreTurn(combat);
 }
 
-/** `updateCombatant` on the authority: a request a player wrote on a combatant they own. */
+/**
+ * `updateCombatant` on the authority: a request a player wrote on a combatant they own; a combatant
+ * marked defeated (or revived) in Foundry is mirrored into the rules of the modes that track it.
+ */
 export function onUpdateCombatant(
   combatant: Combatant.Implementation,
   changed: Combatant.UpdateData,
@@ -57,6 +61,7 @@ export function onUpdateCombatant(
   if (combat === null || !isAuthority() || !isStructured(combat)) return;
   const request = moduleFlags(changed)?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId);
+  if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
 }
 
 /** `createCombatant` on the authority: a combatant joins the structured state. */

@@ -3,6 +3,7 @@ import { FLAT_FOOTED_STATUS, I18N, MODULE_ID, QUERIES } from "../constants";
 import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
 import { onEvents, onOutcomeQuery } from "./controller";
+import { defeatedEffects, installDefeated } from "./defeated";
 import { individualEffects } from "./individual";
 import { onKeepSlotsChange, registerSettings } from "./settings";
 import { applyKeepPolicy } from "./slots";
@@ -31,8 +32,10 @@ export function onInit(): void {
   onEvents(async (combat, events) => {
     await individualEffects(combat, events);
     await sidesEffects(combat, events);
+    await defeatedEffects(combat, events);
   });
   installSides();
+  installDefeated();
   onKeepSlotsChange(() => void applyKeepPolicy());
   Object.assign(game.modules.get(MODULE_ID), { api: createApi() });
 }

@@ -1,0 +1,110 @@
+/**
+ * One truth for "defeated" in the modes whose rules know `setDefeated` (`individual`, `slots`):
+ * Foundry's own defeated state (`Combatant#isDefeated`: the combatant's `defeated` field or its
+ * actor's defeated status effect) and the rules' `defeated` flag are kept equal, on the active GM's
+ * client only.
+ *
+ * - Foundry → rules: on every roster reconciliation the authority derives `setDefeated` commands
+ *   from the combatants (`syncDefeated`); a change of a combatant's `defeated` field or of an
+ *   actor's statuses triggers one.
+ * - Rules → Foundry: a `defeatedChanged` event (the `setDefeated` command) is written back as
+ *   Foundry's own tracker toggle does: the combatant's `defeated` field and the actor's defeated
+ *   status, only where they differ, so the resulting hooks find nothing left to sync.
+ * - Undo: Foundry's documents win. A rewind may restore a state from before a combatant was marked
+ *   defeated (or revived); the documents then bring it back in line, as `sides` does for its sides.
+ */
+import { MODULE_ID } from "../constants";
+import type { ModeId, RuleEvent } from "../rules/engine";
+import { parseIndividualState } from "../rules/individual-state";
+import { parseSlotsState } from "../rules/slots-state";
+import { isAuthority, loadBound, modeOf, onSync, reconcileRoster } from "./controller";
+import type { Json } from "./patch";
+
+/** The modes whose rules have a per-combatant `defeated` flag set by `setDefeated`. */
+const DEFEAT_MODES: readonly ModeId[] = ["individual", "slots"];
+
+/** Whether an encounter runs a mode whose rules have a defeated flag mirrored from Foundry. */
+export function tracksDefeat(combat: Combat.Implementation | null): combat is Combat.Implementation {
+  return combat !== null && DEFEAT_MODES.some((mode) => mode === modeOf(combat));
+}
+
+/** The rules' defeated flag of each combatant in a mode state; null when the state cannot be read. */
+function defeatedIn(mode: string, json: Json): ReadonlyMap<string, boolean> | null {
+  const state = mode === "individual" ? parseIndividualState(json) : mode === "slots" ? parseSlotsState(json) : null;
+  return state === null ? null : new Map(state.combatants.map((c) => [c.id, c.defeated]));
+}
+
+/**
+ * The `setDefeated` commands that bring a state's defeated flags in line with the combatants'
+ * `isDefeated`; none when the state cannot be read.
+ */
+export function syncDefeated(mode: string, combat: Combat.Implementation, json: Json): Json[] {
+  const rules = defeatedIn(mode, json);
+  if (rules === null) return [];
+  const out: Json[] = [];
+  for (const combatant of combat.combatants.contents) {
+    const id = combatant.id ?? "";
+    const defeated = rules.get(id);
+    if (defeated !== undefined && defeated !== combatant.isDefeated)
+      out.push({ type: "setDefeated", combatantId: id, defeated: combatant.isDefeated });
+  }
+  return out;
+}
+
+/** Make one combatant's Foundry defeated state what the rules say, writing only what differs. */
+async function applyDefeated(combatant: Combatant.Implementation, defeated: boolean): Promise<void> {
+  if (combatant.isDefeated === defeated) return;
+  try {
+    if (combatant.defeated !== defeated) await combatant.update({ defeated });
+    const actor = combatant.actor;
+    const status = CONFIG.specialStatusEffects.DEFEATED;
+    if (actor !== null && actor.statuses.has(status) !== defeated)
+      await actor.toggleStatusEffect(status, { active: defeated, overlay: true });
+  } catch (error) {
+    console.error(`${MODULE_ID} |`, error);
+  }
+}
+
+/**
+ * Side effects of `individual` and `slots` events on the authority: a combatant whose defeated flag
+ * changed in the rules is marked (or revived) in Foundry; after an undo, the rules are brought back
+ * in line with Foundry's documents (queued after the undo's own write).
+ */
+export async function defeatedEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
+  if (!tracksDefeat(combat)) return;
+  if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+  const ids = new Set(events.flatMap((e) => (e.type === "defeatedChanged" && e.combatantId ? [e.combatantId] : [])));
+  if (ids.size === 0) return;
+  const bound = loadBound(combat);
+  const rules = bound === null ? null : defeatedIn(bound.mode, bound.state);
+  if (rules === null) return;
+  for (const id of ids) {
+    const combatant = combat.combatants.get(id);
+    const defeated = rules.get(id);
+    if (combatant !== undefined && defeated !== undefined) await applyDefeated(combatant, defeated);
+  }
+}
+
+/**
+ * An actor's statuses may have changed (the defeated status set from the token HUD): the encounters
+ * it fights in are brought in line (nothing is written where nothing differs).
+ */
+export function onDefeatedActorChanged(actor: { readonly id: string | null } | null): void {
+  if (actor === null || !isAuthority()) return;
+  for (const combat of game.combats.contents) {
+    if (tracksDefeat(combat) && combat.combatants.contents.some((c) => c.actorId === actor.id))
+      void reconcileRoster(combat);
+  }
+}
+
+/** `create/update/deleteActiveEffect`: an effect of an actor (or of its item) may carry the defeated status. */
+export function onDefeatedEffectChanged(effect: ActiveEffect.Implementation): void {
+  const parent = effect.parent;
+  if (parent === null) return;
+  onDefeatedActorChanged(parent.documentName === "Actor" ? parent : parent.parent);
+}
+
+/** Install the defeated mirror of the modes that have one (called at `init`). */
+export function installDefeated(): void {
+  for (const mode of DEFEAT_MODES) onSync(mode, (combat, state) => syncDefeated(mode, combat, state));
+}
