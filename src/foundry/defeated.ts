@@ -51,15 +51,23 @@ export function syncDefeated(mode: string, combat: Combat.Implementation, json: 
   return out;
 }
 
-/** Make one combatant's Foundry defeated state what the rules say, writing only what differs. */
+/**
+ * Mark a combatant defeated or not as Foundry's own tracker does — the combatant's `defeated` field
+ * and its actor's defeated status together — writing only what differs.
+ */
+export async function writeDefeated(combatant: Combatant.Implementation, defeated: boolean): Promise<void> {
+  if (combatant.defeated !== defeated) await combatant.update({ defeated });
+  const actor = combatant.actor;
+  const status = CONFIG.specialStatusEffects.DEFEATED;
+  if (actor !== null && actor.statuses.has(status) !== defeated)
+    await actor.toggleStatusEffect(status, { active: defeated, overlay: true });
+}
+
+/** Make one combatant's Foundry defeated state what the rules say (a failure is logged). */
 async function applyDefeated(combatant: Combatant.Implementation, defeated: boolean): Promise<void> {
   if (combatant.isDefeated === defeated) return;
   try {
-    if (combatant.defeated !== defeated) await combatant.update({ defeated });
-    const actor = combatant.actor;
-    const status = CONFIG.specialStatusEffects.DEFEATED;
-    if (actor !== null && actor.statuses.has(status) !== defeated)
-      await actor.toggleStatusEffect(status, { active: defeated, overlay: true });
+    await writeDefeated(combatant, defeated);
   } catch (error) {
     console.error(`${MODULE_ID} |`, error);
   }

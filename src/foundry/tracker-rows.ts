@@ -5,6 +5,7 @@
  * menu edits the combatant, hides or reveals it, marks it defeated or not, and removes it.
  */
 import { I18N, MODULE_ID } from "../constants";
+import { writeDefeated } from "./defeated";
 import { refusalKey } from "./notify";
 
 /** Inside a row, these have a meaning of their own: a click on them is not a click on the row. */
@@ -53,15 +54,6 @@ export function openRowSheet(combat: Combat.Implementation, id: string): void {
   const combatant = combatantOf(combat, id);
   const actor = combatant?.actor ?? null;
   if (actor?.testUserPermission(game.user, "OBSERVER")) void actor.sheet?.render(true);
-}
-
-/**
- * Mark a combatant defeated or not, as Foundry's own tracker does: the combatant's flag and the
- * actor's defeated status effect together.
- */
-async function setDefeated(combatant: Combatant.Implementation, defeated: boolean): Promise<void> {
-  await combatant.update({ defeated });
-  await combatant.actor?.toggleStatusEffect(CONFIG.specialStatusEffects.DEFEATED, { active: defeated, overlay: true });
 }
 
 /** A GM's change from the row menu; a failure is logged and shown, never thrown. */
@@ -133,13 +125,13 @@ export function rowMenuEntries(viewed: () => Combat.Implementation | null): RowM
       "Defeat",
       "fa-skull",
       (c) => !c.isDefeated,
-      (c) => setDefeated(c, true),
+      (c) => writeDefeated(c, true),
     ),
     entry(
       "Revive",
       "fa-heart-pulse",
       (c) => c.isDefeated,
-      (c) => setDefeated(c, false),
+      (c) => writeDefeated(c, false),
     ),
     entry(
       "Remove",
