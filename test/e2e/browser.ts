@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 /** The repository root. */
@@ -61,6 +62,39 @@ export async function openSession(): Promise<Session> {
       await server.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One session for the tests of a file: opened before them, closed after them. Its members are read
+ * when a test runs (the session does not exist yet where the file calls this).
+ */
+export function useSession(): Session {
+  let open: Session | null = null;
+  beforeAll(async () => {
+    open = await openSession();
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+  const current = (): Session => {
+    if (open === null) throw new Error("The browser session is not open yet.");
+    return open;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get context() {
+      return current().context;
+    },
+    get page() {
+      return current().page;
+    },
+    get errors() {
+      return current().errors;
+    },
+    close: () => current().close(),
   };
 }
 

@@ -2,33 +2,24 @@
  * End to end, in Chromium: the playground's GM and two player views share one simulated Foundry
  * server and run the built module. Every step is checked in all three views.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
 import {
   USERS,
   frameOf,
-  openSession,
+  useSession,
   overflowing,
   screenshots,
   shown,
   VIEWS,
-  type Session,
   type Shown,
   type View,
   loadViews,
 } from "./browser.js";
 
-let session: Session;
+const session = useSession();
 let frames: Record<View, Frame>;
-
-beforeAll(async () => {
-  session = await openSession();
-});
-
-afterAll(async () => {
-  await session.close();
-});
 
 async function load(query: string): Promise<void> {
   frames = await loadViews(session, query);

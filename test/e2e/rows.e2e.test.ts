@@ -3,21 +3,13 @@
  * the viewer's canvas to the token and selects it for its owner; a double click opens the actor's
  * sheet for whoever may view it; the GM's right-click menu hides, defeats, edits and removes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { loadViews, openSession, screenshots, shown, type Session, type View } from "./browser.js";
+import { loadViews, useSession, screenshots, shown, type View } from "./browser.js";
 
-let session: Session;
+const session = useSession();
 let frames: Record<View, Frame>;
-
-beforeAll(async () => {
-  session = await openSession();
-});
-
-afterAll(async () => {
-  await session.close();
-});
 
 /** What a view's simulated canvas and sheets recorded. */
 interface Canvas {

@@ -5,21 +5,13 @@
  * next round's initiative. Every view shows the same banner and pass order; screenshots of each view
  * are saved under test-artefacts/.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { openSession, overflowing, screenshots, VIEWS, type Session, type View, loadViews } from "./browser.js";
+import { useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
-let session: Session;
+const session = useSession();
 let frames: Record<View, Frame>;
-
-beforeAll(async () => {
-  session = await openSession();
-});
-
-afterAll(async () => {
-  await session.close();
-});
 
 async function load(query: string): Promise<void> {
   frames = await loadViews(session, query);
