@@ -165,7 +165,7 @@ export function applyAsAuthority(
     }
     // A roster change that raced this command is reconciled by its own create/delete hook, queued after it.
     moduleHooks.callAll(HOOKS.command, combat, command, applied.events);
-    await afterEvents(combat, applied.events);
+    await afterEvents(combat, applied.events, "command");
     return { ok: true };
   });
 }
@@ -205,24 +205,37 @@ export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
     const applied = reconcile(combat, true);
     if (applied?.ok) {
       await write(combat, applied);
-      await afterEvents(combat, applied.events);
+      await afterEvents(combat, applied.events, "reconcile");
     }
   });
 }
 
+/**
+ * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
+ * (the state brought in line with the documents, which already say what the events say).
+ */
+export type EventOrigin = "command" | "reconcile";
+
 /** Side effects of events that live outside the Combat document (status effects). */
-let eventHandler: (combat: Combat.Implementation, events: readonly RuleEvent[]) => Promise<void> = () =>
-  Promise.resolve();
+let eventHandler: (
+  combat: Combat.Implementation,
+  events: readonly RuleEvent[],
+  origin: EventOrigin,
+) => Promise<void> = () => Promise.resolve();
 
 /** Install the handler for events' side effects (set by the mode glue at init). */
 export function onEvents(handler: typeof eventHandler): void {
   eventHandler = handler;
 }
 
-async function afterEvents(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
+async function afterEvents(
+  combat: Combat.Implementation,
+  events: readonly RuleEvent[],
+  origin: EventOrigin,
+): Promise<void> {
   if (events.length === 0) return;
   try {
-    await eventHandler(combat, events);
+    await eventHandler(combat, events, origin);
   } catch (error) {
     console.error(`${MODULE_ID} |`, error);
   }

@@ -17,7 +17,7 @@ import { MODULE_ID } from "../constants";
 import type { ModeId, RuleEvent } from "../rules/engine";
 import { parseIndividualState } from "../rules/individual-state";
 import { parseSlotsState } from "../rules/slots-state";
-import { isAuthority, loadBound, modeOf, onSync, reconcileRoster } from "./controller";
+import { isAuthority, loadBound, modeOf, onSync, reconcileRoster, type EventOrigin } from "./controller";
 import type { Json } from "./patch";
 
 /** The modes whose rules have a per-combatant `defeated` flag set by `setDefeated`. */
@@ -78,8 +78,14 @@ async function applyDefeated(combatant: Combatant.Implementation, defeated: bool
  * changed in the rules is marked (or revived) in Foundry; after an undo, the rules are brought back
  * in line with Foundry's documents (queued after the undo's own write).
  */
-export async function defeatedEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
-  if (!tracksDefeat(combat)) return;
+export async function defeatedEffects(
+  combat: Combat.Implementation,
+  events: readonly RuleEvent[],
+  origin: EventOrigin,
+): Promise<void> {
+  // A reconciliation's `setDefeated` came from the documents: writing the rules back into them
+  // could only overwrite a change made since (a revive right after a defeat, say).
+  if (!tracksDefeat(combat) || origin !== "command") return;
   if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
   const ids = new Set(events.flatMap((e) => (e.type === "defeatedChanged" && e.combatantId ? [e.combatantId] : [])));
   if (ids.size === 0) return;

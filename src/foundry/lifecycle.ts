@@ -29,10 +29,10 @@ export function onInit(): void {
     name: `${I18N}.Status.FlatFooted`,
     img: "icons/svg/falling.svg",
   });
-  onEvents(async (combat, events) => {
+  onEvents(async (combat, events, origin) => {
     await individualEffects(combat, events);
     await sidesEffects(combat, events);
-    await defeatedEffects(combat, events);
+    await defeatedEffects(combat, events, origin);
   });
   installSides();
   installDefeated();

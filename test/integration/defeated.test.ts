@@ -4,7 +4,7 @@
  * badge) and the rules' `defeated` flag are kept equal both ways by the active GM's client, with no
  * write beyond what differs; undo leaves Foundry's documents as the truth.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_USERS, ROLES, type Sim, type SimClient } from "../sim/index.js";
 import {
   ACTOR,
@@ -249,6 +249,36 @@ describe("no extra writes", () => {
 });
 
 describe("only the authority syncs", () => {
+  it("a revive right after a defeat is not overwritten by the defeat's own sync (the GM's write is slow)", async () => {
+    const sim = await battle();
+    // The GM's Combat writes take 300 ms: Alice's revive lands while the defeat's sync is in flight.
+    const combat = combatOn(sim.gm);
+    const update = combat.update.bind(combat);
+    combat.update = async (...args: Parameters<typeof update>) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return update(...args);
+    };
+    const alice = sim.client(ALICE);
+    sim.server.resetStats();
+    await combatantOn(sim.gm, "aria").update({ defeated: true });
+    await vi.waitFor(
+      () => {
+        expect(combatantOn(alice, "aria").defeated).toBe(true);
+      },
+      { interval: 1 },
+    );
+    await combatantOn(alice, "aria").update({ defeated: false });
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    await sim.settle();
+    // Alice's revive was written while the GM's sync of the defeat was still on its way.
+    expect(writes(sim).slice(0, 2)).toEqual([
+      [GM, "update", "Combatant"],
+      [ALICE, "update", "Combatant"],
+    ]);
+    await expectOneTruth(sim, "aria", "Aria", false);
+    expectNoErrors(sim);
+  });
+
   it("a player who marks their own combatant defeated writes nothing more: the active GM syncs; their setDefeated is refused", async () => {
     const sim = await battle();
     const alice = sim.client(ALICE);
