@@ -17,8 +17,11 @@ export const ROW_SELECTOR = ".si-list > .si-row[data-combatant-id]";
 /** The combatant id of the row an event happened on, or null (outside a row, or on a control in one). */
 export function rowOf(event: Event): string | null {
   const target = event.target as Element | null;
-  if (target === null || typeof target.closest !== "function" || target.closest(OWN_CLICKS) !== null) return null;
-  return target.closest<HTMLElement>(ROW_SELECTOR)?.dataset.combatantId ?? null;
+  if (target === null || typeof target.closest !== "function") return null;
+  const row = target.closest<HTMLElement>(ROW_SELECTOR);
+  const control = target.closest(OWN_CLICKS);
+  if (row === null || (control !== null && row.contains(control))) return null;
+  return row.dataset.combatantId ?? null;
 }
 
 /** The combatant a row is for, or null with a message when it has left the encounter. */
@@ -37,12 +40,10 @@ export async function activateRow(combat: Combat.Implementation, id: string, add
   if (combatant === null || !canvas.ready) return;
   const name = combatant.name ?? "";
   const token = combatant.token?.object ?? null;
-  if (token === null) {
-    ui.notifications.info(game.i18n.format(`${I18N}.Tracker.Row.NoToken`, { name }));
-    return;
-  }
-  if (!token.visible) {
-    ui.notifications.warn(game.i18n.format(`${I18N}.Tracker.Row.TokenHidden`, { name }));
+  // One message whether the token is elsewhere or hidden from this user: it does not tell a player
+  // that a token they cannot see is there.
+  if (token === null || !token.isVisible) {
+    ui.notifications.info(game.i18n.format(`${I18N}.Tracker.Row.NotSeen`, { name }));
     return;
   }
   if (token.isOwner) token.control({ releaseOthers: !additive });

@@ -232,6 +232,8 @@ export function createTrackerClass(Base: TrackerClass) {
         });
       });
       root.addEventListener("click", (event) => {
+        // The second click of a double click is the double click's (the sheet), not another pan.
+        if (event.detail > 1) return;
         const id = rowOf(event);
         const combat = this.structuredCombat;
         if (id !== null && combat !== null) void activateRow(combat, id, event.shiftKey);
@@ -241,6 +243,7 @@ export function createTrackerClass(Base: TrackerClass) {
         const combat = this.structuredCombat;
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
+      if (!game.user.isGM) return;
       const entries = rowMenuEntries(() => this.structuredCombat);
       moduleHooks.callAll(HOOKS.rowMenu, this, entries);
       new foundry.applications.ux.ContextMenu(root, ROW_SELECTOR, entries, { jQuery: false, fixed: true });

@@ -65,10 +65,17 @@ describe("combatant rows in Chromium", () => {
     // The GM clicks Brom: the GM's canvas pans to Brom's token (x 200, y 400: centre 250, 450) and selects it.
     await row("gm", "Brom").locator(".si-row__name").click();
     await expect.poll(() => canvasOf("gm")).toEqual({ pans: [{ x: 250, y: 450 }], controlled: ["Brom"] });
+    // Shift adds to the selection; a plain click selects only the one clicked.
+    await row("gm", "Aria")
+      .locator(".si-row__name")
+      .click({ modifiers: ["Shift"] });
+    await expect.poll(async () => (await canvasOf("gm")).controlled).toEqual(["Brom", "Aria"]);
+    await row("gm", "Officer").locator(".si-row__name").click();
+    await expect.poll(async () => (await canvasOf("gm")).controlled).toEqual(["Officer"]);
     // Alice clicks Brom: she sees where he is, but cannot select another player's token.
     await row("alice", "Brom").locator(".si-row__img").click();
     await expect.poll(() => canvasOf("alice")).toEqual({ pans: [{ x: 250, y: 450 }], controlled: [] });
-    // Her own Aria: panned to and selected; shift-click keeps the selection (only Aria is hers).
+    // Her own Aria: panned to and selected.
     await row("alice", "Aria").click({ position: { x: 4, y: 4 } });
     await expect.poll(async () => (await canvasOf("alice")).controlled).toEqual(["Aria"]);
     // A click on a control in the row is the control's, not the row's: no pan.
@@ -76,21 +83,28 @@ describe("combatant rows in Chromium", () => {
     await row("alice", "Aria").locator('button[data-action="siRoll"]').click();
     await expect.poll(async () => (await shown(frames.gm)).badges.Aria?.includes("needs a roll")).toBe(false);
     expect((await canvasOf("alice")).pans.length).toBe(pans);
-    // Nothing leaks to the others' canvases.
-    expect((await canvasOf("bob")).pans).toEqual([]);
 
-    // A double click opens Aria's sheet for Alice (she owns her); not the officer's (no permission).
+    // A double click opens a sheet the user may view, once, after one pan (the second click of it
+    // is not another pan): not the officer's for Alice (no permission), her own Aria's.
+    await row("alice", "Officer").locator(".si-row__name").dblclick();
+    const beforeSheet = (await canvasOf("alice")).pans.length;
     await row("alice", "Aria").locator(".si-row__name").dblclick();
     await expect.poll(() => sheetRenders("alice", "Aria")).toBe(1);
-    await row("alice", "Officer").locator(".si-row__name").dblclick();
     expect(await sheetRenders("alice", "Officer")).toBe(0);
+    expect((await canvasOf("alice")).pans.length).toBe(beforeSheet + 1);
 
-    // A token the viewer cannot see is not panned to: the GM hides the officer's token.
+    // A token the viewer cannot see is not panned to, and the message does not tell whether it is
+    // hidden or elsewhere: the GM hides the officer's token, and Trooper 3's is on no scene here.
     await frames.gm.evaluate(async () => {
+      type Doc = { update(d: object): Promise<unknown> };
       const { game } = window as unknown as {
-        game: { scenes: { active: { tokens: { getName(n: string): { update(d: object): Promise<unknown> } } } } };
+        game: {
+          scenes: { active: { tokens: { getName(n: string): Doc } } };
+          combats: { viewed: { combatants: { getName(n: string): Doc } } };
+        };
       };
       await game.scenes.active.tokens.getName("Officer").update({ hidden: true });
+      await game.combats.viewed.combatants.getName("Trooper 3").update({ tokenId: "tokenElsewhere01" });
     });
     const before = (await canvasOf("alice")).pans.length;
     await expect
@@ -98,8 +112,23 @@ describe("combatant rows in Chromium", () => {
         await row("alice", "Officer").locator(".si-row__name").click();
         return toasts("alice");
       })
-      .toContain("You cannot see Officer's token.");
+      .toContain("You cannot see Officer's token on this scene.");
+    await row("alice", "Trooper 3").locator(".si-row__name").click();
+    await expect.poll(() => toasts("alice")).toContain("You cannot see Trooper 3's token on this scene.");
     expect((await canvasOf("alice")).pans.length).toBe(before);
+    // The GM still sees the hidden token and pans to it.
+    await row("gm", "Officer").locator(".si-row__name").click();
+    await expect.poll(async () => (await canvasOf("gm")).pans.length).toBe(4);
+
+    // A row whose combatant has just left says so instead of failing.
+    await frames.gm.evaluate(() => {
+      const trooper = Array.from(document.querySelectorAll<HTMLElement>(".si-row")).find((r) =>
+        r.textContent.includes("Trooper 2"),
+      );
+      if (trooper !== undefined) trooper.dataset.combatantId = "combatantGone0001";
+    });
+    await row("gm", "Trooper 2").locator(".si-row__name").click();
+    await expect.poll(() => toasts("gm")).toContain("That combatant is no longer in the encounter.");
     expect(session.errors).toEqual([]);
   });
 

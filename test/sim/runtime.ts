@@ -568,8 +568,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get isOwner(): boolean {
       return this.document.isOwner;
     }
-    /** Whether the current user sees it: a hidden token only for the GM. */
-    get visible(): boolean {
+    /**
+     * Whether the current user can see it (https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html#isVisible):
+     * in the sim, a hidden token only for the GM (no vision or fog).
+     */
+    get isVisible(): boolean {
       return !this.document.hidden || currentUser()?.isGM === true;
     }
     get controlled(): boolean {
