@@ -107,6 +107,9 @@ export async function bootRealm(
   const buffer: ServerMessage[] = [];
   let buffering = true;
   const world = copy(server.snapshot());
+  // The world a client loads already has its own user logged in (https://foundryvtt.com/api/classes/foundry.documents.User.html#active).
+  const self = world.users.find((u) => u._id === userId);
+  if (self) self.active = true;
   if (server.isConnected(userId)) server.disconnect(userId);
   server.connect(userId, (msg) => {
     if (buffering) buffer.push(msg);

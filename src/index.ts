@@ -2,7 +2,7 @@
  * Structured Initiative — entry point. Wiring only: attaches hook listeners, does nothing else at
  * import time.
  */
-import { onDefeatedActorChanged, onDefeatedEffectChanged } from "./foundry/defeated";
+import { onDefeatedEffectCreatedOrDeleted, onDefeatedEffectUpdated } from "./foundry/defeated";
 import { onInit, onReady } from "./foundry/lifecycle";
 import {
   onCreateCombat,
@@ -38,8 +38,8 @@ Hooks.on("updateCombatantGroup", onSidesGroupChanged);
 Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
 Hooks.on("updateCombat", onSidesCombatUpdated);
 Hooks.on("updateActor", onSidesActorUpdated);
-// `individual` and `slots` mirror Foundry's defeated state, which an actor's defeated status also sets.
-Hooks.on("updateActor", onDefeatedActorChanged);
-Hooks.on("createActiveEffect", onDefeatedEffectChanged);
-Hooks.on("updateActiveEffect", onDefeatedEffectChanged);
-Hooks.on("deleteActiveEffect", onDefeatedEffectChanged);
+// `individual` and `slots` mirror Foundry's defeated state, which an actor's defeated status also sets:
+// a status is an ActiveEffect of the actor (creating or deleting one does not update the actor).
+Hooks.on("createActiveEffect", onDefeatedEffectCreatedOrDeleted);
+Hooks.on("updateActiveEffect", onDefeatedEffectUpdated);
+Hooks.on("deleteActiveEffect", onDefeatedEffectCreatedOrDeleted);

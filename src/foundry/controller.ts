@@ -211,6 +211,56 @@ export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
 }
 
 /**
+ * An actor's documents changed where a mode's sync reads them (traits, statuses): on the authority,
+ * every encounter for which `applies` holds and that has a combatant of this actor is reconciled
+ * (nothing is written where nothing differs).
+ */
+export function reconcileActorEncounters(
+  actorId: string | null,
+  applies: (combat: Combat.Implementation) => boolean,
+): void {
+  if (actorId === null || !isAuthority()) return;
+  for (const combat of game.combats.contents) {
+    if (applies(combat) && combat.combatants.contents.some((c) => c.actorId === actorId)) void reconcileRoster(combat);
+  }
+}
+
+/**
+ * After an undo the documents a mode mirrors win: a `rewound` event queues a reconciliation (after
+ * the undo's own write), which brings the restored state back in line with them.
+ */
+export function reconcileAfterUndo(combat: Combat.Implementation, events: readonly RuleEvent[]): void {
+  if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+}
+
+/**
+ * Whether this client was the authority when last asked: `onAuthorityChange` reports the moment it
+ * becomes one.
+ */
+let wasAuthority = false;
+/** Whether `ready` has passed on this client (before it, `ready`'s own call decides). */
+let started = false;
+
+/**
+ * Called at `ready` (with `atReady`) and when a user connects or leaves: when this client has just
+ * become the authority, every structured encounter with combatants is reconciled, so that what
+ * changed in the documents while no GM applied it (a defeat marked with no GM online) reaches the
+ * rules without waiting for an unrelated roster event. Reconciling writes nothing where nothing
+ * differs.
+ */
+export function onAuthorityChange(atReady = false): void {
+  if (atReady) started = true;
+  if (!started) return;
+  const now = isAuthority();
+  const became = now && !wasAuthority;
+  wasAuthority = now;
+  if (!became) return;
+  for (const combat of game.combats.contents) {
+    if (isStructured(combat) && combat.combatants.size > 0) void reconcileRoster(combat);
+  }
+}
+
+/**
  * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
  * (the state brought in line with the documents, which already say what the events say).
  */

@@ -6,7 +6,8 @@
  *
  * - Foundry → rules: on every roster reconciliation the authority derives `setDefeated` commands
  *   from the combatants (`syncDefeated`); a change of a combatant's `defeated` field or of an
- *   actor's statuses triggers one.
+ *   effect carrying the defeated status (an actor's statuses come from its effects) triggers one,
+ *   and so does this client becoming the authority (see `onAuthorityChange`).
  * - Rules → Foundry: a `defeatedChanged` event (the `setDefeated` command) is written back as
  *   Foundry's own tracker toggle does: the combatant's `defeated` field and the actor's defeated
  *   status, only where they differ, so the resulting hooks find nothing left to sync.
@@ -17,7 +18,14 @@ import { MODULE_ID } from "../constants";
 import type { ModeId, RuleEvent } from "../rules/engine";
 import { parseIndividualState } from "../rules/individual-state";
 import { parseSlotsState } from "../rules/slots-state";
-import { isAuthority, loadBound, modeOf, onSync, reconcileRoster, type EventOrigin } from "./controller";
+import {
+  loadBound,
+  modeOf,
+  onSync,
+  reconcileActorEncounters,
+  reconcileAfterUndo,
+  type EventOrigin,
+} from "./controller";
 import type { Json } from "./patch";
 
 /** The modes whose rules have a per-combatant `defeated` flag set by `setDefeated`. */
@@ -86,7 +94,7 @@ export async function defeatedEffects(
   // A reconciliation's `setDefeated` came from the documents: writing the rules back into them
   // could only overwrite a change made since (a revive right after a defeat, say).
   if (!tracksDefeat(combat) || origin !== "command") return;
-  if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+  reconcileAfterUndo(combat, events);
   const ids = new Set(events.flatMap((e) => (e.type === "defeatedChanged" && e.combatantId ? [e.combatantId] : [])));
   if (ids.size === 0) return;
   const bound = loadBound(combat);
@@ -99,23 +107,37 @@ export async function defeatedEffects(
   }
 }
 
-/**
- * An actor's statuses may have changed (the defeated status set from the token HUD): the encounters
- * it fights in are brought in line (nothing is written where nothing differs).
- */
-export function onDefeatedActorChanged(actor: { readonly id: string | null } | null): void {
-  if (actor === null || !isAuthority()) return;
-  for (const combat of game.combats.contents) {
-    if (tracksDefeat(combat) && combat.combatants.contents.some((c) => c.actorId === actor.id))
-      void reconcileRoster(combat);
-  }
+/** Whether an effect carries the defeated status (`CONFIG.specialStatusEffects.DEFEATED`). */
+function carriesDefeat(effect: ActiveEffect.Implementation): boolean {
+  return effect.statuses.has(CONFIG.specialStatusEffects.DEFEATED);
 }
 
-/** `create/update/deleteActiveEffect`: an effect of an actor (or of its item) may carry the defeated status. */
-export function onDefeatedEffectChanged(effect: ActiveEffect.Implementation): void {
+/**
+ * An actor's defeated status may have changed (set from the token HUD, Foundry's tracker or a
+ * system): the encounters it fights in are brought in line (nothing is written where nothing
+ * differs). The effect belongs to the actor, or to one of its items.
+ */
+function defeatedEffectChanged(effect: ActiveEffect.Implementation): void {
   const parent = effect.parent;
   if (parent === null) return;
-  onDefeatedActorChanged(parent.documentName === "Actor" ? parent : parent.parent);
+  const actor = parent.documentName === "Actor" ? parent : parent.parent;
+  reconcileActorEncounters(actor?.id ?? null, tracksDefeat);
+}
+
+/** `createActiveEffect`, `deleteActiveEffect`: only an effect that carries the defeated status matters. */
+export function onDefeatedEffectCreatedOrDeleted(effect: ActiveEffect.Implementation): void {
+  if (carriesDefeat(effect)) defeatedEffectChanged(effect);
+}
+
+/**
+ * `updateActiveEffect`: only a change of an effect's statuses or of whether it applies (`disabled`)
+ * can change the actor's defeated status, not the duration ticks systems write every turn. A
+ * `disabled` change matters when the effect carries the defeated status; a `statuses` change always
+ * may, since `changed` holds the new statuses only and one that dropped the defeated status looks
+ * like any other.
+ */
+export function onDefeatedEffectUpdated(effect: ActiveEffect.Implementation, changed: object): void {
+  if ("statuses" in changed || ("disabled" in changed && carriesDefeat(effect))) defeatedEffectChanged(effect);
 }
 
 /** Install the defeated mirror of the modes that have one (called at `init`). */

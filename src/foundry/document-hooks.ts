@@ -1,6 +1,13 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../constants";
-import { handleRequest, isAuthority, isStructured, reconcileRoster, restoreTurn } from "./controller";
+import {
+  handleRequest,
+  isAuthority,
+  isStructured,
+  onAuthorityChange,
+  reconcileRoster,
+  restoreTurn,
+} from "./controller";
 import { tracksDefeat } from "./defeated";
 import { MODE_BINDINGS } from "./modes";
 import { defaultMode } from "./settings";
@@ -77,10 +84,13 @@ export function onDeleteCombatant(combatant: Combatant.Implementation): void {
 }
 
 /**
- * `userConnected`: when a GM comes or goes, a structured tracker re-renders, so players see at once
- * whether their controls can be applied ("No GM is connected" appears and goes away).
+ * `userConnected`: a client that has just become the authority (its GM is now the active one)
+ * reconciles the structured encounters; when a GM comes or goes, a structured tracker re-renders,
+ * so players see at once whether their controls can be applied ("No GM is connected" appears and
+ * goes away).
  */
 export function onUserConnected(user: User.Implementation, _connected: boolean): void {
+  onAuthorityChange();
   const tracker = ui.combat;
   const combat = tracker.viewed;
   if (!user.isGM || !tracker.rendered || combat === null || !isStructured(combat)) return;

@@ -2,7 +2,7 @@
 import { FLAT_FOOTED_STATUS, I18N, MODULE_ID, QUERIES } from "../constants";
 import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
-import { onEvents, onOutcomeQuery } from "./controller";
+import { onAuthorityChange, onEvents, onOutcomeQuery } from "./controller";
 import { defeatedEffects, installDefeated } from "./defeated";
 import { individualEffects } from "./individual";
 import { onKeepSlotsChange, registerSettings } from "./settings";
@@ -40,7 +40,11 @@ export function onInit(): void {
   Object.assign(game.modules.get(MODULE_ID), { api: createApi() });
 }
 
-/** `ready`: nothing to prepare yet beyond `init`; kept for the tracker's first render. */
+/**
+ * `ready`: the tracker's first render; a client that starts as the authority brings every
+ * structured encounter in line with what changed while no GM applied it.
+ */
 export function onReady(): void {
+  onAuthorityChange(true);
   void ui.combat.render();
 }

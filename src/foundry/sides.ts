@@ -32,6 +32,8 @@ import {
   modeOf,
   onSync,
   precheck,
+  reconcileActorEncounters,
+  reconcileAfterUndo,
   reconcileRoster,
   requesterFor,
   submit,
@@ -621,11 +623,7 @@ export function onSidesGroupChanged(group: { readonly parent: Combat.Implementat
 
 /** `updateActor`: traits read from a changed actor are mirrored into the sides encounters it fights in. */
 export function onSidesActorUpdated(actor: { readonly id: string | null }): void {
-  if (!isAuthority()) return;
-  for (const combat of game.combats.contents) {
-    if (sidesCombat(combat) && combat.combatants.contents.some((c) => c.actorId === actor.id))
-      void reconcileRoster(combat);
-  }
+  reconcileActorEncounters(actor.id, sidesCombat);
 }
 
 /** `updateCombat`: the countdown follows the current declarer and the GM's controls (active GM). */
@@ -635,7 +633,7 @@ export function onSidesCombatUpdated(combat: Combat.Implementation): void {
 
 /** Side effects of sides events on the authority: an undo restores the mirror of the documents. */
 export function sidesEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
-  if (modeOf(combat) === "sides" && events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+  if (modeOf(combat) === "sides") reconcileAfterUndo(combat, events);
   return Promise.resolve();
 }
 

@@ -10,7 +10,6 @@ import {
   ACTOR,
   ALICE,
   GM,
-  SCENE,
   apiOn,
   combatOn,
   encounter,
@@ -23,7 +22,6 @@ import {
   serverCombat,
   start,
   stateOn,
-  tokenOf,
   turnsOn,
   world,
   type ActorKey,
@@ -83,10 +81,14 @@ function combatantOn(client: SimClient, key: ActorKey): NonNullable<ReturnType<t
   return c;
 }
 
-/** Whether the server's copy of an actor carries the defeated status. */
+/**
+ * Whether the server's copy of an actor carries the defeated status: an enabled ActiveEffect of the
+ * actor whose statuses include it (an actor's statuses come from its effects).
+ */
 function actorDead(sim: Sim, key: ActorKey): boolean {
   const actor = sim.server.world.actors.find((a) => a._id === ACTOR[key]);
-  return Array.isArray(actor?.statuses) && actor.statuses.includes(DEAD);
+  const effects = (actor?.effects ?? []) as Array<{ statuses: string[]; disabled: boolean }>;
+  return effects.some((e) => !e.disabled && e.statuses.includes(DEAD));
 }
 
 /** Foundry's defeated state of a combatant on a client, and the tracker row's badge. */
@@ -228,7 +230,7 @@ describe("no extra writes", () => {
     ]);
   });
 
-  it("rules → Foundry: one Combat write, then the combatant and the actor once each, then nothing", async () => {
+  it("rules → Foundry: one Combat write, then the combatant and the actor's defeated effect once each, then nothing", async () => {
     const sim = await battle();
     sim.server.resetStats();
     await command(sim, sim.gm, { type: "setDefeated", combatantId: idOf(sim.gm, "officer"), defeated: true });
@@ -236,15 +238,58 @@ describe("no extra writes", () => {
     expect(writes(sim)).toEqual([
       [GM, "update", "Combat"],
       [GM, "update", "Combatant"],
-      [GM, "update", "Actor"],
+      [GM, "create", "ActiveEffect"],
     ]);
     sim.server.resetStats();
     await command(sim, sim.gm, { type: "setDefeated", combatantId: idOf(sim.gm, "officer"), defeated: false });
     expect(writes(sim)).toEqual([
       [GM, "update", "Combat"],
       [GM, "update", "Combatant"],
-      [GM, "update", "Actor"],
+      [GM, "delete", "ActiveEffect"],
     ]);
+  });
+
+  it("Foundry → rules through the actor's effects: the effect's write, then one Combat write; an effect update that leaves statuses and disabled alone reconciles nothing", async () => {
+    const sim = await battle();
+    const actor = combatantOn(sim.gm, "officer").actor;
+    sim.server.resetStats();
+    await actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
+    await sim.settle();
+    expect(writes(sim)).toEqual([
+      [GM, "create", "ActiveEffect"],
+      [GM, "update", "Combat"],
+    ]);
+    await expectOneTruth(sim, "officer", "Officer", true);
+    // The GM's replica of Brom's combatant now says defeated without any hook: any reconciliation
+    // from here would write it into the rules, so a missing Combat write shows none ran.
+    combatantOn(sim.gm, "brom")._source.defeated = true;
+    const bromActor = combatantOn(sim.gm, "brom").actor;
+    const dead = actor?.effects.contents[0];
+    sim.server.resetStats();
+    const [bless] = (await bromActor?.createEmbeddedDocuments("ActiveEffect", [{ name: "Bless" }])) ?? [];
+    await bless?.update({ "duration.turns": 2 });
+    await bless?.update({ disabled: true });
+    await dead?.update({ "duration.rounds": 3, name: "Out cold" });
+    await bless?.delete();
+    await sim.settle();
+    expect(writes(sim)).toEqual([
+      [GM, "create", "ActiveEffect"],
+      [GM, "update", "ActiveEffect"],
+      [GM, "update", "ActiveEffect"],
+      [GM, "update", "ActiveEffect"],
+      [GM, "delete", "ActiveEffect"],
+    ]);
+    expect(rulesDefeated(sim.gm).Brom).toBe(false);
+    // Disabling the effect that carries the defeated status does reconcile (and revives the officer).
+    sim.server.resetStats();
+    await dead?.update({ disabled: true });
+    await sim.settle();
+    expect(writes(sim)).toEqual([
+      [GM, "update", "ActiveEffect"],
+      [GM, "update", "Combat"],
+    ]);
+    expect(rulesDefeated(sim.gm)).toMatchObject({ Officer: false, Brom: true });
+    expectNoErrors(sim);
   });
 });
 
@@ -321,7 +366,7 @@ describe("only the authority syncs", () => {
       [GM2, "update", "Combat"],
       [GM, "update", "Combat"],
       [GM, "update", "Combatant"],
-      [GM, "update", "Actor"],
+      [GM, "create", "ActiveEffect"],
     ]);
     for (const client of sim.clients) {
       expect(rulesDefeated(client), client.userId).toMatchObject({ Brom: true, Officer: true });
@@ -330,24 +375,59 @@ describe("only the authority syncs", () => {
     expectNoErrors(sim);
   });
 
-  it("with no GM online a player's client does not sync; the GM's next reconciliation does", async () => {
+  it("with no GM online a player's client does not sync; the GM who connects syncs at once, with no roster event", async () => {
     const sim = await battle();
     sim.gm.disconnect();
     await sim.settle();
     const alice = sim.client(ALICE);
     sim.server.resetStats();
     await combatantOn(alice, "aria").update({ defeated: true });
+    await combatantOn(alice, "aria").actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
+    await sim.settle();
+    expect(writes(sim)).toEqual([
+      [ALICE, "update", "Combatant"],
+      [ALICE, "create", "ActiveEffect"],
+    ]);
+    expect(rulesDefeated(alice).Aria).toBe(false);
+    // The GM is back: becoming the authority, its client brings the defeat into the rules.
+    sim.server.resetStats();
+    await sim.connect(GM);
+    await sim.settle();
+    expect(writes(sim)).toEqual([[GM, "update", "Combat"]]);
+    await expectOneTruth(sim, "aria", "Aria", true);
+    expectNoErrors(sim);
+  });
+
+  it("a GM who becomes the authority writes nothing when the rules already agree", async () => {
+    const sim = await battle();
+    sim.gm.disconnect();
+    await sim.settle();
+    sim.server.resetStats();
+    await sim.connect(GM);
+    await sim.settle();
+    expect(writes(sim)).toEqual([]);
+    expectNoErrors(sim);
+  });
+
+  it("when the active GM leaves before its sync is written, the GM who takes over syncs, with no roster event", async () => {
+    const users = [...DEFAULT_USERS, { id: GM2, name: "Second GM", role: ROLES.GAMEMASTER }];
+    const sim = await battle({ users });
+    const second = sim.client(GM2);
+    // The active GM's client hangs before its Combat write, then goes away.
+    const combat = combatOn(sim.gm);
+    combat.update = () => new Promise<never>(() => undefined);
+    sim.server.resetStats();
+    await combatantOn(sim.client(ALICE), "aria").update({ defeated: true });
     await sim.settle();
     expect(writes(sim)).toEqual([[ALICE, "update", "Combatant"]]);
-    expect(rulesDefeated(alice).Aria).toBe(false);
-    // The GM is back and a combatant joins: the roster write brings the defeat along.
-    const gm = await sim.connect(GM);
+    expect(rulesDefeated(second).Aria).toBe(false);
+    sim.gm.disconnect();
     await sim.settle();
-    await combatOn(gm).createEmbeddedDocuments("Combatant", [
-      { actorId: ACTOR.trooper2, tokenId: tokenOf("trooper2"), sceneId: SCENE },
+    expect(writes(sim)).toEqual([
+      [ALICE, "update", "Combatant"],
+      [GM2, "update", "Combat"],
     ]);
-    await sim.settle();
-    for (const client of sim.clients) expect(rulesDefeated(client).Aria, client.userId).toBe(true);
+    for (const client of [second, sim.client(ALICE)]) expect(rulesDefeated(client).Aria, client.userId).toBe(true);
     expectNoErrors(sim);
   });
 

@@ -313,12 +313,17 @@ describe("surprise round and flat-footed", () => {
     await rollAs(sim, { aria: 10, brom: 15, officer: 12 }); // Brom, Officer, Aria
     await apiOn(sim.gm).command(combatOn(sim.gm), { type: "setAware", combatantId: idOf(sim.gm, "aria"), aware: true });
     await start(sim, true);
+    // A status is an ActiveEffect of the actor: the server's copy holds it among the actor's effects.
     const statuses = (key: "aria" | "brom" | "officer"): boolean =>
-      (sim.server.world.actors.find((a) => a._id === ACTOR[key])?.statuses as string[]).includes(FLAT_FOOTED);
+      (sim.server.world.actors.find((a) => a._id === ACTOR[key])?.effects as Array<{ statuses: string[] }>).some((e) =>
+        e.statuses.includes(FLAT_FOOTED),
+      );
     // Surprise round: Aria acts, but it is not a regular turn.
     expect(turnsOn(sim.gm).current).toBe("Aria");
     expect(stateOn(sim.gm).flatFooted).toHaveLength(3);
     expect([statuses("aria"), statuses("brom"), statuses("officer")]).toEqual([true, true, true]);
+    for (const client of sim.clients)
+      expect(client.game.actors.get(ACTOR.aria)?.statuses.has(FLAT_FOOTED), client.userId).toBe(true);
     await combatOn(sim.gm).nextTurn(); // round 2: Brom's first regular turn
     await sim.settle();
     expect(turnsOn(sim.gm)).toMatchObject({ current: "Brom", round: 2 });
@@ -328,8 +333,9 @@ describe("surprise round and flat-footed", () => {
     await sim.settle();
     expect([statuses("aria"), statuses("brom"), statuses("officer")]).toEqual([false, false, false]);
     expect(stateOn(sim.gm).flatFooted).toEqual([]);
-    // The actor on every client sees the status.
-    expect(sim.client(ALICE).game.actors.get(ACTOR.aria)?.statuses.has(FLAT_FOOTED)).toBe(false);
+    // The actor on every client sees the status gone.
+    for (const client of sim.clients)
+      expect(client.game.actors.get(ACTOR.aria)?.statuses.has(FLAT_FOOTED), client.userId).toBe(false);
     expectNoErrors(sim);
   });
 
@@ -340,7 +346,7 @@ describe("surprise round and flat-footed", () => {
     await apiOn(sim.gm).command(combatOn(sim.gm), { type: "setAware", combatantId: idOf(sim.gm, "aria"), aware: true });
     await start(sim, true);
     expect(stateOn(sim.gm).flatFooted).toHaveLength(2);
-    expect(sim.server.world.actors.every((a) => (a.statuses as string[]).length === 0)).toBe(true);
+    expect(sim.server.world.actors.every((a) => (a.effects as unknown[]).length === 0)).toBe(true);
   });
 });
 

@@ -343,4 +343,20 @@ describe("undo", () => {
     expectSidesAgreement(sim);
     expectNoErrors(sim);
   });
+
+  it("an undo keeps the sides as the groups are now: a side renamed after the step undone stays renamed", async () => {
+    const sim = await declaring();
+    await foesDeclared(sim);
+    const gm = combatOn(sim.gm);
+    await gm.groups.get(sideId(sim.gm, "Heroes"))?.update({ name: "Rebels" });
+    await sim.settle();
+    expect(sidesOn(sim.gm).sides.map((s) => s.name)).toEqual(["Rebels", "Foes"]);
+    // Back before the Officer's declaration, a state from before the rename: the group's name wins.
+    expect(await run(sim, sim.gm, { type: "previousTurn" })).toEqual({ ok: true });
+    await sim.settle();
+    expect(declarationOf(sim, "officer")).toEqual([]);
+    expect(sidesOn(sim.gm).sides.map((s) => s.name)).toEqual(["Rebels", "Foes"]);
+    expectSidesAgreement(sim);
+    expectNoErrors(sim);
+  });
 });

@@ -205,6 +205,54 @@ describe("simulated Foundry: permissions and broadcasts", () => {
     expect(view(alice).canUserModify(must(s.client(ALICE).game.user), "update", { flags: { a: 1 } })).toBe(false);
   });
 
+  it("keeps status effects as ActiveEffects of the actor: toggled by its owners, statuses from enabled effects, hooks on every client", async () => {
+    const s = await sim();
+    const hooks: string[][] = [];
+    for (const c of s.clients)
+      for (const name of ["createActiveEffect", "updateActiveEffect", "deleteActiveEffect", "updateActor"])
+        c.Hooks.on(name, (doc) => hooks.push([c.userId, name, (doc as { name: string }).name]));
+    const alice = s.client(ALICE);
+    const aria = must(alice.game.actors.get("actorAlice000001"));
+    const created = await aria.toggleStatusEffect("prone", { active: true });
+    await s.settle();
+    expect(created).toMatchObject({ documentName: "ActiveEffect", name: "EFFECT.StatusProne" });
+    const serverAria = (): JsonObject => must(s.server.world.actors.find((a) => a._id === "actorAlice000001"));
+    expect(serverAria().statuses).toBeUndefined();
+    expect(serverAria().effects).toMatchObject([
+      { name: "EFFECT.StatusProne", img: "icons/svg/falling.svg", statuses: ["prone"], disabled: false },
+    ]);
+    for (const c of s.clients)
+      expect([...must(c.game.actors.get("actorAlice000001")).statuses], c.userId).toEqual(["prone"]);
+    expect(hooks).toEqual(s.clients.map((c) => [c.userId, "createActiveEffect", "EFFECT.StatusProne"]));
+    // Already on: nothing is written.
+    s.server.resetStats();
+    expect(await aria.toggleStatusEffect("prone", { active: true })).toBe(true);
+    expect(s.server.ops).toEqual([]);
+    // A disabled effect does not apply its statuses.
+    hooks.length = 0;
+    const effect = must(s.gm.game.actors.get("actorAlice000001")?.effects.contents[0]);
+    await effect.update({ disabled: true });
+    await s.settle();
+    for (const c of s.clients) expect(must(c.game.actors.get("actorAlice000001")).statuses.size, c.userId).toBe(0);
+    expect(hooks).toEqual(s.clients.map((c) => [c.userId, "updateActiveEffect", "EFFECT.StatusProne"]));
+    // Only the actor's owners (and the GM) may write its effects.
+    const brom = must(alice.game.actors.get("actorBob00000001"));
+    await expect(brom.toggleStatusEffect("prone", { active: true })).rejects.toThrow(/lacks permission/);
+    hooks.length = 0;
+    expect(await aria.toggleStatusEffect("prone", { active: false })).toBe(false);
+    await s.settle();
+    expect(serverAria().effects).toEqual([]);
+    expect(hooks).toEqual(s.clients.map((c) => [c.userId, "deleteActiveEffect", "EFFECT.StatusProne"]));
+    expect(await aria.toggleStatusEffect("prone", { active: false })).toBeUndefined();
+    // The overlay option is kept as the core overlay flag.
+    await must(s.gm.game.actors.get("actorGoblin00001")).toggleStatusEffect("dead", { overlay: true });
+    await s.settle();
+    expect(s.server.world.actors.find((a) => a._id === "actorGoblin00001")?.effects).toMatchObject([
+      { statuses: ["dead"], flags: { core: { overlay: true } } },
+    ]);
+    expect(hooks.filter((h) => h[1] === "updateActor")).toEqual([]);
+  });
+
   it("applies -= deletions from unsetFlag on every client", async () => {
     const s = await sim();
     const combat = await withCombat(s);

@@ -208,6 +208,10 @@ export class SimClient {
     // Take the snapshot and connect in one step so that no broadcast is missed or applied twice.
     this.buffer = [];
     const world = copy(server.snapshot());
+    // The world a client loads already has its own user logged in (https://foundryvtt.com/api/classes/foundry.documents.User.html#active):
+    // at `ready`, `game.users.activeGM` is this user when it is the GM who applies commands.
+    const self = world.users.find((u) => u._id === userId);
+    if (self) self.active = true;
     server.connect(userId, (msg) => {
       if (gen !== this.generation) return;
       if (this.buffer) this.buffer.push(msg);

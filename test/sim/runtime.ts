@@ -207,6 +207,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const EMBED_FIELDS: Partial<Record<TopLevelName, Partial<Record<EmbeddedName, string>>>> = {
     Combat: { Combatant: "combatants", CombatantGroup: "groups" },
     Scene: { Token: "tokens" },
+    Actor: { ActiveEffect: "effects" },
   };
 
   /** A document sheet reduced to what tests read: was it asked to render, and how often. */
@@ -479,9 +480,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get ownership(): Dict {
       return isPlainObject(this._source.ownership) ? this._source.ownership : {};
     }
-    /** Statuses are stored as an id list in the sim (core derives them from active effects). */
+    /** The actor's embedded effects (https://foundryvtt.com/api/classes/foundry.documents.Actor.html#effects). */
+    get effects(): Collection<ActiveEffect> {
+      return this._embedded.ActiveEffect as Collection<ActiveEffect>;
+    }
+    /**
+     * The status ids applied to the actor (https://foundryvtt.com/api/classes/foundry.documents.Actor.html#statuses):
+     * derived from the `statuses` of its active (not disabled) effects, never stored on the actor.
+     */
     get statuses(): Set<string> {
-      return new Set(Array.isArray(this._source.statuses) ? this._source.statuses.map(String) : []);
+      return new Set(this.effects.filter((e) => e.active).flatMap((e) => [...e.statuses]));
     }
     override getUserLevel(user: User | null | undefined): number {
       if (!user) return 0;
@@ -496,18 +504,34 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     getRollData(): Dict {
       return deepClone(this.system);
     }
-    /** https://foundryvtt.com/api/classes/foundry.documents.Actor.html#toggleStatusEffect (writes the actor). */
+    /**
+     * https://foundryvtt.com/api/classes/foundry.documents.Actor.html#toggleStatusEffect: the status
+     * is an ActiveEffect embedded in the actor — created from its `CONFIG.statusEffects` entry (name,
+     * img, `statuses: [statusId]`; `overlay` kept as the `core.overlay` flag) to turn it on, the
+     * effects carrying it deleted to turn it off; the actor itself is not updated. Resolves to the
+     * created effect, `false` once deleted, `true` when already on, undefined when nothing changed.
+     */
     async toggleStatusEffect(
       statusId: string,
-      { active }: { active?: boolean; overlay?: boolean } = {},
-    ): Promise<boolean> {
-      const statuses = this.statuses;
-      const target = active ?? !statuses.has(statusId);
-      if (target === statuses.has(statusId)) return target;
-      if (target) statuses.add(statusId);
-      else statuses.delete(statusId);
-      await this.update({ statuses: [...statuses] });
-      return target;
+      { active, overlay = false }: { active?: boolean; overlay?: boolean } = {},
+    ): Promise<ActiveEffect | boolean | undefined> {
+      const config = CONFIG.statusEffects.find((s) => s.id === statusId);
+      if (config === undefined) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
+      const existing = this.effects.filter((e) => e.statuses.has(statusId));
+      const on = active ?? existing.length === 0;
+      if (!on) {
+        if (existing.length === 0) return undefined;
+        await this.deleteEmbeddedDocuments(
+          "ActiveEffect",
+          existing.map((e) => String(e.id)),
+        );
+        return false;
+      }
+      if (existing.length > 0) return true;
+      const data: Dict = { name: i18n.localize(String(config.name)), img: config.img, statuses: [statusId] };
+      if (overlay) data.flags = { core: { overlay: true } };
+      const [created] = await this.createEmbeddedDocuments("ActiveEffect", [data]);
+      return created as ActiveEffect | undefined;
     }
   }
 
@@ -959,6 +983,35 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
   }
 
+  /**
+   * An effect embedded in an actor (https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html),
+   * reduced to its statuses and whether it applies; permission follows its actor.
+   */
+  class ActiveEffect extends ClientDocument {
+    static override documentName: DocumentName = "ActiveEffect";
+    get img(): string | null {
+      return typeof this._source.img === "string" ? this._source.img : null;
+    }
+    get disabled(): boolean {
+      return this._source.disabled === true;
+    }
+    /** https://foundryvtt.com/api/interfaces/foundry.documents.types.ActiveEffectData.html#statuses */
+    get statuses(): Set<string> {
+      return new Set(Array.isArray(this._source.statuses) ? this._source.statuses.map(String) : []);
+    }
+    /** No system logic suppresses effects in the sim (https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html#isSuppressed). */
+    get isSuppressed(): boolean {
+      return false;
+    }
+    /** Whether it applies (https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html#active): not disabled, not suppressed. */
+    get active(): boolean {
+      return !this.disabled && !this.isSuppressed;
+    }
+    override getUserLevel(user: User | null | undefined): number {
+      return this.parent instanceof Actor ? this.parent.getUserLevel(user) : super.getUserLevel(user);
+    }
+  }
+
   /** v13 CombatantGroup (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html#groups). */
   class CombatantGroup extends ClientDocument {
     static override documentName: DocumentName = "CombatantGroup";
@@ -1054,7 +1107,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
   }
 
-  const defaultClasses = { Actor, User, Scene, Token: TokenDocument, Combat, Combatant, CombatantGroup, ChatMessage };
+  const defaultClasses = {
+    Actor,
+    ActiveEffect,
+    User,
+    Scene,
+    Token: TokenDocument,
+    Combat,
+    Combatant,
+    CombatantGroup,
+    ChatMessage,
+  };
   function docClass(name: DocumentName): typeof ClientDocument {
     const entry = (CONFIG as unknown as Record<string, { documentClass?: unknown }>)[name];
     const cls = entry?.documentClass;
@@ -1302,6 +1365,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       }
     };
     const field = where?.field ?? "";
+    // Who was logged in before this broadcast: `userConnected` fires for a change only
+    // (https://foundryvtt.com/api/functions/hookEvents.userConnected.html), so not for a client's own
+    // login, which the world it loaded already shows.
+    const wasActive = new Map(name === "User" ? collections.User.map((u) => [String(u.id), u.active]) : []);
     // Post-operation hooks fire on every client; per document _on<Op> then the hook, then the parent's
     // descendant callback (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onCreate).
     if (msg.action === "create") {
@@ -1370,7 +1437,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     if (name === "User") {
       for (const u of msg.updates ?? [])
-        if ("active" in u) Hooks.callAll("userConnected", collections.User.get(String(u._id)), u.active === true);
+        if ("active" in u && wasActive.get(String(u._id)) !== (u.active === true))
+          Hooks.callAll("userConnected", collections.User.get(String(u._id)), u.active === true);
     }
     if (TRACKED.has(name) && opts.renderTemplates) scheduleRender();
   }
@@ -1874,6 +1942,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
 
   const CONFIG = {
     Actor: { documentClass: Actor as unknown },
+    ActiveEffect: { documentClass: ActiveEffect as unknown },
     User: { documentClass: User as unknown },
     Scene: { documentClass: Scene as unknown },
     Token: { documentClass: TokenDocument as unknown },
@@ -1981,6 +2050,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     },
     documents: {
       Actor,
+      ActiveEffect,
       User,
       Scene,
       TokenDocument,
@@ -2015,6 +2085,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     Combat,
     Combatant,
     Actor,
+    ActiveEffect,
     User,
     TokenDocument,
     Handlebars: hb,
@@ -2124,4 +2195,5 @@ export type SimCombat = InstanceType<SimClasses["Combat"]>;
 export type SimCombatant = InstanceType<SimClasses["Combatant"]>;
 export type SimUser = InstanceType<SimClasses["User"]>;
 export type SimActor = InstanceType<SimClasses["Actor"]>;
+export type SimActiveEffect = InstanceType<SimClasses["ActiveEffect"]>;
 export type SimChatMessage = InstanceType<SimClasses["ChatMessage"]>;

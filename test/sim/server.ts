@@ -17,7 +17,7 @@ import {
 } from "./utils.js";
 
 export type TopLevelName = "User" | "Actor" | "Scene" | "Combat" | "ChatMessage";
-export type EmbeddedName = "Combatant" | "CombatantGroup" | "Token";
+export type EmbeddedName = "Combatant" | "CombatantGroup" | "Token" | "ActiveEffect";
 export type DocumentName = TopLevelName | EmbeddedName;
 
 /** Where each embedded document lives in its parent's source. */
@@ -25,6 +25,8 @@ export const EMBEDDED: Record<EmbeddedName, { parent: TopLevelName; field: strin
   Combatant: { parent: "Combat", field: "combatants" },
   CombatantGroup: { parent: "Combat", field: "groups" },
   Token: { parent: "Scene", field: "tokens" },
+  // An actor's effects (https://foundryvtt.com/api/classes/foundry.documents.Actor.html#effects).
+  ActiveEffect: { parent: "Actor", field: "effects" },
 };
 export const COLLECTIONS: Record<TopLevelName, string> = {
   User: "users",
@@ -82,7 +84,19 @@ export interface OpRecord {
 
 const DEFAULTS: Record<DocumentName, () => JsonObject> = {
   User: () => ({ name: "", role: ROLES.PLAYER, active: false, flags: {} }),
-  Actor: () => ({ name: "", type: "character", ownership: { default: 0 }, system: {}, statuses: [], flags: {} }),
+  Actor: () => ({ name: "", type: "character", ownership: { default: 0 }, system: {}, effects: [], flags: {} }),
+  // https://foundryvtt.com/api/interfaces/foundry.documents.types.ActiveEffectData.html (the fields the sim reads)
+  ActiveEffect: () => ({
+    name: "",
+    img: null,
+    changes: [],
+    disabled: false,
+    duration: {},
+    origin: null,
+    statuses: [],
+    system: {},
+    flags: {},
+  }),
   Scene: () => ({ name: "", active: false, tokens: [], flags: {} }),
   Token: () => ({ name: "", actorId: null, disposition: -1, hidden: false, flags: {} }),
   // Field list: https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html
@@ -349,9 +363,15 @@ export class SimServer {
     return this.world[COLLECTIONS[name] as "users"];
   }
 
+  /** A document's source with its defaults, and those of the embedded documents it holds. */
   private withDefaults(name: DocumentName, data: JsonObject): JsonObject {
     const doc = mergeObject(DEFAULTS[name](), deepClone(data));
     if (typeof doc._id !== "string") doc._id = randomID();
+    for (const [child, where] of Object.entries(EMBEDDED) as Array<[EmbeddedName, (typeof EMBEDDED)[EmbeddedName]]>) {
+      const list = doc[where.field];
+      if (where.parent === name && Array.isArray(list))
+        doc[where.field] = list.map((c) => this.withDefaults(child, isPlainObject(c) ? c : {}));
+    }
     return doc;
   }
 
@@ -388,10 +408,6 @@ export class SimServer {
         if (name === "ChatMessage" && src.author == null) src.author = userId;
         if (name === "ChatMessage") src.timestamp = ++this.timestamp;
         const doc = this.withDefaults(name, src);
-        if (name === "Combat") {
-          doc.combatants = (doc.combatants as JsonObject[]).map((c) => this.withDefaults("Combatant", c));
-          doc.groups = (doc.groups as JsonObject[]).map((g) => this.withDefaults("CombatantGroup", g));
-        }
         if (list.some((x) => x._id === doc._id)) throw new Error(`${name} [${String(doc._id)}] already exists`);
         if (!canModify(this.world, user, "create", name, parent, doc, doc)) deny(doc._id);
         return doc;
@@ -504,6 +520,9 @@ export function actorLevel(actor: JsonObject | undefined, user: JsonObject): num
  * - a player may create/update/delete a Combatant whose actor they own (OWNER = 3)
  *   (https://github.com/foundryvtt/foundryvtt/issues/10501, https://github.com/Aliharu/Foundry-Ex3/issues/17);
  * - CombatantGroups, Scenes, Tokens, Users: GM only here; Actors: owners may update;
+ * - an actor's ActiveEffects: its owners may create, update and delete them (an embedded document's
+ *   permission follows its parent's: https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html,
+ *   https://foundryvtt.com/api/classes/foundry.abstract.Document.html#canUserModify);
  * - chat messages: anyone may create as themselves; author or GM may update/delete.
  */
 export function canModify(
@@ -529,6 +548,8 @@ export function canModify(
       return action === "create" ? target.author === user._id : target.author === user._id;
     case "Actor":
       return action === "update" && actorLevel(target, user) >= OWNER;
+    case "ActiveEffect":
+      return parent !== null && actorLevel(parent, user) >= OWNER;
     default:
       return false;
   }
