@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -95,11 +95,26 @@ async function assign(slot: string): Promise<void> {
 }
 
 /**
- * Click a button in several views at the same moment: each view dispatches the click as soon as the
- * button is attached, without Playwright's actionability waits between them.
+ * Click a button in several views at the same moment: one script on the page clicks each view's
+ * button in the same task, so every click's request is on its way before any of them is applied
+ * (clicking view by view, a loaded machine could apply the first before the second was clicked,
+ * and the second view's button would be gone).
  */
 async function clickTogether(views: readonly View[], selector: string): Promise<void> {
-  await Promise.all(views.map((view) => frames[view].locator(selector).dispatchEvent("click")));
+  const missing = await session.page.evaluate(
+    ({ users, selector }) => {
+      const buttons = users.map((user) =>
+        document
+          .querySelector<HTMLIFrameElement>(`iframe[data-user="${user}"]`)
+          ?.contentDocument?.querySelector<HTMLElement>(selector),
+      );
+      const absent = users.filter((_, i) => buttons[i] == null);
+      if (absent.length === 0) for (const button of buttons) button?.click();
+      return absent;
+    },
+    { users: views.map((view) => USERS[view]), selector },
+  );
+  expect(missing, "views without the button").toEqual([]);
 }
 
 describe("the slots sample in Chromium", () => {
