@@ -202,6 +202,9 @@ export function onSync(mode: string, sync: (combat: Combat.Implementation, state
 /** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
 export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
   return serialise(combat.id ?? "", async () => {
+    // Queued work of a client that is no longer the authority (another GM took over) is the new
+    // authority's: two clients must not write the same encounter.
+    if (!isAuthority()) return;
     const applied = reconcile(combat, true);
     if (applied?.ok) {
       await write(combat, applied);

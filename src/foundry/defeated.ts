@@ -115,7 +115,8 @@ function carriesDefeat(effect: ActiveEffect.Implementation): boolean {
 /**
  * An actor's defeated status may have changed (set from the token HUD, Foundry's tracker or a
  * system): the encounters it fights in are brought in line (nothing is written where nothing
- * differs). The effect belongs to the actor, or to one of its items.
+ * differs). The effect belongs to the actor, or to one of its items; adding or removing an item
+ * that carries such an effect is not watched (the next reconciliation picks it up).
  */
 function defeatedEffectChanged(effect: ActiveEffect.Implementation): void {
   const parent = effect.parent;

