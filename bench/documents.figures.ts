@@ -3,13 +3,8 @@
  * Prints a table and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { measure, report, sizes, type Cost } from "./shared.js";
+import { ALICE, GM, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
-import type { JsonObject } from "../test/sim/utils.js";
-
-const GM = "gmUser0000000001";
-const ALICE = "player0000000001";
-const SCENE = "scene00000000001";
 
 interface Row extends Cost {
   operation: string;
@@ -17,32 +12,9 @@ interface Row extends Cost {
   history: number;
 }
 
-function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
-  const actors: JsonObject[] = [];
-  const tokens: JsonObject[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const id = `actor${String(i).padStart(11, "0")}`;
-    const pc = i === 0;
-    actors.push({
-      _id: id,
-      name: pc ? "Aria" : `Trooper ${i}`,
-      type: pc ? "character" : "npc",
-      ownership: pc ? { default: 0, [ALICE]: 3 } : { default: 0 },
-      system: { attributes: { init: { mod: i % 5 } } },
-    });
-    tokens.push({
-      _id: `token${String(i).padStart(11, "0")}`,
-      actorId: id,
-      name: actors[i]?.name ?? "",
-      disposition: pc ? 1 : -1,
-    });
-  }
-  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
-}
-
 async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
   const sim = await createSim({
-    ...worldOf(n),
+    ...benchWorld(n, [ALICE], (i) => ({ attributes: { init: { mod: i % 5 } } })),
     settings: {
       "structured-initiative.defaultMode": "individual",
       "structured-initiative.initiativeFormula": "1d20",
@@ -50,17 +22,7 @@ async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
       "structured-initiative.historyLimit": 1000,
     },
   });
-  const Combat = sim.gm.api.classes.Combat.implementation;
-  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
-  await combat.createEmbeddedDocuments(
-    "Combatant",
-    Array.from({ length: n }, (_, i) => ({
-      actorId: `actor${String(i).padStart(11, "0")}`,
-      tokenId: `token${String(i).padStart(11, "0")}`,
-      sceneId: SCENE,
-    })),
-  );
-  await sim.settle();
+  const combat = await benchEncounter(sim, n);
   return { sim, combat };
 }
 

@@ -1,7 +1,8 @@
 /** What the `npm run bench` figure scripts share: measuring one operation's writes and printing a table. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Sim } from "../test/sim/index.js";
+import type { Sim, SimCombat } from "../test/sim/index.js";
+import type { JsonObject } from "../test/sim/utils.js";
 
 /** Writes and bytes of one operation. */
 export interface Cost {
@@ -56,4 +57,56 @@ export function report<R extends object>(
 /** The sizes to run, from BENCH_SIZES (comma-separated) or the defaults. */
 export function sizes(defaults = "5,20,100"): number[] {
   return (process.env.BENCH_SIZES ?? defaults).split(",").map(Number);
+}
+
+/** The bench worlds' users and scene. */
+export const GM = "gmUser0000000001";
+export const ALICE = "player0000000001";
+export const BOB = "player0000000002";
+export const SCENE = "scene00000000001";
+
+/** The id of the i-th actor of a bench world, and of its token. */
+export const actorId = (i: number): string => `actor${String(i).padStart(11, "0")}`;
+export const tokenId = (i: number): string => `token${String(i).padStart(11, "0")}`;
+
+/** The player characters' names, in the order of `owners`. */
+const PC_NAMES = ["Aria", "Brom"];
+
+/**
+ * A bench world of `n` actors with a token each on one scene: the first ones are player characters
+ * owned by `owners` (Aria, then Brom), the others NPCs ("Trooper i"); `system` gives each actor's
+ * system data.
+ */
+export function benchWorld(
+  n: number,
+  owners: readonly string[],
+  system: (i: number, pc: boolean) => JsonObject,
+): { actors: JsonObject[]; scenes: JsonObject[] } {
+  const actors: JsonObject[] = [];
+  const tokens: JsonObject[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const owner = owners[i] ?? null;
+    const name = owner === null ? `Trooper ${i}` : (PC_NAMES[i] ?? `Hero ${i}`);
+    actors.push({
+      _id: actorId(i),
+      name,
+      type: owner === null ? "npc" : "character",
+      ownership: owner === null ? { default: 0 } : { default: 0, [owner]: 3 },
+      system: system(i, owner !== null),
+    });
+    tokens.push({ _id: tokenId(i), actorId: actorId(i), name, disposition: owner === null ? -1 : 1 });
+  }
+  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
+}
+
+/** The GM creates the bench encounter with every actor's token in it; resolves once settled. */
+export async function benchEncounter(sim: Sim, n: number): Promise<SimCombat> {
+  const Combat = sim.gm.api.classes.Combat.implementation;
+  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
+  await combat.createEmbeddedDocuments(
+    "Combatant",
+    Array.from({ length: n }, (_, i) => ({ actorId: actorId(i), tokenId: tokenId(i), sceneId: SCENE })),
+  );
+  await sim.settle();
+  return combat;
 }

@@ -5,46 +5,21 @@
  * adds the one write that carries it). Prints a table and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { measure, report, sizes, type Cost } from "./shared.js";
+import { ALICE, GM, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
-import type { JsonObject } from "../test/sim/utils.js";
 import { decodeArrays, type Json } from "../src/foundry/patch.js";
-
-const GM = "gmUser0000000001";
-const ALICE = "player0000000001";
-const SCENE = "scene00000000001";
 
 interface Row extends Cost {
   operation: string;
   combatants: number;
 }
 
-function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
-  const actors: JsonObject[] = [];
-  const tokens: JsonObject[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const id = `actor${String(i).padStart(11, "0")}`;
-    const pc = i === 0;
-    actors.push({
-      _id: id,
-      name: pc ? "Aria" : `Trooper ${i}`,
-      type: pc ? "character" : "npc",
-      ownership: pc ? { default: 0, [ALICE]: 3 } : { default: 0 },
-      system: { dexterity: pc ? "3D+2" : `${2 + (i % 2)}D+${i % 3}`, perception: pc ? "3D" : `2D+${i % 3}` },
-    });
-    tokens.push({
-      _id: `token${String(i).padStart(11, "0")}`,
-      actorId: id,
-      name: actors[i]?.name ?? "",
-      disposition: pc ? 1 : -1,
-    });
-  }
-  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
-}
-
 async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
   const sim = await createSim({
-    ...worldOf(n),
+    ...benchWorld(n, [ALICE], (i, pc) => ({
+      dexterity: pc ? "3D+2" : `${2 + (i % 2)}D+${i % 3}`,
+      perception: pc ? "3D" : `2D+${i % 3}`,
+    })),
     settings: {
       "structured-initiative.defaultMode": "sides",
       "structured-initiative.sidesDexterity": "@dexterity",
@@ -53,17 +28,7 @@ async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
       "structured-initiative.historyLimit": 1000,
     },
   });
-  const Combat = sim.gm.api.classes.Combat.implementation;
-  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
-  await combat.createEmbeddedDocuments(
-    "Combatant",
-    Array.from({ length: n }, (_, i) => ({
-      actorId: `actor${String(i).padStart(11, "0")}`,
-      tokenId: `token${String(i).padStart(11, "0")}`,
-      sceneId: SCENE,
-    })),
-  );
-  await sim.settle();
+  const combat = await benchEncounter(sim, n);
   await sim.settle();
   return { sim, combat };
 }

@@ -5,39 +5,12 @@
  * and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { measure, report, sizes, type Cost } from "./shared.js";
+import { ALICE, BOB, GM, actorId, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
-import type { JsonObject } from "../test/sim/utils.js";
-
-const GM = "gmUser0000000001";
-const ALICE = "player0000000001";
-const BOB = "player0000000002";
-const SCENE = "scene00000000001";
 
 interface Row extends Cost {
   operation: string;
   combatants: number;
-}
-
-const actorId = (i: number): string => `actor${String(i).padStart(11, "0")}`;
-const tokenId = (i: number): string => `token${String(i).padStart(11, "0")}`;
-
-/** Two PCs (Alice's Aria, Bob's Brom) and n − 2 NPCs. */
-function worldOf(n: number): { actors: JsonObject[]; scenes: JsonObject[] } {
-  const actors: JsonObject[] = [];
-  const tokens: JsonObject[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const owner = i === 0 ? ALICE : i === 1 ? BOB : null;
-    actors.push({
-      _id: actorId(i),
-      name: i === 0 ? "Aria" : i === 1 ? "Brom" : `Trooper ${i}`,
-      type: owner === null ? "npc" : "character",
-      ownership: owner === null ? { default: 0 } : { default: 0, [owner]: 3 },
-      system: {},
-    });
-    tokens.push({ _id: tokenId(i), actorId: actorId(i), name: actors[i]?.name ?? "", disposition: owner ? 1 : -1 });
-  }
-  return { actors, scenes: [{ _id: SCENE, name: "Bench", active: true, tokens }] };
 }
 
 interface ApiLike {
@@ -49,16 +22,11 @@ const combatOf = (sim: Sim, userId: string): SimCombat => sim.client(userId).gam
 
 async function scenario(n: number): Promise<Row[]> {
   const sim = await createSim({
-    ...worldOf(n),
+    // Two PCs (Alice's Aria, Bob's Brom) and n − 2 NPCs.
+    ...benchWorld(n, [ALICE, BOB], () => ({})),
     settings: { "structured-initiative.defaultMode": "slots", "structured-initiative.historyLimit": 1000 },
   });
-  const Combat = sim.gm.api.classes.Combat.implementation;
-  const combat = (await Combat.create({ scene: SCENE, active: true })) as SimCombat;
-  await combat.createEmbeddedDocuments(
-    "Combatant",
-    Array.from({ length: n }, (_, i) => ({ actorId: actorId(i), tokenId: tokenId(i), sceneId: SCENE })),
-  );
-  await sim.settle();
+  const combat = await benchEncounter(sim, n);
   const ids = combat.combatants.contents.map((c) => c.id ?? "");
   const idOfActor = (i: number): string => combat.combatants.find((c) => c.actorId === actorId(i))?.id ?? "";
   // The PCs roll lowest, so their slots come last and stay to be claimed.
