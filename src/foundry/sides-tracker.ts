@@ -6,7 +6,7 @@
  * rules allow the viewer (dodge, parry, slow down, roller). Every decision is made here; the
  * templates only loop, branch and localise.
  */
-import { I18N } from "../constants";
+import { I18N, TEMPLATES } from "../constants";
 import {
   actionsTaken,
   currentDeclarer,
@@ -26,7 +26,6 @@ import {
 import { parseSidesState } from "../rules/sides-state";
 import { clockView } from "./sides";
 import type { ControlContext, ControlFactory, ModeOutput, ModeRow, ModeTracker } from "./tracker-context";
-import { TEMPLATES } from "../constants";
 
 const S = "Sides";
 
