@@ -40,13 +40,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/rules/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/modes/*/rules/**/*.ts"],
     rules: {
       "no-restricted-globals": [
         "error",
         ...impure.map((name) => ({
           name,
-          message: "src/rules/ is pure: no Foundry globals, DOM, clock or randomness.",
+          message: "src/core/ and src/modes/*/rules/ are pure: no Foundry globals, DOM, clock or randomness.",
         })),
       ],
       "no-restricted-properties": [
@@ -59,7 +59,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ["**/foundry/**", "**/foundry", "fvtt-types", "fvtt-types/*"],
-              message: "src/rules/ imports nothing from Foundry.",
+              message: "src/core/ and src/modes/*/rules/ import nothing from Foundry.",
             },
           ],
         },

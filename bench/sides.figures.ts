@@ -7,7 +7,7 @@
 import { it } from "vitest";
 import { ALICE, GM, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
-import { decodeArrays, type Json } from "../src/foundry/patch.js";
+import { decodeArrays, type Json } from "../src/core/patch.js";
 
 interface Row extends Cost {
   operation: string;

@@ -98,17 +98,17 @@ export const TEMPLATES = {
   modeDialog: `${MODULE_PATH}/templates/dialogs/mode-choice.hbs`,
   /** Per mode, the partial that renders one combatant row's mode-specific content. */
   modeRows: {
-    individual: `${MODULE_PATH}/templates/tracker/modes/individual.hbs`,
-    slots: `${MODULE_PATH}/templates/tracker/modes/slots.hbs`,
-    sides: `${MODULE_PATH}/templates/tracker/modes/sides.hbs`,
+    individual: `${MODULE_PATH}/templates/modes/individual/row.hbs`,
+    slots: `${MODULE_PATH}/templates/modes/slots/row.hbs`,
+    sides: `${MODULE_PATH}/templates/modes/sides/row.hbs`,
   },
 } as const;
 
 /** The slot list of a `slots` encounter (shown above the combatant rows). */
-export const SLOTS_LIST_TEMPLATE = `${MODULE_PATH}/templates/tracker/modes/slots-list.hbs`;
+export const SLOTS_LIST_TEMPLATE = `${MODULE_PATH}/templates/modes/slots/panel.hbs`;
 
 /** The panel of a `sides` encounter: step banner, sides, declaration, pass order (above the rows). */
-export const SIDES_PANEL_TEMPLATE = `${MODULE_PATH}/templates/tracker/modes/sides-panel.hbs`;
+export const SIDES_PANEL_TEMPLATE = `${MODULE_PATH}/templates/modes/sides/panel.hbs`;
 
 /** The root CSS class of everything the module renders. */
 export const CSS_ROOT = MODULE_ID;

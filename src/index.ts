@@ -12,14 +12,14 @@ import {
   onUpdateCombat,
   onUpdateCombatant,
   onUserConnected,
-} from "./foundry/document-hooks";
+} from "./foundry/authority/document-hooks";
 import {
   onSidesCombatUpdated,
   onSidesCombatantCreated,
   onSidesCombatantUpdated,
   onSidesActorUpdated,
   onSidesGroupChanged,
-} from "./foundry/sides";
+} from "./modes/sides/glue";
 
 Hooks.once("init", onInit);
 Hooks.once("ready", onReady);

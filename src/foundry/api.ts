@@ -3,17 +3,17 @@
  * Documented in the README's API section.
  */
 import { HOOKS, SYSTEM_DEFAULT } from "../constants";
-import { MODE_IDS, type AllowedAction, type TurnView } from "../rules/engine";
-import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./controller";
-import { groupCombatants, rollStructuredInitiative } from "./individual";
-import { rollPendingRollOffs } from "./individual-rolloff";
-import { rollSlotsChecks, setSlotsSkill } from "./slots";
-import { prepareSides, rollSidesOf, SIDES_API, type SidesApi } from "./sides";
+import { MODE_IDS, type AllowedAction, type TurnView } from "../core/engine";
+import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./authority/controller";
+import { groupCombatants, rollStructuredInitiative } from "../modes/individual/glue";
+import { rollPendingRollOffs } from "../modes/individual/rolloff";
+import { rollSlotsChecks, setSlotsSkill } from "../modes/slots/glue";
+import { prepareSides, rollSidesOf, SIDES_API, type SidesApi } from "../modes/sides/glue";
 import { notifyRefusal } from "./notify";
-import type { CommandResult } from "./protocol";
-import { isModeSetting, type ModeSetting } from "./store";
+import type { CommandResult } from "../core/protocol";
+import { isModeSetting, type ModeSetting } from "../core/store";
 import { moduleHooks } from "./hooks";
-import type { Json } from "./patch";
+import type { Json } from "../core/patch";
 
 /** The API object. */
 export interface StructuredInitiativeApi {

@@ -4,10 +4,10 @@
  * untouched; a structured combat routes turn changes and initiative rolls to the rules.
  */
 import { FLAGS, MODULE_ID } from "../constants";
-import { compareRanked, isAuthority, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./controller";
-import { combatantsToRoll, rollStructuredInitiative } from "./individual";
-import { rollSlotsChecks, slotsToRoll } from "./slots";
-import { rollAllSides, rollSidesOf } from "./sides";
+import { compareRanked, isAuthority, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./authority/controller";
+import { combatantsToRoll, rollStructuredInitiative } from "../modes/individual/glue";
+import { rollSlotsChecks, slotsToRoll } from "../modes/slots/glue";
+import { rollAllSides, rollSidesOf } from "../modes/sides/glue";
 
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();

@@ -1,5 +1,5 @@
 /** Type declarations for the module's flags, settings and queries, read by the compiler only. */
-import type { ModeSetting, StoredEncounter } from "./store";
+import type { ModeSetting, StoredEncounter } from "../core/store";
 
 declare module "fvtt-types/configuration" {
   interface FlagConfig {

@@ -15,9 +15,9 @@
  *   defeated (or revived); the documents then bring it back in line, as `sides` does for its sides.
  */
 import { MODULE_ID } from "../constants";
-import type { ModeId, RuleEvent } from "../rules/engine";
-import { parseIndividualState } from "../rules/individual-state";
-import { parseSlotsState } from "../rules/slots-state";
+import type { ModeId, RuleEvent } from "../core/engine";
+import { parseIndividualState } from "../modes/individual/rules/state";
+import { parseSlotsState } from "../modes/slots/rules/state";
 import {
   loadBound,
   modeOf,
@@ -25,8 +25,8 @@ import {
   reconcileActorEncounters,
   reconcileAfterUndo,
   type EventOrigin,
-} from "./controller";
-import type { Json } from "./patch";
+} from "./authority/controller";
+import type { Json } from "../core/patch";
 
 /** The modes whose rules have a per-combatant `defeated` flag set by `setDefeated`. */
 const DEFEAT_MODES: readonly ModeId[] = ["individual", "slots"];

@@ -2,13 +2,13 @@
 import { FLAT_FOOTED_STATUS, I18N, MODULE_ID, QUERIES } from "../constants";
 import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
-import { onAuthorityChange, onEvents, onOutcomeQuery } from "./controller";
+import { onAuthorityChange, onEvents, onOutcomeQuery } from "./authority/controller";
 import { defeatedEffects, installDefeated } from "./defeated";
-import { individualEffects } from "./individual";
+import { individualEffects } from "../modes/individual/glue";
 import { onKeepSlotsChange, registerSettings } from "./settings";
-import { applyKeepPolicy } from "./slots";
-import { installSides, sidesEffects } from "./sides";
-import { createTrackerClass } from "./tracker";
+import { applyKeepPolicy } from "../modes/slots/glue";
+import { installSides, sidesEffects } from "../modes/sides/glue";
+import { createTrackerClass } from "./tracker/tracker";
 
 /**
  * `init`: register settings, extend (never replace) the Combat, Combatant and tracker classes that

@@ -1,6 +1,6 @@
 /** Localised messages for refusals. */
 import { I18N } from "../constants";
-import type { AnyRefusalCode } from "./protocol";
+import type { AnyRefusalCode } from "../core/protocol";
 
 /** The i18n key of a refusal's message. */
 export function refusalKey(code: AnyRefusalCode): string {

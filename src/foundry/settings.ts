@@ -3,9 +3,9 @@
  * read through (with presets for common systems).
  */
 import { I18N, MODULE_ID, SETTINGS, SYSTEM_DEFAULT } from "../constants";
-import { MODE_IDS } from "../rules/engine";
-import { isModeSetting, type ModeSetting } from "./store";
-import { registerSidesSettings } from "./sides-settings";
+import { MODE_IDS } from "../core/engine";
+import { isModeSetting, type ModeSetting } from "../core/store";
+import { registerSidesSettings } from "../modes/sides/settings";
 
 /** An initiative preset: the die part and the modifier part of the check, as Foundry roll formulas. */
 export interface InitiativePreset {

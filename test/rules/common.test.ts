@@ -1,7 +1,7 @@
 /** Shared helpers of the rules: looking up by id (searched or indexed) and building rosters once per id. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findById, oncePerId } from "../../src/rules/common";
+import { findById, oncePerId } from "../../src/core/common";
 
 describe("findById", () => {
   it("finds what a search finds, for short and long lists alike (the first entry of a repeated id)", () => {

@@ -12,7 +12,7 @@ import {
   parseDiceCode,
   presetInitiativeScore,
   subtractDiceCodes,
-} from "../../src/rules/dice-code";
+} from "../../src/core/dice-code";
 
 const code = (text: string): { dice: number; pips: number } => {
   const parsed = parseDiceCode(text);

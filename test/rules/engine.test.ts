@@ -13,8 +13,8 @@ import {
   type EngineCommand,
   type ModeDefinition,
   type Requester,
-} from "../../src/rules/engine";
-import { individualMode, type IndividualCommand, type IndividualState } from "../../src/rules/individual";
+} from "../../src/core/engine";
+import { individualMode, type IndividualCommand, type IndividualState } from "../../src/modes/individual/rules/individual";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const PLAYER: Requester = { userId: "p", isGM: false, owns: ["a"] };

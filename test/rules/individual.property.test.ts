@@ -15,13 +15,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/rules/engine";
+import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
 import {
   individualMode,
   pendingRollOffs,
   type IndividualCommand,
   type IndividualState,
-} from "../../src/rules/individual";
+} from "../../src/modes/individual/rules/individual";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };

@@ -2,7 +2,7 @@
  * The `individual` mode (RULES.md §2, rulebook excerpt 001), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import type { Outcome, Requester, RosterEntry, RuleEvent } from "../../src/rules/engine";
+import type { Outcome, Requester, RosterEntry, RuleEvent } from "../../src/core/engine";
 import {
   flatFooted,
   groupModifier,
@@ -12,7 +12,7 @@ import {
   rollsNeeded,
   type IndividualCommand,
   type IndividualState,
-} from "../../src/rules/individual";
+} from "../../src/modes/individual/rules/individual";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -16,7 +16,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/rules/engine";
+import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
 import {
   actionsTaken,
   declarationOf,
@@ -26,8 +26,8 @@ import {
   slowedWaiting,
   type SidesCommand,
   type SidesState,
-} from "../../src/rules/sides";
-import { parseSidesState } from "../../src/rules/sides-state";
+} from "../../src/modes/sides/rules/sides";
+import { parseSidesState } from "../../src/modes/sides/rules/state";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };

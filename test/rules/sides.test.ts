@@ -10,7 +10,7 @@ import {
   type Outcome,
   type Requester,
   type RuleEvent,
-} from "../../src/rules/engine";
+} from "../../src/core/engine";
 import {
   actionsTaken,
   currentPass,
@@ -26,8 +26,8 @@ import {
   slowedWaiting,
   type SidesCommand,
   type SidesState,
-} from "../../src/rules/sides";
-import { parseSidesState } from "../../src/rules/sides-state";
+} from "../../src/modes/sides/rules/sides";
+import { parseSidesState } from "../../src/modes/sides/rules/state";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

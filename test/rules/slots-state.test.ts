@@ -3,9 +3,9 @@
  * else is rejected.
  */
 import { describe, expect, it } from "vitest";
-import type { Requester } from "../../src/rules/engine";
-import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/rules/slots";
-import { parseSlotsState } from "../../src/rules/slots-state";
+import type { Requester } from "../../src/core/engine";
+import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { parseSlotsState } from "../../src/modes/slots/rules/state";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 

@@ -15,9 +15,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/rules/engine";
-import { eligibleFillers, slotsMode, type SlotsCommand, type SlotsState } from "../../src/rules/slots";
-import { parseSlotsState } from "../../src/rules/slots-state";
+import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
+import { eligibleFillers, slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { parseSlotsState } from "../../src/modes/slots/rules/state";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };

@@ -10,7 +10,7 @@ import {
   type Requester,
   type RosterEntry,
   type RuleEvent,
-} from "../../src/rules/engine";
+} from "../../src/core/engine";
 import {
   checksNeeded,
   claimOf,
@@ -22,7 +22,7 @@ import {
   tiedSlots,
   type SlotsCommand,
   type SlotsState,
-} from "../../src/rules/slots";
+} from "../../src/modes/slots/rules/slots";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

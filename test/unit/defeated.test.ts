@@ -1,9 +1,9 @@
 /** The defeated mirror's sync: `setDefeated` commands from the combatants, none from unreadable state. */
 import { describe, expect, it, vi } from "vitest";
 import { syncDefeated } from "../../src/foundry/defeated";
-import type { Json } from "../../src/foundry/patch";
-import { individualMode } from "../../src/rules/individual";
-import { slotsMode } from "../../src/rules/slots";
+import type { Json } from "../../src/core/patch";
+import { individualMode } from "../../src/modes/individual/rules/individual";
+import { slotsMode } from "../../src/modes/slots/rules/slots";
 
 // The glue reads Foundry's `Hooks` when its modules load; the sync itself never calls it.
 vi.hoisted(() => Object.assign(globalThis, { Hooks: {} }));

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { patchChildren, patchParts, tryPatchParts } from "../../src/foundry/dom-patch";
+import { patchChildren, patchParts, tryPatchParts } from "../../src/foundry/tracker/dom-patch";
 
 /** One element from markup. */
 function el(html: string): HTMLElement {

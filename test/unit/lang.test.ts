@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_CODES, MODE_IDS } from "../../src/rules/engine";
-import { GLUE_REFUSAL_CODES } from "../../src/foundry/protocol";
+import { REFUSAL_CODES, MODE_IDS } from "../../src/core/engine";
+import { GLUE_REFUSAL_CODES } from "../../src/core/protocol";
 
 type Tree = { [key: string]: string | Tree };
 const lang = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../lang/en.json"), "utf8")) as Tree;

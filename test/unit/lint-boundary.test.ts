@@ -12,7 +12,7 @@ describe("the rules layer stays pure (lint boundary)", () => {
       "export const leaks = [game, CONFIG, Hooks, ui, document, Date, Math.random(), MODULE_ID];",
       "",
     ].join("\n");
-    const [result] = await eslint.lintText(code, { filePath: path.join(root, "src/rules/individual.ts") });
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, "src/modes/individual/rules/individual.ts") });
     const rules = (result?.messages ?? []).map((m) => `${m.ruleId ?? ""}:${m.message}`);
     for (const name of ["game", "CONFIG", "Hooks", "ui", "document", "Date"]) {
       expect(

@@ -1,6 +1,6 @@
 /** The narrative-dice seam of the `slots` glue: reading net successes and advantages from a roll. */
 import { describe, expect, it } from "vitest";
-import { clampScore, readSymbols, symbolRollClass } from "../../src/foundry/slots-dice";
+import { clampScore, readSymbols, symbolRollClass } from "../../src/modes/slots/dice";
 import { SLOTS_PRESETS, slotsPresetFor } from "../../src/foundry/settings";
 
 describe("readSymbols", () => {

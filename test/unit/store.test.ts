@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/foundry/patch";
-import { encodeEncounter, initialStored, loadEncounter, parseStoredEncounter } from "../../src/foundry/store";
-import type { Encounter } from "../../src/rules/engine";
+import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/core/patch";
+import { encodeEncounter, initialStored, loadEncounter, parseStoredEncounter } from "../../src/core/store";
+import type { Encounter } from "../../src/core/engine";
 
 interface Toy {
   round: number;

@@ -2,12 +2,12 @@
  * Roll-offs of the `individual` mode: combatants still tied after initiative and modifier roll an
  * additional check between exactly themselves; the results are kept for the whole battle.
  */
-import { I18N } from "../constants";
-import { pendingRollOffs, type IndividualState } from "../rules/individual";
-import { submit } from "./controller";
-import { individualState, rollCheck } from "./individual";
-import { notifyRefusal } from "./notify";
-import type { CommandResult } from "./protocol";
+import { I18N } from "../../constants";
+import { pendingRollOffs, type IndividualState } from "./rules/individual";
+import { submit } from "../../foundry/authority/controller";
+import { individualState, rollCheck } from "./glue";
+import { notifyRefusal } from "../../foundry/notify";
+import type { CommandResult } from "../../core/protocol";
 
 /**
  * Roll one tied set's roll-off: each tied combatant (a group by its first member) rolls the

@@ -38,7 +38,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
-} from "./engine";
+} from "../../../core/engine";
 import {
   allowedByTrial,
   canControl,
@@ -51,8 +51,8 @@ import {
   parseRosterEntry,
   stepKind,
   without,
-} from "./common";
-import { compareDiceCodes, formatDiceCode, multiplyDiceCode, normaliseDiceCode, parseDiceCode } from "./dice-code";
+} from "../../../core/common";
+import { compareDiceCodes, formatDiceCode, multiplyDiceCode, normaliseDiceCode, parseDiceCode } from "../../../core/dice-code";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events

@@ -1,5 +1,5 @@
 /** The messages exchanged between a requesting client and the active GM. */
-import { REFUSAL_CODES, type RefusalCode } from "../rules/engine";
+import { REFUSAL_CODES, type RefusalCode } from "./engine";
 
 /** Refusals the glue adds to the rules' own. Each has `STRUCTURED_INITIATIVE.Refusal.<code>`. */
 export const GLUE_REFUSAL_CODES = [

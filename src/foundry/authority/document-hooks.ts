@@ -1,5 +1,5 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
-import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../constants";
+import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import {
   handleRequest,
   isAuthority,
@@ -8,10 +8,10 @@ import {
   reconcileRoster,
   restoreTurn,
 } from "./controller";
-import { tracksDefeat } from "./defeated";
-import { MODE_BINDINGS } from "./modes";
-import { defaultMode } from "./settings";
-import { isModeSetting } from "./store";
+import { tracksDefeat } from "../defeated";
+import { MODE_BINDINGS } from "../../modes/registry";
+import { defaultMode } from "../settings";
+import { isModeSetting } from "../../core/store";
 
 function moduleFlags(changed: object): Record<string, unknown> | undefined {
   const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];

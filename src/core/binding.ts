@@ -16,14 +16,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
-} from "../rules/engine";
-import { individualMode } from "../rules/individual";
-import { parseIndividualState } from "../rules/individual-state";
-import { sidesMode } from "../rules/sides";
-import { parseSidesState } from "../rules/sides-state";
-import { slotsMode } from "../rules/slots";
-import { parseSlotsState } from "../rules/slots-state";
-import { slotsKeepPolicy } from "./settings";
+} from "./engine";
 import { decodeArrays, type Json } from "./patch";
 import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
 
@@ -197,27 +190,3 @@ function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previ
   const type = (data as { type?: unknown }).type;
   return type === "previousTurn" || type === "previousRound";
 }
-
-/** Every mode the glue can run now; the others fall back to "not available". */
-export const MODE_BINDINGS: Partial<Record<ModeId, ModeBinding>> = {
-  individual: bindMode(individualMode, parseIndividualState, {
-    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  }),
-  sides: bindMode(sidesMode, parseSidesState, {
-    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  }),
-  // A new slots encounter starts with the world's keep-slot policy.
-  slots: bindMode(
-    { ...slotsMode, create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }) },
-    parseSlotsState,
-    {
-      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-      ids: (state) => state.combatants.map((c) => c.id),
-    },
-  ),
-};

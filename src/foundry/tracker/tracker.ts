@@ -12,9 +12,9 @@ import {
   SLOTS_LIST_TEMPLATE,
   TEMPLATES,
   TRACKER_PARTS,
-} from "../constants";
-import { setSlotsSkill } from "./slots";
-import { isStructured } from "./controller";
+} from "../../constants";
+import { setSlotsSkill } from "../../modes/slots/glue";
+import { isStructured } from "../authority/controller";
 import {
   chooseMode,
   command,
@@ -27,13 +27,13 @@ import {
   rollOff,
   setMode,
   DEFAULT_GROUP,
-} from "./tracker-actions";
-import { buildTrackerContext, type TrackerContext } from "./tracker-context";
-import { SIDES_ACTIONS } from "./sides-actions";
-import { tickCountdowns } from "./sides";
+} from "./actions";
+import { buildTrackerContext, type TrackerContext } from "./context";
+import { SIDES_ACTIONS } from "../../modes/sides/actions";
+import { tickCountdowns } from "../../modes/sides/glue";
 import { tryPatchParts } from "./dom-patch";
-import { moduleHooks } from "./hooks";
-import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./tracker-rows";
+import { moduleHooks } from "../hooks";
+import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";

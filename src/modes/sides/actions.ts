@@ -3,8 +3,8 @@
  * {@link SIDES_ACTIONS}; each goes through the rules (`submit`) or the sides glue, and refusals come
  * back as localised notifications. Text typed by users is read from form controls, never as HTML.
  */
-import { currentPass } from "../rules/sides";
-import { submit } from "./controller";
+import { currentPass } from "./rules/sides";
+import { submit } from "../../foundry/authority/controller";
 import {
   addSide,
   declare,
@@ -20,8 +20,8 @@ import {
   rollSide,
   sidesState,
   slowDown,
-} from "./sides";
-import { MAX_ACTION_TEXT_LENGTH } from "../rules/sides";
+} from "./glue";
+import { MAX_ACTION_TEXT_LENGTH } from "./rules/sides";
 
 /** What a handler needs of the tracker: the combat it shows. */
 interface TrackerLike {

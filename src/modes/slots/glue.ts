@@ -3,15 +3,15 @@
  * combatant) rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll
  * mode and recorded through the rules; the world's keep-slot policy passed on to running encounters.
  */
-import { FLAGS, I18N, MODULE_ID } from "../constants";
-import { type SlotsState } from "../rules/slots";
-import { parseSlotsState } from "../rules/slots-state";
-import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "./controller";
-import { askedRollMode, postRoll } from "./chat";
-import { notifyRefusal } from "./notify";
-import type { CommandResult } from "./protocol";
-import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
-import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./slots-dice";
+import { FLAGS, I18N, MODULE_ID } from "../../constants";
+import { type SlotsState } from "./rules/slots";
+import { parseSlotsState } from "./rules/state";
+import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "../../foundry/authority/controller";
+import { askedRollMode, postRoll } from "../../foundry/chat";
+import { notifyRefusal } from "../../foundry/notify";
+import type { CommandResult } from "../../core/protocol";
+import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "../../foundry/settings";
+import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
 
 /** The skills a `slots` initiative check can use. */
 export const SLOT_SKILLS = ["cool", "vigilance"] as const;

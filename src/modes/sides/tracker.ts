@@ -6,7 +6,7 @@
  * rules allow the viewer (dodge, parry, slow down, roller). Every decision is made here; the
  * templates only loop, branch and localise.
  */
-import { I18N, TEMPLATES } from "../constants";
+import { I18N, TEMPLATES } from "../../constants";
 import {
   actionsTaken,
   currentDeclarer,
@@ -22,10 +22,10 @@ import {
   sideRoller,
   slowedWaiting,
   type SidesState,
-} from "../rules/sides";
-import { parseSidesState } from "../rules/sides-state";
-import { clockView } from "./sides";
-import type { ControlContext, ControlFactory, ModeOutput, ModeRow, ModeTracker } from "./tracker-context";
+} from "./rules/sides";
+import { parseSidesState } from "./rules/state";
+import { clockView } from "./glue";
+import type { ControlContext, ControlFactory, ModeOutput, ModeRow, ModeTracker } from "../../foundry/tracker/context";
 
 const S = "Sides";
 

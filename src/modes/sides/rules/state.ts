@@ -3,8 +3,8 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText } from "./common";
-import { normaliseDiceCode } from "./dice-code";
+import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
+import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
   MAX_ACTIONS_LIMIT,

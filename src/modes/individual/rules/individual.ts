@@ -31,7 +31,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
-} from "./engine";
+} from "../../../core/engine";
 import {
   allowedByTrial,
   canControl,
@@ -46,7 +46,7 @@ import {
   stepKind,
   withItem,
   without,
-} from "./common";
+} from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events

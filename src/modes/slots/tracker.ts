@@ -4,12 +4,12 @@
  * act) and the controls the rules allow the viewer: claim, release, assign, roll, skill choice.
  * Every decision is made here; the templates only loop, branch and localise.
  */
-import { I18N, TEMPLATES } from "../constants";
-import type { AllowedAction } from "../rules/engine";
-import { slotsView, type SlotsState } from "../rules/slots";
-import { parseSlotsState } from "../rules/slots-state";
-import { skillOf as slotSkillOf } from "./slots";
-import type { ControlContext, ModeOutput, ModeRow, ModeTracker } from "./tracker-context";
+import { I18N, TEMPLATES } from "../../constants";
+import type { AllowedAction } from "../../core/engine";
+import { slotsView, type SlotsState } from "./rules/slots";
+import { parseSlotsState } from "./rules/state";
+import { skillOf as slotSkillOf } from "./glue";
+import type { ControlContext, ModeOutput, ModeRow, ModeTracker } from "../../foundry/tracker/context";
 
 const S = `${I18N}.Tracker.Slots`;
 

@@ -3,15 +3,15 @@
  * configured formulas, posted to chat with the roll mode, and recorded through the rules; group
  * checks; flat-footed shown as an optional status effect.
  */
-import { FLAT_FOOTED_STATUS, I18N } from "../constants";
-import type { RuleEvent } from "../rules/engine";
-import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "../rules/individual";
-import { parseIndividualState } from "../rules/individual-state";
-import { loadBound, precheck, submit } from "./controller";
-import { askedRollMode, postRoll } from "./chat";
-import { notifyRefusal } from "./notify";
-import type { CommandResult } from "./protocol";
-import { flatFootedAsStatus, initiativeFormulas } from "./settings";
+import { FLAT_FOOTED_STATUS, I18N } from "../../constants";
+import type { RuleEvent } from "../../core/engine";
+import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "./rules/individual";
+import { parseIndividualState } from "./rules/state";
+import { loadBound, precheck, submit } from "../../foundry/authority/controller";
+import { askedRollMode, postRoll } from "../../foundry/chat";
+import { notifyRefusal } from "../../foundry/notify";
+import type { CommandResult } from "../../core/protocol";
+import { flatFootedAsStatus, initiativeFormulas } from "../../foundry/settings";
 
 /** The individual state of a combat, or null when it is not an individual encounter. */
 export function individualState(combat: Combat.Implementation): IndividualState | null {

@@ -6,8 +6,8 @@
  * followed it, so a step writes one new small entry (and deletes the oldest when the bound is hit):
  * the size of an update does not grow with the history's length. Pure: no Foundry globals.
  */
-import type { Encounter, ModeId, Snapshot, StepKind } from "../rules/engine";
-import { MODE_IDS } from "../rules/engine";
+import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
+import { MODE_IDS } from "./engine";
 import { SYSTEM_DEFAULT } from "../constants";
 import {
   applyPatch,

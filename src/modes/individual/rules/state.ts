@@ -3,7 +3,7 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText } from "./common";
+import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
 import type { DelayEntry, IndividualCombatant, IndividualState, RollOffResult } from "./individual";
 
 function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {

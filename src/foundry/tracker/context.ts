@@ -3,14 +3,14 @@
  * viewing user. Templates only loop, branch on booleans and localise; every decision is made here.
  * The controls a user sees are exactly the actions the rules allow that user now.
  */
-import { CSS_ROOT, FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../constants";
-import { MODE_IDS, type AllowedAction, type ModeId, type Requester, type TurnView } from "../rules/engine";
-import { groupMembers, pendingRollOffs, type IndividualState } from "../rules/individual";
-import { parseIndividualState } from "../rules/individual-state";
-import { loadBound, modeOf, requesterFor } from "./controller";
-import type { BoundEncounter } from "./modes";
-import { slotsTracker, type SlotListContext, type SlotsRowContext } from "./slots-tracker";
-import { sidesTracker, type SidesPanelContext, type SidesRowContext } from "./sides-tracker";
+import { CSS_ROOT, FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../../constants";
+import { MODE_IDS, type AllowedAction, type ModeId, type Requester, type TurnView } from "../../core/engine";
+import { groupMembers, pendingRollOffs, type IndividualState } from "../../modes/individual/rules/individual";
+import { parseIndividualState } from "../../modes/individual/rules/state";
+import { loadBound, modeOf, requesterFor } from "../authority/controller";
+import type { BoundEncounter } from "../../core/binding";
+import { slotsTracker, type SlotListContext, type SlotsRowContext } from "../../modes/slots/tracker";
+import { sidesTracker, type SidesPanelContext, type SidesRowContext } from "../../modes/sides/tracker";
 
 const T = `${I18N}.Tracker`;
 

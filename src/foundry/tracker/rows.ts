@@ -4,9 +4,9 @@
  * selection); a double click opens the actor's sheet for whoever may view it; the GM's right-click
  * menu edits the combatant, hides or reveals it, marks it defeated or not, and removes it.
  */
-import { I18N, MODULE_ID } from "../constants";
-import { writeDefeated } from "./defeated";
-import { refusalKey } from "./notify";
+import { I18N, MODULE_ID } from "../../constants";
+import { writeDefeated } from "../defeated";
+import { refusalKey } from "../notify";
 
 /** Inside a row, these have a meaning of their own: a click on them is not a click on the row. */
 const OWN_CLICKS = "button, a, input, select, textarea, label, summary, details, [data-action], .si-controls";

@@ -14,17 +14,17 @@
  * declarations, reactions and slowing down through the rules, and the hesitation countdown, which
  * runs on the active GM's client only and sends `hesitate` when it expires.
  */
-import { I18N, MODULE_ID } from "../constants";
+import { I18N, MODULE_ID } from "../../constants";
 import {
   normaliseDiceCode,
   parseDiceCode,
   presetInitiativeScore,
   subtractDiceCodes,
   type DiceCode,
-} from "../rules/dice-code";
-import type { RuleEvent } from "../rules/engine";
-import { currentDeclarer, isGMSide, sideRoller, sidesToRoll, type ReactionKind, type SidesState } from "../rules/sides";
-import { parseSidesState } from "../rules/sides-state";
+} from "../../core/dice-code";
+import type { RuleEvent } from "../../core/engine";
+import { currentDeclarer, isGMSide, sideRoller, sidesToRoll, type ReactionKind, type SidesState } from "./rules/sides";
+import { parseSidesState } from "./rules/state";
 import {
   applyAsAuthority,
   isAuthority,
@@ -37,18 +37,18 @@ import {
   reconcileRoster,
   requesterFor,
   submit,
-} from "./controller";
-import { askedRollMode, postRoll } from "./chat";
-import { notifyRefusal } from "./notify";
-import type { Json } from "./patch";
-import type { CommandResult } from "./protocol";
+} from "../../foundry/authority/controller";
+import { askedRollMode, postRoll } from "../../foundry/chat";
+import { notifyRefusal } from "../../foundry/notify";
+import type { Json } from "../../core/patch";
+import type { CommandResult } from "../../core/protocol";
 import {
   sidesActionPenalty,
   sidesCountdownMs,
   sidesFormulas,
   sidesWoundPenalty,
   type SidesFormulas,
-} from "./sides-settings";
+} from "./settings";
 
 /** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
 export const SIDE_FLAGS = {

@@ -4,12 +4,13 @@
  * document they may write; the active GM's update hook receives it with the author's user id,
  * validates it with the pure rules and applies it in one Combat update.
  */
-import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } from "../constants";
-import type { Requester, RosterEntry, RuleEvent, TurnView } from "../rules/engine";
-import { MODE_BINDINGS, type Applied, type BoundEncounter } from "./modes";
-import { decodeArrays, type Json } from "./patch";
-import { ANY_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "./protocol";
-import { historyLimit } from "./settings";
+import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } from "../../constants";
+import type { Requester, RosterEntry, RuleEvent, TurnView } from "../../core/engine";
+import type { Applied, BoundEncounter } from "../../core/binding";
+import { MODE_BINDINGS } from "../../modes/registry";
+import { decodeArrays, type Json } from "../../core/patch";
+import { ANY_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "../../core/protocol";
+import { historyLimit } from "../settings";
 import {
   encodeRequest,
   isModeSetting,
@@ -17,9 +18,9 @@ import {
   parseStoredRequest,
   type ModeSetting,
   type StoredRequest,
-} from "./store";
-import { notifyRefusal } from "./notify";
-import { moduleHooks } from "./hooks";
+} from "../../core/store";
+import { notifyRefusal } from "../notify";
+import { moduleHooks } from "../hooks";
 
 /** The mode of an encounter: its flag, or the system's own behaviour when unset or corrupted. */
 export function modeOf(combat: Combat.Implementation): ModeSetting {

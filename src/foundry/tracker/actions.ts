@@ -2,16 +2,16 @@
  * What the tracker's buttons do. Each action goes through the same path as a macro: the rules
  * (via `submit`) or the module's roll helpers; refusals come back as localised notifications.
  */
-import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../constants";
-import { groupMembers, pendingRollOffs } from "../rules/individual";
-import { createApi } from "./api";
-import { modeOf, submit } from "./controller";
-import { groupCombatants, individualState, rollStructuredInitiative } from "./individual";
-import { rollOffSet } from "./individual-rolloff";
-import { rollSlotsChecks, slotsToRoll } from "./slots";
-import type { CommandResult } from "./protocol";
-import { defaultMode } from "./settings";
-import type { Json } from "./patch";
+import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../../constants";
+import { groupMembers, pendingRollOffs } from "../../modes/individual/rules/individual";
+import { createApi } from "../api";
+import { modeOf, submit } from "../authority/controller";
+import { groupCombatants, individualState, rollStructuredInitiative } from "../../modes/individual/glue";
+import { rollOffSet } from "../../modes/individual/rolloff";
+import { rollSlotsChecks, slotsToRoll } from "../../modes/slots/glue";
+import type { CommandResult } from "../../core/protocol";
+import { defaultMode } from "../settings";
+import type { Json } from "../../core/patch";
 
 /** The group NPCs join when the GM has not typed a name. */
 export const DEFAULT_GROUP = "A";

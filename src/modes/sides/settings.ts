@@ -3,7 +3,7 @@
  * the multiple-action penalty and the hesitation countdown. A formula is resolved against the actor's
  * roll data and must give a dice code ("3D+2") or a whole number of dice ("3" = 3D).
  */
-import { I18N, MODULE_ID, SETTINGS } from "../constants";
+import { I18N, MODULE_ID, SETTINGS } from "../../constants";
 
 /** The trait formulas of the `sides` mode. */
 export interface SidesFormulas {

@@ -3,7 +3,7 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText } from "./common";
+import { isId, isRecord, isText } from "../../../core/common";
 import { MAX_CHECK_SCORE, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
 
 function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {

@@ -42,7 +42,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
-} from "./engine";
+} from "../../../core/engine";
 import {
   allowedByTrial,
   canControl,
@@ -55,7 +55,7 @@ import {
   stepKind,
   withItem,
   without,
-} from "./common";
+} from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events
