@@ -53,13 +53,35 @@ export default tseslint.config(
         "error",
         { object: "Math", property: "random", message: "Dice results arrive as data." },
       ],
+    },
+  },
+  {
+    // The pure layer imports only from itself: core from core, a mode's rules from core and their own
+    // folder; nothing from Foundry.
+    files: ["src/core/**/*.ts"],
+    rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
+            { group: ["fvtt-types", "fvtt-types/*"], message: "src/core/ imports nothing from Foundry." },
+            { regex: "^\\.\\./", message: "src/core/ imports only from src/core/ (nothing from Foundry)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/modes/*/rules/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["fvtt-types", "fvtt-types/*"], message: "src/modes/*/rules/ imports nothing from Foundry." },
             {
-              group: ["**/foundry/**", "**/foundry", "fvtt-types", "fvtt-types/*"],
-              message: "src/core/ and src/modes/*/rules/ import nothing from Foundry.",
+              regex: "^\\.\\./(?!\\.\\./\\.\\./core/)",
+              message: "A mode's rules import only from src/core/ and their own folder (nothing from Foundry).",
             },
           ],
         },

@@ -1,6 +1,6 @@
 /**
- * Structured Initiative — entry point. Wiring only: attaches hook listeners, does nothing else at
- * import time.
+ * Structured Initiative — entry point. Wiring only: installs the registered modes and attaches hook
+ * listeners; does nothing else at import time.
  */
 import { onDefeatedEffectCreatedOrDeleted, onDefeatedEffectUpdated } from "./foundry/defeated";
 import { onInit, onReady } from "./foundry/lifecycle";
@@ -13,14 +13,10 @@ import {
   onUpdateCombatant,
   onUserConnected,
 } from "./foundry/authority/document-hooks";
-import {
-  onSidesCombatUpdated,
-  onSidesCombatantCreated,
-  onSidesCombatantUpdated,
-  onSidesActorUpdated,
-  onSidesGroupChanged,
-} from "./modes/sides/glue";
+import { installModes } from "./foundry/modes";
+import { MODES } from "./modes/registry";
 
+installModes(MODES);
 Hooks.once("init", onInit);
 Hooks.once("ready", onReady);
 Hooks.on("preCreateCombat", onPreCreateCombat);
@@ -30,16 +26,10 @@ Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
 Hooks.on("userConnected", onUserConnected);
-// The `sides` mode mirrors CombatantGroups and runs the hesitation countdown on the active GM.
-Hooks.on("createCombatant", onSidesCombatantCreated);
-Hooks.on("updateCombatant", onSidesCombatantUpdated);
-Hooks.on("createCombatantGroup", onSidesGroupChanged);
-Hooks.on("updateCombatantGroup", onSidesGroupChanged);
-Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
-Hooks.on("updateCombat", onSidesCombatUpdated);
-Hooks.on("updateActor", onSidesActorUpdated);
-// `individual` and `slots` mirror Foundry's defeated state, which an actor's defeated status also sets:
-// a status is an ActiveEffect of the actor (creating or deleting one does not update the actor).
+// The modes whose rules keep a defeated flag mirror Foundry's defeated state, which an actor's
+// defeated status also sets: a status is an ActiveEffect of the actor.
 Hooks.on("createActiveEffect", onDefeatedEffectCreatedOrDeleted);
 Hooks.on("updateActiveEffect", onDefeatedEffectUpdated);
 Hooks.on("deleteActiveEffect", onDefeatedEffectCreatedOrDeleted);
+// Each mode's own document hooks (the `sides` mirror of CombatantGroups, …).
+for (const mode of MODES) mode.mirror?.attachHooks?.();

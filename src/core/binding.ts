@@ -1,7 +1,7 @@
 /**
- * The registry of rules modes the glue can run, each bound to its state parser so stored (untrusted)
- * flag data is narrowed before the rules see it. The binding hides each mode's state type behind
- * closures, so the rest of the glue handles every mode the same way.
+ * A mode's rules bound to its state parser and to the stored form: stored (untrusted) flag data is
+ * narrowed once per load before the rules see it, and every command's outcome becomes the minimal
+ * update of the stored form. Pure: no Foundry globals.
  */
 import {
   createEncounter,
@@ -34,11 +34,13 @@ export type Applied =
   | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" | "corrupted" } };
 
 /** A stored encounter, loaded and bound to its mode. */
-export interface BoundEncounter {
+export interface BoundEncounter<S = unknown> {
   readonly mode: ModeId;
+  /** The stored revision this was loaded from. */
+  readonly rev: number;
   readonly view: TurnView;
-  /** The mode state as plain data (for templates and macros). */
-  readonly state: Json;
+  /** The mode's typed state, parsed once from the stored data. */
+  readonly state: S;
   /** What this requester may do now. */
   allowed(who: Requester): readonly AllowedAction[];
   /** Check an untrusted command without applying it (the player's quick pre-check). */
@@ -54,19 +56,19 @@ export interface BoundEncounter {
     live: readonly RosterEntry[],
     gm: Requester,
     historyLimit: number,
-    sync?: (state: Json) => readonly unknown[],
+    sync?: (state: S) => readonly unknown[],
   ): Applied | null;
 }
 
 /** A mode the glue can run. */
-export interface ModeBinding {
+export interface ModeBinding<S = unknown> {
   readonly id: ModeId;
   /** A fresh stored encounter for these combatants. */
   create(roster: readonly RosterEntry[]): StoredEncounter;
   /** A fresh stored encounter with these commands applied (refused ones are skipped). */
   createWith(roster: readonly RosterEntry[], commands: readonly unknown[], who: Requester): StoredEncounter;
   /** Load stored data, or null when it is corrupted. */
-  load(stored: StoredEncounter): BoundEncounter | null;
+  load(stored: StoredEncounter): BoundEncounter<S> | null;
 }
 
 /** Bind a mode definition to its state parser. */
@@ -78,7 +80,7 @@ export function bindMode<S, C extends Command>(
     remove(id: string): C;
     ids(state: S): readonly string[];
   },
-): ModeBinding {
+): ModeBinding<S> {
   const toJson = (state: S): Json => state as unknown as Json;
 
   // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
@@ -92,7 +94,7 @@ export function bindMode<S, C extends Command>(
   };
   const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => written.get(keyOf(stored));
 
-  function bound(state: S, stored: StoredEncounter): BoundEncounter {
+  function bound(state: S, stored: StoredEncounter): BoundEncounter<S> {
     const view = definition.view(state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
@@ -115,8 +117,9 @@ export function bindMode<S, C extends Command>(
 
     return {
       mode: definition.id,
+      rev: stored.rev,
       view,
-      state: toJson(state),
+      state,
       allowed: (who) => definition.allowed(state, who),
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
@@ -153,7 +156,7 @@ export function bindMode<S, C extends Command>(
             events.push(...outcome.events);
           }
         }
-        for (const data of sync?.(toJson(current.state)) ?? []) {
+        for (const data of sync?.(current.state) ?? []) {
           const command = definition.parseCommand(data);
           const outcome = command === null ? null : dispatch(definition, current, command, gm, historyLimit);
           if (outcome?.ok) {

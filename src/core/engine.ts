@@ -5,11 +5,14 @@
  * refusal with a reason code. Nothing here touches Foundry, the DOM or randomness; dice results
  * arrive inside commands as plain numbers.
  */
+import { jsonEqual } from "./patch";
 
-/** Identifiers of the five structured modes. "system default" is not a rules mode: it bypasses the engine. */
-export const MODE_IDS = ["individual", "sides", "slots", "declare-resolve", "phases"] as const;
-/** One of the structured modes. */
-export type ModeId = (typeof MODE_IDS)[number];
+/**
+ * A structured mode's id, such as `sides`. The modes are the ones registered in
+ * `src/modes/registry.ts`; the engine knows none of them. "system default" is not a rules mode: it
+ * bypasses the engine.
+ */
+export type ModeId = string;
 
 /** Who sends a command, as attested by Foundry (never as claimed by the sender). */
 export interface Requester {
@@ -22,8 +25,10 @@ export interface Requester {
 }
 
 /**
- * Every reason a command can be refused. The glue turns each code into the localised message
- * `STRUCTURED_INITIATIVE.Refusal.<code>`; a test checks that every code has one.
+ * Reasons a command can be refused that several modes share. A mode adds its own in its module
+ * (`refusalCodes`). The glue turns each code into the localised message
+ * `STRUCTURED_INITIATIVE.Refusal.<code>`; a test checks that every code has one, and the conformance
+ * suite that every code a mode's rules return is one of these or the mode's own.
  */
 export const REFUSAL_CODES = [
   "notGM",
@@ -72,8 +77,8 @@ export const REFUSAL_CODES = [
   "notClaimed",
   "combatantDefeated",
 ] as const;
-/** A reason code for a refused command. */
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+/** A reason code for a refused command: a shared one (`REFUSAL_CODES`) or one its mode declares. */
+export type RefusalCode = string;
 
 /** A refused command: nothing changed. */
 export interface Refusal {
@@ -225,7 +230,7 @@ export function dispatch<S, C extends Command>(
     });
     // Replaying can make a snapshot equal to the state after it (say, the removed combatant was
     // acting there and the turn passed on): drop it, or an undo would seem to do nothing.
-    history = replayed.filter((snap, i) => !sameData(snap.state, replayed[i + 1]?.state ?? outcome.state));
+    history = replayed.filter((snap, i) => !jsonEqual(snap.state, replayed[i + 1]?.state ?? outcome.state));
   }
   // A roster command is never pushed as a step: its prior state still holds the deleted (or lacks
   // the joined) combatant, so restoring it would undo the roster change.
@@ -237,19 +242,6 @@ export function dispatch<S, C extends Command>(
   return outcome.step === undefined
     ? { ok: true, state: next, events: outcome.events }
     : { ok: true, state: next, events: outcome.events, step: outcome.step };
-}
-
-/** Structural equality of plain data (what mode states are: objects, arrays and primitives). */
-function sameData(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const ra = a as Readonly<Record<string, unknown>>;
-  const rb = b as Readonly<Record<string, unknown>>;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameData(ra[k], rb[k]));
 }
 
 function undo<S, C extends Command>(

@@ -16,11 +16,14 @@ function isObject(value: unknown): value is { readonly [key: string]: Json } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Deep structural equality of two JSON values. */
-export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+/**
+ * Deep structural equality of two plain-data values (JSON, or a mode state: objects, arrays and
+ * primitives). The one equality the engine and the store use.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item: Json, i) => jsonEqual(item, b[i] as Json));
+    return a.length === b.length && a.every((item: unknown, i) => jsonEqual(item, b[i]));
   }
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);

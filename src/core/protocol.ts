@@ -1,5 +1,5 @@
 /** The messages exchanged between a requesting client and the active GM. */
-import { REFUSAL_CODES, type RefusalCode } from "./engine";
+import type { RefusalCode } from "./engine";
 
 /** Refusals the glue adds to the rules' own. Each has `STRUCTURED_INITIATIVE.Refusal.<code>`. */
 export const GLUE_REFUSAL_CODES = [
@@ -19,11 +19,11 @@ export const GLUE_REFUSAL_CODES = [
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];
-/** Any refusal reason a user can be shown. */
-export type AnyRefusalCode = RefusalCode | GlueRefusalCode;
-
-/** Every refusal reason a user can be shown. */
-export const ANY_REFUSAL_CODES: readonly AnyRefusalCode[] = [...REFUSAL_CODES, ...GLUE_REFUSAL_CODES];
+/**
+ * Any refusal reason a user can be shown: the rules' (shared or a mode's own, so any string) or the
+ * glue's (`GLUE_REFUSAL_CODES`).
+ */
+export type AnyRefusalCode = RefusalCode;
 
 /** The outcome of a command, as the API returns it. */
 export type CommandResult =

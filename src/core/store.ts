@@ -7,22 +7,7 @@
  * the size of an update does not grow with the history's length. Pure: no Foundry globals.
  */
 import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
-import { MODE_IDS } from "./engine";
-import { SYSTEM_DEFAULT } from "../constants";
-import {
-  applyPatch,
-  decodeArrays,
-  diff,
-  encodeArrays,
-  isPatch,
-  jsonEqual,
-  toUpdateData,
-  type Json,
-  type Patch,
-} from "./patch";
-
-/** The mode stored on a Combat: a rules mode or the game system's own behaviour. */
-export type ModeSetting = ModeId | typeof SYSTEM_DEFAULT;
+import { applyPatch, decodeArrays, diff, encodeArrays, isPatch, toUpdateData, type Json, type Patch } from "./patch";
 
 /** One stored undo entry. */
 export interface StoredSnapshot {
@@ -68,11 +53,6 @@ export interface LoadedEncounter<S> {
   readonly stored: StoredEncounter;
   /** The history key of each snapshot, in the same order as `encounter.history`. */
   readonly seqs: readonly string[];
-}
-
-/** Whether a value names a mode the module knows (flags and settings are untrusted). */
-export function isModeSetting(value: unknown): value is ModeSetting {
-  return value === SYSTEM_DEFAULT || (MODE_IDS as readonly unknown[]).includes(value);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -185,9 +165,4 @@ export function encodeEncounter<S>(
   };
   const update = toUpdateData(before.stored as unknown as Json, stored as unknown as Json);
   return { stored, update, loaded: { encounter: next, stored, seqs } };
-}
-
-/** Whether two stored encounters hold the same state (used to skip empty writes). */
-export function sameState(a: StoredEncounter, b: StoredEncounter): boolean {
-  return jsonEqual(a.state, b.state);
 }

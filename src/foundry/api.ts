@@ -3,20 +3,17 @@
  * Documented in the README's API section.
  */
 import { HOOKS, SYSTEM_DEFAULT } from "../constants";
-import { MODE_IDS, type AllowedAction, type TurnView } from "../core/engine";
-import { isCorrupted, loadBound, modeOf, requesterFor, submit, writeFreshState, resetEncounter } from "./authority/controller";
-import { groupCombatants, rollStructuredInitiative } from "../modes/individual/glue";
-import { rollPendingRollOffs } from "../modes/individual/rolloff";
-import { rollSlotsChecks, setSlotsSkill } from "../modes/slots/glue";
-import { prepareSides, rollSidesOf, SIDES_API, type SidesApi } from "../modes/sides/glue";
+import type { AllowedAction, TurnView } from "../core/engine";
+import { resetEncounter, submit, writeFreshState } from "./authority/controller";
+import { isCorrupted, loadBound, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "../core/protocol";
-import { isModeSetting, type ModeSetting } from "../core/store";
+import { installedModes, isModeSetting, modeIds, modeModule, type ModeSetting } from "./modes";
 import { moduleHooks } from "./hooks";
 import type { Json } from "../core/patch";
 
-/** The API object. */
-export interface StructuredInitiativeApi {
+/** The API every mode shares. */
+export interface CoreApi {
   /** Every mode id, "system" (the game system's own behaviour) first. */
   readonly modes: readonly ModeSetting[];
   /** The mode of an encounter. */
@@ -29,26 +26,24 @@ export interface StructuredInitiativeApi {
   view(combat: Combat.Implementation): TurnView | null;
   /** What the current user may do now. */
   allowed(combat: Combat.Implementation): readonly AllowedAction[];
-  /** Roll initiative for these combatants (individual mode: groups roll once). */
+  /** Roll initiative for these combatants the encounter's mode's way (a group or a side rolls once). */
   rollInitiative(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]>;
-  /** `slots`: choose the skill ("cool" or "vigilance") of a combatant's initiative check (GM, before the start). */
-  setSlotsSkill(combat: Combat.Implementation, combatantId: string, skill: string): Promise<CommandResult>;
-  /** `sides`: side controls, declarations, reactions and the countdown (see the README). */
-  readonly sides: SidesApi;
-  /** Roll every pending roll-off between tied combatants (GM). */
-  rollOffs(combat: Combat.Implementation): Promise<CommandResult[]>;
-  /** Put NPCs into one initiative group (GM). */
-  groupCombatants(combat: Combat.Implementation, ids: readonly string[], groupId: string): Promise<CommandResult[]>;
   /** Whether the encounter's stored structure cannot be read. */
   isCorrupted(combat: Combat.Implementation): boolean;
   /** Rebuild the encounter's structure, keeping every combatant and the initiative values that can be read (GM). */
   resetEncounter(combat: Combat.Implementation): Promise<CommandResult>;
 }
 
+/**
+ * The API object: the shared calls, and what each installed mode adds (its module's `api`, such as
+ * `sides`, `setSlotsSkill`, `rollOffs` and `groupCombatants`; see the README).
+ */
+export type StructuredInitiativeApi = CoreApi & Readonly<Record<string, unknown>>;
+
 /** Build the API. */
 export function createApi(): StructuredInitiativeApi {
-  return {
-    modes: [SYSTEM_DEFAULT, ...MODE_IDS],
+  const core: CoreApi = {
+    modes: [SYSTEM_DEFAULT, ...modeIds()],
     modeOf,
     async setMode(combat, mode) {
       const refuse = (code: "notGM" | "modeLocked" | "unknownMode"): CommandResult => {
@@ -59,24 +54,21 @@ export function createApi(): StructuredInitiativeApi {
       if (!isModeSetting(mode)) return refuse("unknownMode");
       if (combat.started || combat.round > 0) return refuse("modeLocked");
       await writeFreshState(combat, mode);
-      if (mode === "sides") await prepareSides(combat);
+      await modeModule(mode)?.prepare?.(combat);
       moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
       return { ok: true };
     },
     command: submit,
     view: (combat) => loadBound(combat)?.view ?? null,
     allowed: (combat) => loadBound(combat)?.allowed(requesterFor(combat, game.user)) ?? [],
-    rollInitiative: (combat, ids) =>
-      modeOf(combat) === "slots"
-        ? rollSlotsChecks(combat, ids)
-        : modeOf(combat) === "sides"
-          ? rollSidesOf(combat, ids)
-          : rollStructuredInitiative(combat, ids),
-    setSlotsSkill,
-    sides: SIDES_API,
-    groupCombatants,
-    rollOffs: rollPendingRollOffs,
+    rollInitiative: async (combat, ids) => {
+      const module = moduleOfCombat(combat);
+      if (module !== null) return module.initiative.rollInitiative(combat, ids);
+      notifyRefusal(combat, "notStructured");
+      return [{ ok: false, code: "notStructured" }];
+    },
     isCorrupted,
     resetEncounter,
   };
+  return Object.assign({}, ...installedModes().map((mode) => mode.api ?? {}), core) as StructuredInitiativeApi;
 }

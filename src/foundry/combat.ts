@@ -4,18 +4,24 @@
  * untouched; a structured combat routes turn changes and initiative rolls to the rules.
  */
 import { FLAGS, MODULE_ID } from "../constants";
-import { compareRanked, isAuthority, isStructured, loadBound, modeOf, onCombatApplied, submit } from "./authority/controller";
-import { combatantsToRoll, rollStructuredInitiative } from "../modes/individual/glue";
-import { rollSlotsChecks, slotsToRoll } from "../modes/slots/glue";
-import { rollAllSides, rollSidesOf } from "../modes/sides/glue";
+import { compareRanked, isAuthority, onCombatApplied, submit } from "./authority/controller";
+import { forgetLoaded, isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
 
+/** The rank of each combatant in a loaded encounter's order, built once per load. */
+const rankCache = new WeakMap<object, ReadonlyMap<string, number>>();
+
 function rankOf(combat: Combat.Implementation): ReadonlyMap<string, number> | null {
   const bound = loadBound(combat);
   if (bound === null) return null;
-  return new Map(bound.view.order.map((id, i) => [id, i]));
+  let rank = rankCache.get(bound);
+  if (rank === undefined) {
+    rank = new Map(bound.view.order.map((id, i) => [id, i]));
+    rankCache.set(bound, rank);
+  }
+  return rank;
 }
 
 /** The Combat class of the module, derived from `Base`. */
@@ -78,29 +84,25 @@ export function createCombatClass(Base: typeof Combat) {
 
     /** Roll initiative with Foundry rolls, post them to chat and record them through the rules. */
     override async rollInitiative(ids: string | string[], options?: Combat.InitiativeOptions): Promise<this> {
-      if (!isStructured(this)) return super.rollInitiative(ids, options);
-      const list = typeof ids === "string" ? [ids] : ids;
-      if (modeOf(this) === "slots") await rollSlotsChecks(this, list, options);
-      else if (modeOf(this) === "sides") await rollSidesOf(this, list, options);
-      else await rollStructuredInitiative(this, list, options);
+      const module = moduleOfCombat(this);
+      if (module === null) return super.rollInitiative(ids, options);
+      await module.initiative.rollInitiative(this, typeof ids === "string" ? [ids] : ids, options);
       return this;
     }
 
     /** Roll every check the current user still owes (a group once); nothing for those who rolled. */
     override async rollAll(options?: Combat.InitiativeOptions): Promise<this> {
-      if (!isStructured(this)) return super.rollAll(options);
-      if (modeOf(this) === "slots") await rollSlotsChecks(this, slotsToRoll(this, false), options);
-      else if (modeOf(this) === "sides") await rollAllSides(this, false);
-      else await rollStructuredInitiative(this, combatantsToRoll(this, false), options);
+      const module = moduleOfCombat(this);
+      if (module === null) return super.rollAll(options);
+      await module.initiative.rollAll(this, options);
       return this;
     }
 
     /** Roll the checks non-player characters still owe (a group once). */
     override async rollNPC(options?: Combat.InitiativeOptions): Promise<this> {
-      if (!isStructured(this)) return super.rollNPC(options);
-      if (modeOf(this) === "slots") await rollSlotsChecks(this, slotsToRoll(this, true), options);
-      else if (modeOf(this) === "sides") await rollAllSides(this, true);
-      else await rollStructuredInitiative(this, combatantsToRoll(this, true), options);
+      const module = moduleOfCombat(this);
+      if (module === null) return super.rollNPC(options);
+      await module.initiative.rollNPC(this, options);
       return this;
     }
 
@@ -111,9 +113,11 @@ export function createCombatClass(Base: typeof Combat) {
      */
     override _onUpdate(changed: Combat.UpdateData, options: Combat.Database.OnUpdateOperation, userId: string): void {
       const prior = { ...this.current };
-      super._onUpdate(changed, options, userId);
       const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
-      if (flags === undefined || modeOf(this) === "system") return;
+      // The stored encounter may have changed: nothing may read the last load before this.
+      if (flags !== undefined) forgetLoaded(this);
+      super._onUpdate(changed, options, userId);
+      if (flags === undefined || !isStructured(this)) return;
       this.setupTurns();
       if (typeof flags === "object" && flags !== null && FLAGS.encounter in flags) onCombatApplied(this);
       if ("turn" in changed || "round" in changed) return;

@@ -1,11 +1,16 @@
-/** Type declarations for the module's flags, settings and queries, read by the compiler only. */
-import type { ModeSetting, StoredEncounter } from "../core/store";
+/**
+ * Type declarations for the module's flags, shared settings and queries, read by the compiler only.
+ * Flags are declared here for every mode (Foundry's flag configuration is one object per document);
+ * a mode's settings are declared in its own folder.
+ */
+import type { StoredEncounter } from "../core/store";
 
 declare module "fvtt-types/configuration" {
   interface FlagConfig {
     Combat: {
       "structured-initiative"?: {
-        mode?: ModeSetting;
+        /** The mode id, or "system". */
+        mode?: string;
         encounter?: StoredEncounter;
         /** A request, as `encodeRequest` writes it. */
         request?: string;
@@ -29,25 +34,10 @@ declare module "fvtt-types/configuration" {
     };
   }
 
+  // Each mode declares its own settings in its folder's config.d.ts.
   interface SettingConfig {
     "structured-initiative.defaultMode": string;
-    "structured-initiative.initiativeFormula": string;
-    "structured-initiative.modifierFormula": string;
-    "structured-initiative.flatFootedStatus": boolean;
     "structured-initiative.historyLimit": number;
-    "structured-initiative.slotsCoolFormula": string;
-    "structured-initiative.slotsVigilanceFormula": string;
-    "structured-initiative.slotsSecondaryFormula": string;
-    "structured-initiative.slotsScoring": string;
-    "structured-initiative.slotsKeepPC": boolean;
-    "structured-initiative.slotsKeepNPC": boolean;
-    "structured-initiative.sidesDexterity": string;
-    "structured-initiative.sidesPerception": string;
-    "structured-initiative.sidesInitiative": string;
-    "structured-initiative.sidesTactics": string;
-    "structured-initiative.sidesActionPenalty": string;
-    "structured-initiative.sidesCountdown": number;
-    "structured-initiative.sidesWoundPenalty": string;
   }
 
   interface AssumeHookRan {

@@ -1,5 +1,6 @@
 /**
- * One truth for "defeated" in the modes whose rules know `setDefeated` (`individual`, `slots`):
+ * One truth for "defeated" in the modes whose rules know `setDefeated` (a mode opts in with
+ * {@link defeatedMirror} in its module):
  * Foundry's own defeated state (`Combatant#isDefeated`: the combatant's `defeated` field or its
  * actor's defeated status effect) and the rules' `defeated` flag are kept equal, on the active GM's
  * client only.
@@ -15,40 +16,29 @@
  *   defeated (or revived); the documents then bring it back in line, as `sides` does for its sides.
  */
 import { MODULE_ID } from "../constants";
-import type { ModeId, RuleEvent } from "../core/engine";
-import { parseIndividualState } from "../modes/individual/rules/state";
-import { parseSlotsState } from "../modes/slots/rules/state";
-import {
-  loadBound,
-  modeOf,
-  onSync,
-  reconcileActorEncounters,
-  reconcileAfterUndo,
-  type EventOrigin,
-} from "./authority/controller";
+import type { RuleEvent } from "../core/engine";
+import type { EventOrigin, ModeMirror } from "../modes/contract";
+import { reconcileActorEncounters, reconcileAfterUndo } from "./authority/controller";
+import { loadBound, moduleOfCombat } from "./authority/encounters";
 import type { Json } from "../core/patch";
-
-/** The modes whose rules have a per-combatant `defeated` flag set by `setDefeated`. */
-const DEFEAT_MODES: readonly ModeId[] = ["individual", "slots"];
 
 /** Whether an encounter runs a mode whose rules have a defeated flag mirrored from Foundry. */
 export function tracksDefeat(combat: Combat.Implementation | null): combat is Combat.Implementation {
-  return combat !== null && DEFEAT_MODES.some((mode) => mode === modeOf(combat));
+  return combat !== null && moduleOfCombat(combat)?.mirror?.defeated !== undefined;
 }
 
-/** The rules' defeated flag of each combatant in a mode state; null when the state cannot be read. */
-function defeatedIn(mode: string, json: Json): ReadonlyMap<string, boolean> | null {
-  const state = mode === "individual" ? parseIndividualState(json) : mode === "slots" ? parseSlotsState(json) : null;
-  return state === null ? null : new Map(state.combatants.map((c) => [c.id, c.defeated]));
+/** The rules' defeated flag of each combatant in the encounter's state; null when it cannot be read. */
+function defeatedIn(combat: Combat.Implementation): ReadonlyMap<string, boolean> | null {
+  const read = moduleOfCombat(combat)?.mirror?.defeated;
+  const bound = loadBound(combat);
+  return read === undefined || bound === null ? null : read(bound.state);
 }
 
 /**
- * The `setDefeated` commands that bring a state's defeated flags in line with the combatants'
- * `isDefeated`; none when the state cannot be read.
+ * The `setDefeated` commands that bring the rules' defeated flags in line with the combatants'
+ * `isDefeated`.
  */
-export function syncDefeated(mode: string, combat: Combat.Implementation, json: Json): Json[] {
-  const rules = defeatedIn(mode, json);
-  if (rules === null) return [];
+function syncDefeated(combat: Combat.Implementation, rules: ReadonlyMap<string, boolean>): Json[] {
   const out: Json[] = [];
   for (const combatant of combat.combatants.contents) {
     const id = combatant.id ?? "";
@@ -86,7 +76,7 @@ async function applyDefeated(combatant: Combatant.Implementation, defeated: bool
  * changed in the rules is marked (or revived) in Foundry; after an undo, the rules are brought back
  * in line with Foundry's documents (queued after the undo's own write).
  */
-export async function defeatedEffects(
+async function defeatedEffects(
   combat: Combat.Implementation,
   events: readonly RuleEvent[],
   origin: EventOrigin,
@@ -97,8 +87,7 @@ export async function defeatedEffects(
   reconcileAfterUndo(combat, events);
   const ids = new Set(events.flatMap((e) => (e.type === "defeatedChanged" && e.combatantId ? [e.combatantId] : [])));
   if (ids.size === 0) return;
-  const bound = loadBound(combat);
-  const rules = bound === null ? null : defeatedIn(bound.mode, bound.state);
+  const rules = defeatedIn(combat);
   if (rules === null) return;
   for (const id of ids) {
     const combatant = combat.combatants.get(id);
@@ -141,7 +130,20 @@ export function onDefeatedEffectUpdated(effect: ActiveEffect.Implementation, cha
   if ("statuses" in changed || ("disabled" in changed && carriesDefeat(effect))) defeatedEffectChanged(effect);
 }
 
-/** Install the defeated mirror of the modes that have one (called at `init`). */
-export function installDefeated(): void {
-  for (const mode of DEFEAT_MODES) onSync(mode, (combat, state) => syncDefeated(mode, combat, state));
+/**
+ * The shared defeated mirror for a mode whose rules keep a defeated flag per combatant (`read`):
+ * the mode's module uses it as (part of) its `mirror`. `effects` also runs the mode's own.
+ */
+export function defeatedMirror<S>(
+  read: (state: S) => ReadonlyMap<string, boolean>,
+  own?: (combat: Combat.Implementation, events: readonly RuleEvent[], origin: EventOrigin) => Promise<void>,
+): ModeMirror<S> {
+  return {
+    defeated: read,
+    sync: (combat, state) => syncDefeated(combat, read(state)),
+    effects: async (combat, events, origin) => {
+      if (own !== undefined) await own(combat, events, origin);
+      await defeatedEffects(combat, events, origin);
+    },
+  };
 }

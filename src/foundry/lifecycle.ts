@@ -1,13 +1,10 @@
 /** What the module does at Foundry's `init` and `ready`. */
-import { FLAT_FOOTED_STATUS, I18N, MODULE_ID, QUERIES } from "../constants";
+import { MODULE_ID, QUERIES } from "../constants";
+import { installedModes } from "./modes";
 import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
-import { onAuthorityChange, onEvents, onOutcomeQuery } from "./authority/controller";
-import { defeatedEffects, installDefeated } from "./defeated";
-import { individualEffects } from "../modes/individual/glue";
-import { onKeepSlotsChange, registerSettings } from "./settings";
-import { applyKeepPolicy } from "../modes/slots/glue";
-import { installSides, sidesEffects } from "../modes/sides/glue";
+import { onAuthorityChange, onOutcomeQuery } from "./authority/controller";
+import { registerSettings } from "./settings";
 import { createTrackerClass } from "./tracker/tracker";
 
 /**
@@ -24,19 +21,7 @@ export function onInit(): void {
   const tracker = CONFIG.ui.combat as typeof foundry.applications.sidebar.tabs.CombatTracker;
   CONFIG.ui.combat = createTrackerClass(tracker);
   CONFIG.queries[QUERIES.outcome] = onOutcomeQuery;
-  CONFIG.statusEffects.push({
-    id: FLAT_FOOTED_STATUS,
-    name: `${I18N}.Status.FlatFooted`,
-    img: "icons/svg/falling.svg",
-  });
-  onEvents(async (combat, events, origin) => {
-    await individualEffects(combat, events);
-    await sidesEffects(combat, events);
-    await defeatedEffects(combat, events, origin);
-  });
-  installSides();
-  installDefeated();
-  onKeepSlotsChange(() => void applyKeepPolicy());
+  for (const mode of installedModes()) mode.init?.();
   Object.assign(game.modules.get(MODULE_ID), { api: createApi() });
 }
 

@@ -1,6 +1,13 @@
 /** Localised messages for refusals. */
 import { I18N } from "../constants";
-import type { AnyRefusalCode } from "../core/protocol";
+import { REFUSAL_CODES } from "../core/engine";
+import { GLUE_REFUSAL_CODES, type AnyRefusalCode } from "../core/protocol";
+import { installedModes } from "./modes";
+
+/** Every refusal reason a user can be shown: the shared rules', the glue's and each installed mode's. */
+export function refusalCodes(): readonly AnyRefusalCode[] {
+  return [...REFUSAL_CODES, ...GLUE_REFUSAL_CODES, ...installedModes().flatMap((mode) => mode.refusalCodes)];
+}
 
 /** The i18n key of a refusal's message. */
 export function refusalKey(code: AnyRefusalCode): string {

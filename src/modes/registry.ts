@@ -1,34 +1,11 @@
-/** The registry of the modes the module runs. */
-import type { ModeId } from "../core/engine";
-import { bindMode, type ModeBinding } from "../core/binding";
-import { individualMode } from "./individual/rules/individual";
-import { parseIndividualState } from "./individual/rules/state";
-import { sidesMode } from "./sides/rules/sides";
-import { parseSidesState } from "./sides/rules/state";
-import { slotsMode } from "./slots/rules/slots";
-import { parseSlotsState } from "./slots/rules/state";
-import { slotsKeepPolicy } from "../foundry/settings";
+/**
+ * The registry of the modes the module runs: one line per mode. `src/index.ts` installs it; the
+ * shared glue reaches a mode only through its module (`src/modes/contract.ts`) and never names one.
+ */
+import type { AnyModeModule } from "./contract";
+import { individualModule } from "./individual/module";
+import { sidesModule } from "./sides/module";
+import { slotsModule } from "./slots/module";
 
-/** Every mode the glue can run now; the others fall back to "not available". */
-export const MODE_BINDINGS: Partial<Record<ModeId, ModeBinding>> = {
-  individual: bindMode(individualMode, parseIndividualState, {
-    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  }),
-  sides: bindMode(sidesMode, parseSidesState, {
-    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  }),
-  // A new slots encounter starts with the world's keep-slot policy.
-  slots: bindMode(
-    { ...slotsMode, create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }) },
-    parseSlotsState,
-    {
-      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-      ids: (state) => state.combatants.map((c) => c.id),
-    },
-  ),
-};
+/** Every registered mode, in the order the mode choice lists them. */
+export const MODES: readonly AnyModeModule[] = [individualModule, sidesModule, slotsModule];

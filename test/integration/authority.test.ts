@@ -142,10 +142,15 @@ describe("one authority: the active GM's client applies every request", () => {
     await sim.settle();
     const alice = sim.client(ALICE);
     expect(alice.game.users.activeGM?.id).toBe(GM2);
-    expect(await combatOn(alice).nextTurn()).toBeDefined();
+    // Alice's end of turn is applied by the second GM, who answers her request.
+    expect(await apiOn(alice).command(combatOn(alice), { type: "nextTurn" })).toEqual({ ok: true });
     await sim.settle();
+    expect(messagesOn(alice)).toEqual([]);
     expect(combatWrites(sim).map((o) => o.userId)).toEqual([GM2]);
-    expect(turnsOn(sim.client(GM2)).current).toBe("Brom");
+    for (const client of sim.clients.filter((c) => c.connected)) {
+      expect(turnsOn(client), client.userId).toMatchObject({ current: "Brom", round: 1 });
+    }
+    expectNoErrors(sim);
   });
 
   it("with no GM online, player controls say so and nothing is written", async () => {

@@ -23,11 +23,15 @@ import {
   type D6Key,
 } from "./sides-world.js";
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One host macrotask: lets the simulated messages in flight move one delivery on (no wall-clock time). */
+const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Heroes (Ace, Jaluun) against Foes (Officer, Trooper 1), started and rolled: Foes declare first. */
+/**
+ * Heroes (Ace, Jaluun) against Foes (Officer, Trooper 1), started and rolled: Foes declare first.
+ * Every client runs on the sim's manual clock: the countdown moves only with `sim.clock.advance`.
+ */
 async function declaring(settings: Record<string, number> = {}): Promise<Sim> {
-  const sim = await sidesWorld({ settings });
+  const sim = await sidesWorld({ settings, manualClock: true });
   await sidesEncounter(sim, ["ace", "jaluun", "officer", "trooper1"]);
   await run(sim, sim.gm, { type: "start" });
   await rollSideAs(sim, "Heroes", [6, 6, 6]);
@@ -214,14 +218,13 @@ describe("the hesitation countdown", () => {
   it("marks a player's character hesitating when it runs out (run by the active GM), never an NPC", async () => {
     const sim = await declaring({ "structured-initiative.sidesCountdown": 0.05 });
     // The NPCs declare first: no countdown runs for them.
-    await wait(120);
-    await sim.settle();
+    await sim.clock.advance(120);
     expect(sidesOn(sim.gm).declarations).toEqual([]);
     await foesDeclared(sim);
-    for (let i = 0; i < 40 && declarationOf(sim, "jaluun").length === 0; i++) {
-      await wait(20);
-      await sim.settle();
-    }
+    // Jaluun (Bob's) declares now: 50 ms, to the millisecond.
+    await sim.clock.advance(49);
+    expect(declarationOf(sim, "jaluun")).toEqual([]);
+    await sim.clock.advance(1);
     expect(declarationOf(sim, "jaluun")).toMatchObject([{ hesitated: true, actions: [] }]);
     expectSidesAgreement(sim);
     expectNoErrors(sim);
@@ -234,17 +237,20 @@ describe("the hesitation countdown", () => {
     const gm = combatOn(sim.gm);
     await sidesApi(sim.gm).pauseClock(gm, true);
     await sim.settle();
-    await wait(120);
-    await sim.settle();
+    await sim.clock.advance(120);
     expect(declarationOf(sim, "jaluun")).toEqual([]);
     const before = sidesOn(sim.gm).declarations.length;
     await sidesApi(sim.gm).excuse(gm, cid(sim.gm, "jaluun"), true);
     await sidesApi(sim.gm).pauseClock(gm, false);
     await sim.settle();
-    await wait(120);
-    await sim.settle();
+    await sim.clock.advance(120);
     expect(sidesOn(sim.gm).declarations).toHaveLength(before);
     expect(declarationOf(sim, "jaluun")).toEqual([]);
+    // Counted for again, Jaluun hesitates within the countdown: the clock was running all along.
+    await sidesApi(sim.gm).excuse(gm, cid(sim.gm, "jaluun"), false);
+    await sim.settle();
+    await sim.clock.advance(50);
+    expect(declarationOf(sim, "jaluun")).toMatchObject([{ hesitated: true }]);
     expectNoErrors(sim);
   });
 
@@ -254,41 +260,47 @@ describe("the hesitation countdown", () => {
     await sim.gm.game.settings.set("structured-initiative", "sidesCountdown", 0.05);
     await sidesApi(sim.gm).extendClock(combatOn(sim.gm), 0.3);
     await sim.settle();
-    await wait(150);
-    await sim.settle();
+    // 50 ms plus 300: past the plain countdown, still declaring until the last millisecond.
+    await sim.clock.advance(349);
     expect(declarationOf(sim, "jaluun")).toEqual([]);
-    for (let i = 0; i < 40 && declarationOf(sim, "jaluun").length === 0; i++) {
-      await wait(20);
-      await sim.settle();
-    }
+    await sim.clock.advance(1);
     expect(declarationOf(sim, "jaluun")).toMatchObject([{ hesitated: true }]);
     expectNoErrors(sim);
   });
 
   it("a declaration in flight when it expires gives exactly one outcome", async () => {
-    const outcomes = new Set<string>();
-    for (const delay of [0, 30, 50, 70]) {
+    // Bob's declaration is sent 1 ms before the countdown runs out; the countdown then runs out while
+    // the request is `hops` deliveries along its way to the active GM and back. Early on the
+    // hesitation wins, later the declaration does; every time there is exactly one outcome.
+    const outcomes: string[] = [];
+    for (let hops = 0; hops < 40 && outcomes.slice(-2).join() !== "declared,declared"; hops++) {
       const sim = await declaring({ "structured-initiative.sidesCountdown": 0 });
       await foesDeclared(sim);
       await sim.gm.game.settings.set("structured-initiative", "sidesCountdown", 0.05);
-      // Jaluun declares now; the countdown (armed at the next Combat update) runs out around it.
+      // Resuming gives Jaluun a fresh countdown of 50 ms from now.
       await sidesApi(sim.gm).pauseClock(combatOn(sim.gm), false);
       await sim.settle();
-      await wait(delay);
+      await sim.clock.advance(49);
+      expect(declarationOf(sim, "jaluun"), `hops ${hops}`).toEqual([]);
       const bob = sim.client(BOB);
-      const result = await sidesApi(bob).declare(combatOn(bob), cid(bob, "jaluun"), ["Fire"], false);
-      await wait(80);
+      const sent = sidesApi(bob).declare(combatOn(bob), cid(bob, "jaluun"), ["Fire"], false);
+      for (let i = 0; i < hops; i++) await macrotask();
+      await sim.clock.advance(1);
+      const result = await sent;
       await sim.settle();
       const entries = declarationOf(sim, "jaluun");
-      expect(entries, `delay ${delay}`).toHaveLength(1);
+      expect(entries, `hops ${hops}`).toHaveLength(1);
       const hesitated = entries[0]?.hesitated === true;
-      expect(result, `delay ${delay}`).toMatchObject(hesitated ? { ok: false, code: "hesitated" } : { ok: true });
-      outcomes.add(hesitated ? "hesitated" : "declared");
+      expect(result, `hops ${hops}`).toMatchObject(hesitated ? { ok: false, code: "hesitated" } : { ok: true });
+      outcomes.push(hesitated ? "hesitated" : "declared");
       expectSidesAgreement(sim);
       expectNoErrors(sim);
     }
-    // Which one wins depends on timing (both have been seen); the outcome is always exactly one.
-    expect(outcomes.size).toBeGreaterThan(0);
+    // Expiring before the request reaches the GM, the hesitation is applied; once the declaration
+    // is applied, the expiry changes nothing. Both are seen, in that order, and never mixed.
+    const switchAt = outcomes.indexOf("declared");
+    expect(switchAt, outcomes.join(" ")).toBeGreaterThan(0);
+    expect(outcomes, outcomes.join(" ")).toEqual(outcomes.map((_, i) => (i < switchAt ? "hesitated" : "declared")));
   });
 
   it("a hesitation and a declaration sent together: exactly one lands, the other is refused", async () => {

@@ -34,10 +34,10 @@ interface Ctx {
     id: string;
     name: string;
     controls: Control[];
-    slots: { toAct: boolean; acted: boolean; skillLabel: string } | null;
+    mode: { toAct: boolean; acted: boolean; skillLabel: string } | null;
   }[];
   setupControls: Control[];
-  slotList: { slots: SlotRow[]; status: string; toAct: string } | null;
+  list: { slots: SlotRow[]; status: string; toAct: string } | null;
 }
 interface TrackerApp {
   _prepareContext(options: object): Promise<{ structuredInitiative?: Ctx | null }>;
@@ -90,7 +90,7 @@ describe("the slots tracker", () => {
       ["siSlotCool", true],
       ["siSlotVigilance", false],
     ]);
-    expect(officer?.slots?.skillLabel).toBe("STRUCTURED_INITIATIVE.Tracker.Slots.Skill.cool");
+    expect(officer?.mode?.skillLabel).toBe("STRUCTURED_INITIATIVE.Tracker.Slots.Skill.cool");
     await apiOn(sim.gm).setSlotsSkill(combatOn(sim.gm), idOf(sim.gm, "officer"), "vigilance");
     await sim.settle();
     const after = (await contextOf(sim.gm)).rows.find((r) => r.name === "Officer");
@@ -100,7 +100,7 @@ describe("the slots tracker", () => {
       "Aria:siRoll",
       "Cara:siRoll",
     ]);
-    expect(alice.slotList?.slots).toEqual([]);
+    expect(alice.list?.slots).toEqual([]);
   });
 
   it("a claim button per eligible owned PC on each open PC slot; the GM assigns the current slot", async () => {
@@ -108,7 +108,7 @@ describe("the slots tracker", () => {
     await started(sim);
     // Slots: PC 5/1, NPC 4/4, PC 3/2, NPC 3/2, PC 1/0.
     const alice = await contextOf(sim.client(ALICE));
-    const list = alice.slotList?.slots ?? [];
+    const list = alice.list?.slots ?? [];
     expect(list.map((s) => [s.number, s.isPC, s.current])).toEqual([
       ["1", true, true],
       ["2", false, false],
@@ -124,13 +124,13 @@ describe("the slots tracker", () => {
         ["siSlotClaim", "Claim for Cara"],
       ]);
     expect(list[1]?.controls).toEqual([]);
-    expect(alice.slotList?.status).toBe(
+    expect(alice.list?.status).toBe(
       "Slot 1 (PC) is open: a player claims it for a PC who has not acted, or the GM assigns one.",
     );
     const gm = await contextOf(sim.gm);
-    expect(gm.slotList?.slots[0]?.controls.map((c) => c.text)).toEqual(["Assign Aria", "Assign Brom", "Assign Cara"]);
-    expect(gm.slotList?.slots[2]?.controls).toEqual([]);
-    expect(gm.slotList?.toAct).toBe("Aria, Brom, Officer, Trooper 1, Cara");
+    expect(gm.list?.slots[0]?.controls.map((c) => c.text)).toEqual(["Assign Aria", "Assign Brom", "Assign Cara"]);
+    expect(gm.list?.slots[2]?.controls).toEqual([]);
+    expect(gm.list?.toAct).toBe("Aria, Brom, Officer, Trooper 1, Cara");
   });
 
   it("claims show who holds a slot, with release for the claimant's owner and the GM only", async () => {
@@ -146,16 +146,16 @@ describe("the slots tracker", () => {
     });
     await sim.settle();
     const a = await contextOf(alice);
-    expect(a.slotList?.slots[0]).toMatchObject({ filler: "Brom", current: true, controls: [] });
-    expect(a.slotList?.slots[2]).toMatchObject({ claimant: "Cara" });
-    expect(a.slotList?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
+    expect(a.list?.slots[0]).toMatchObject({ filler: "Brom", current: true, controls: [] });
+    expect(a.list?.slots[2]).toMatchObject({ claimant: "Cara" });
+    expect(a.list?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
     // Cara holds a claim: only Aria can claim the last PC slot.
-    expect(a.slotList?.slots[4]?.controls.map((c) => c.text)).toEqual(["Claim for Aria"]);
+    expect(a.list?.slots[4]?.controls.map((c) => c.text)).toEqual(["Claim for Aria"]);
     const b = await contextOf(sim.client(BOB));
-    expect(b.slotList?.slots[2]?.controls).toEqual([]);
+    expect(b.list?.slots[2]?.controls).toEqual([]);
     // Brom fills the current slot: acting now, neither "acted" nor "to act".
-    expect(b.rows.find((r) => r.name === "Brom")?.slots).toMatchObject({ acted: false, toAct: false });
-    expect((await contextOf(sim.gm)).slotList?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
+    expect(b.rows.find((r) => r.name === "Brom")?.mode).toMatchObject({ acted: false, toAct: false });
+    expect((await contextOf(sim.gm)).list?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
   });
 
   it("with more than three eligible combatants the GM assigns with a select and one button", async () => {
@@ -164,12 +164,12 @@ describe("the slots tracker", () => {
     await rollChecks(sim, { aria: [1, 1], officer: [4, 4], trooper1: [3, 2], trooper2: [2, 2], trooper3: [2, 1] });
     await combatOn(sim.gm).startCombat();
     await sim.settle();
-    const slot = (await contextOf(sim.gm)).slotList?.slots[0];
+    const slot = (await contextOf(sim.gm)).list?.slots[0];
     expect(slot?.controls).toEqual([]);
     expect(slot?.assign?.label).toBe("Combatant to assign to slot 1");
     expect(slot?.assign?.options.map((o) => o.name)).toEqual(["Officer", "Trooper 1", "Trooper 2", "Trooper 3"]);
     // Players see no assign control.
-    expect((await contextOf(sim.client(ALICE))).slotList?.slots[0]?.assign).toBeNull();
+    expect((await contextOf(sim.client(ALICE))).list?.slots[0]?.assign).toBeNull();
   });
 
   it("renders the slot list with labelled buttons, text kinds and no untranslated keys", async () => {

@@ -14,7 +14,11 @@ import {
   type ModeDefinition,
   type Requester,
 } from "../../src/core/engine";
-import { individualMode, type IndividualCommand, type IndividualState } from "../../src/modes/individual/rules/individual";
+import {
+  individualMode,
+  type IndividualCommand,
+  type IndividualState,
+} from "../../src/modes/individual/rules/individual";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const PLAYER: Requester = { userId: "p", isGM: false, owns: ["a"] };

@@ -15,18 +15,27 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
+import type { Requester } from "../../src/core/engine";
 import {
   individualMode,
   pendingRollOffs,
   type IndividualCommand,
   type IndividualState,
 } from "../../src/modes/individual/rules/individual";
-
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };
-
-type By = "gm" | "owner" | "other";
+import {
+  GM,
+  ModeRun,
+  STRANGER,
+  T as t,
+  expectStepBack,
+  freshIds,
+  perRoundTally,
+  pickId,
+  requester,
+  senders,
+  variant,
+  type By,
+} from "./property-harness";
 
 type Action =
   | { k: "roll"; t: number; total: number; mod: number; by: By }
@@ -48,88 +57,48 @@ type Action =
   | { k: "defeated"; t: number; v: boolean }
   | { k: "skip"; v: boolean };
 
-const by = fc.constantFrom<By>("gm", "gm", "owner", "other");
-const t = fc.nat(20);
+const by = senders();
 const action: fc.Arbitrary<Action> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      k: fc.constant("roll" as const),
-      t,
-      total: fc.integer({ min: 1, max: 6 }),
-      mod: fc.integer({ min: 0, max: 2 }),
-      by,
-    }),
-    weight: 5,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("rollAll" as const),
-      totals: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 8, maxLength: 8 }),
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("begin" as const),
-      totals: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 8, maxLength: 8 }),
-      surprise: fc.boolean(),
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("group" as const),
-      t,
-      g: fc.option(fc.nat(1)),
-      mod: fc.integer({ min: 0, max: 2 }),
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("groupRoll" as const),
-      g: fc.nat(1),
-      total: fc.integer({ min: 1, max: 6 }),
-      by,
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("rollOff" as const),
+  variant("roll", { t, total: fc.integer({ min: 1, max: 6 }), mod: fc.integer({ min: 0, max: 2 }), by }, 5),
+  variant("rollAll", { totals: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 8, maxLength: 8 }) }, 2),
+  variant(
+    "begin",
+    { totals: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 8, maxLength: 8 }), surprise: fc.boolean() },
+    2,
+  ),
+  variant("group", { t, g: fc.option(fc.nat(1)), mod: fc.integer({ min: 0, max: 2 }) }, 2),
+  variant("groupRoll", { g: fc.nat(1), total: fc.integer({ min: 1, max: 6 }), by }, 2),
+  variant(
+    "rollOff",
+    {
       legal: fc.boolean(),
       t,
       totals: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 6, maxLength: 6 }),
       by,
-    }),
-    weight: 4,
-  },
-  { arbitrary: fc.record({ k: fc.constant("aware" as const), t, aware: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("start" as const), surprise: fc.boolean(), by }), weight: 3 },
-  { arbitrary: fc.record({ k: fc.constant("next" as const), by }), weight: 8 },
-  { arbitrary: fc.record({ k: fc.constant("nextRound" as const), by }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("delay" as const), t, after: fc.option(t), by }), weight: 3 },
-  { arbitrary: fc.record({ k: fc.constant("endDelay" as const), t, by }), weight: 5 },
-  { arbitrary: fc.record({ k: fc.constant("ready" as const), t, by }), weight: 2 },
-  { arbitrary: fc.record({ k: fc.constant("trigger" as const), t, by }), weight: 5 },
-  { arbitrary: fc.record({ k: fc.constant("add" as const), isPC: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("remove" as const), t }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("defeated" as const), t, v: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("skip" as const), v: fc.boolean() }), weight: 1 },
+    },
+    4,
+  ),
+  variant("aware", { t, aware: fc.boolean() }, 1),
+  variant("start", { surprise: fc.boolean(), by }, 3),
+  variant("next", { by }, 8),
+  variant("nextRound", { by }, 1),
+  variant("delay", { t, after: fc.option(t), by }, 3),
+  variant("endDelay", { t, by }, 5),
+  variant("ready", { t, by }, 2),
+  variant("trigger", { t, by }, 5),
+  variant("add", { isPC: fc.boolean() }, 1),
+  variant("remove", { t }, 1),
+  variant("defeated", { t, v: fc.boolean() }, 1),
+  variant("skip", { v: fc.boolean() }, 1),
 );
 
 /** A combatant id from a number: mostly a live one, sometimes the acting one, sometimes a stranger. */
 function pick(state: IndividualState, n: number, preferCurrent = false): string {
   if (preferCurrent && n % 2 === 0 && state.current !== null) return state.current;
-  if (n % 9 === 8) return "ghost";
-  const c = state.combatants[n % Math.max(state.combatants.length, 1)];
-  return c === undefined ? "ghost" : c.id;
-}
-
-function requester(kind: By, subject: string | null): Requester {
-  if (kind === "gm") return GM;
-  if (kind === "other" || subject === null) return STRANGER;
-  return { userId: `owner-${subject}`, isGM: false, owns: [subject] };
+  return pickId(
+    state.combatants.map((c) => c.id),
+    n,
+  );
 }
 
 /** Turn an abstract action into commands and their senders, against the current state. */
@@ -216,14 +185,6 @@ function resolveOne(
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
 function checkOrder(state: IndividualState): void {
   const live = state.combatants.map((c) => c.id);
   const rolled = state.combatants.filter((c) => c.initiative !== null).map((c) => c.id);
@@ -257,13 +218,9 @@ function checkGroupsAdjacent(state: IndividualState): void {
 }
 
 function checkUndo(state: IndividualState): void {
-  const encounter: Encounter<IndividualState> = { mode: "individual", state, history: [] };
-  const forward = dispatch(individualMode, encounter, { type: "nextTurn" }, GM);
-  if (!forward.ok) throw new Error(`nextTurn refused: ${forward.refusal.code}`);
-  expect(forward.state.state.current).toBe(individualMode.view(state).next);
-  const back = dispatch(individualMode, forward.state, { type: "previousTurn" }, GM);
-  if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
-  expect(back.state).toEqual(encounter);
+  expectStepBack(individualMode, state, { type: "nextTurn" }, (after) => {
+    expect(after.current).toBe(individualMode.view(state).next);
+  });
 }
 
 describe("individual mode: invariants under random command sequences", () => {
@@ -271,48 +228,38 @@ describe("individual mode: invariants under random command sequences", () => {
     const roster = fc.array(fc.boolean(), { minLength: 0, maxLength: 6 });
     fc.assert(
       fc.property(roster, fc.array(action, { minLength: 10, maxLength: 80, size: "medium" }), (pcs, actions) => {
-        let joined = 0;
-        const fresh = (): string => `j${joined++}`;
-        let state = deepFreeze(individualMode.create(pcs.map((isPC, i) => ({ id: `c${i}`, name: `C${i}`, isPC }))));
-        const turnsTaken = new Set<string>();
-        const step = (command: IndividualCommand, who: Requester): void => {
-          const before = structuredClone(state);
-          const outcome = individualMode.apply(state, command, who);
-          if (!outcome.ok) {
-            expect(state).toEqual(before);
-            return;
-          }
-          for (const e of outcome.events) {
-            if (e.type !== "turnStarted") continue;
-            const key = `${e.round ?? "?"}:${e.combatantId ?? "?"}`;
-            expect(turnsTaken.has(key), `a second turn in a round: ${key}`).toBe(false);
-            turnsTaken.add(key);
-          }
-          state = deepFreeze(outcome.state);
-          checkOrder(state);
-          if (command.type === "start") checkGroupsAdjacent(state);
-          if (state.started) checkUndo(state);
-        };
+        const fresh = freshIds();
+        const turnsTaken = perRoundTally("turnStarted");
+        const people = pcs.map((isPC, i) => ({ id: `c${i}`, name: `C${i}`, isPC }));
+        const run = new ModeRun(individualMode, individualMode.create(people), {
+          accepted: ({ events }) => {
+            for (const { key, count } of turnsTaken(events)) expect(count, `a second turn in a round: ${key}`).toBe(1);
+          },
+          invariants: (state, command) => {
+            checkOrder(state);
+            if (command.type === "start") checkGroupsAdjacent(state);
+            if (state.started) checkUndo(state);
+          },
+        });
         /** The GM rolls what is missing, settles every roll-off and starts. */
         const begin = (a: Extract<Action, { k: "begin" }>): void => {
-          for (const [command, who] of resolve(state, { k: "rollAll", totals: a.totals }, fresh)) step(command, who);
+          run.steps(resolve(run.state, { k: "rollAll", totals: a.totals }, fresh));
           for (let i = 0; i < 12; i++) {
-            const pending = pendingRollOffs(state)[0];
+            const pending = pendingRollOffs(run.state)[0];
             if (pending === undefined) break;
             const results = pending.map((combatantId, j) => ({
               combatantId,
               total: a.totals[(i + j) % a.totals.length] ?? j,
             }));
-            step({ type: "recordRollOff", results }, GM);
+            run.step({ type: "recordRollOff", results }, GM);
           }
-          if (a.surprise && state.combatants[0] !== undefined) {
-            step({ type: "setAware", combatantId: state.combatants[0].id, aware: true }, GM);
-          }
-          step({ type: "start", surprise: a.surprise }, GM);
+          const first = run.state.combatants[0];
+          if (a.surprise && first !== undefined) run.step({ type: "setAware", combatantId: first.id, aware: true }, GM);
+          run.step({ type: "start", surprise: a.surprise }, GM);
         };
         for (const a of actions) {
           if (a.k === "begin") begin(a);
-          else for (const [command, who] of resolve(state, a, fresh)) step(command, who);
+          else run.steps(resolve(run.state, a, fresh));
         }
       }),
       { numRuns: 150 },

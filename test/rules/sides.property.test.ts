@@ -16,7 +16,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
+import type { Requester } from "../../src/core/engine";
 import {
   actionsTaken,
   declarationOf,
@@ -28,13 +28,22 @@ import {
   type SidesState,
 } from "../../src/modes/sides/rules/sides";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
+import {
+  GM,
+  ModeRun,
+  T as t,
+  expectStepBack,
+  freshIds,
+  perRoundTally,
+  pickId,
+  requester,
+  senders,
+  variant,
+  type By,
+} from "./property-harness";
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };
 const CODES = ["2D", "2D+1", "3D", "3D"] as const;
 const SIDE_IDS = ["s0", "s1", "s2"] as const;
-
-type By = "gm" | "owner" | "other";
 
 type Action =
   | { k: "begin"; totals: readonly number[] }
@@ -53,62 +62,31 @@ type Action =
   | { k: "move"; t: number; s: number }
   | { k: "traits"; t: number; d: number; p: number };
 
-const by = fc.constantFrom<By>("gm", "gm", "owner", "other");
-const t = fc.nat(20);
+const by = senders();
 const action: fc.Arbitrary<Action> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      k: fc.constant("begin" as const),
-      totals: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 3, maxLength: 3 }),
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({ k: fc.constant("roll" as const), s: fc.nat(3), total: fc.integer({ min: 1, max: 3 }), by }),
-    weight: 4,
-  },
-  { arbitrary: fc.record({ k: fc.constant("orderSides" as const), legal: fc.boolean() }), weight: 2 },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("declareAll" as const),
-      counts: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }),
-    }),
-    weight: 6,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("declare" as const),
-      n: fc.nat(3),
-      t,
-      current: fc.constantFrom(true, true, true, false),
-      by,
-    }),
-    weight: 10,
-  },
-  { arbitrary: fc.record({ k: fc.constant("hesitate" as const), t, current: fc.boolean() }), weight: 2 },
-  { arbitrary: fc.record({ k: fc.constant("next" as const), by }), weight: 10 },
-  { arbitrary: fc.record({ k: fc.constant("nextRound" as const), by }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("react" as const), t, by }), weight: 3 },
-  { arbitrary: fc.record({ k: fc.constant("slow" as const), t, after: t, by }), weight: 6 },
-  { arbitrary: fc.record({ k: fc.constant("orderTied" as const), legal: fc.boolean() }), weight: 2 },
-  { arbitrary: fc.record({ k: fc.constant("add" as const), isPC: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("remove" as const), t }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("move" as const), t, s: fc.nat(2) }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("traits" as const), t, d: fc.nat(3), p: fc.nat(3) }), weight: 1 },
+  variant("begin", { totals: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 3, maxLength: 3 }) }, 2),
+  variant("roll", { s: fc.nat(3), total: fc.integer({ min: 1, max: 3 }), by }, 4),
+  variant("orderSides", { legal: fc.boolean() }, 2),
+  variant("declareAll", { counts: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }) }, 6),
+  variant("declare", { n: fc.nat(3), t, current: fc.constantFrom(true, true, true, false), by }, 10),
+  variant("hesitate", { t, current: fc.boolean() }, 2),
+  variant("next", { by }, 10),
+  variant("nextRound", { by }, 1),
+  variant("react", { t, by }, 3),
+  variant("slow", { t, after: t, by }, 6),
+  variant("orderTied", { legal: fc.boolean() }, 2),
+  variant("add", { isPC: fc.boolean() }, 1),
+  variant("remove", { t }, 1),
+  variant("move", { t, s: fc.nat(2) }, 1),
+  variant("traits", { t, d: fc.nat(3), p: fc.nat(3) }, 1),
 );
 
 /** A combatant id from a number: mostly a live one, sometimes the one acting, sometimes a stranger. */
 function pick(state: SidesState, n: number, preferCurrent = false): string {
   const current = sidesMode.view(state).current;
   if (preferCurrent && current !== null) return current;
-  if (n % 9 === 8) return "ghost";
-  return state.combatants[n % Math.max(state.combatants.length, 1)]?.id ?? "ghost";
-}
-
-function requester(kind: By, subject: string | null): Requester {
-  if (kind === "gm") return GM;
-  if (kind === "other" || subject === null) return STRANGER;
-  return { userId: `owner-${subject}`, isGM: false, owns: [subject] };
+  const ids = state.combatants.map((c) => c.id);
+  return pickId(ids, n);
 }
 
 function code(n: number): string {
@@ -188,14 +166,6 @@ function resolve(state: SidesState, a: Action, fresh: () => string): [SidesComma
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
 function checkState(state: SidesState): void {
   expect(parseSidesState(JSON.parse(JSON.stringify(state)))).toEqual(state);
   const view = sidesMode.view(state);
@@ -220,7 +190,6 @@ function checkState(state: SidesState): void {
 }
 
 function checkUndo(state: SidesState): void {
-  const encounter: Encounter<SidesState> = { mode: "sides", state, history: [] };
   const view = sidesMode.view(state);
   let command: SidesCommand | null = null;
   if (state.step === "pass") command = { type: "nextTurn" };
@@ -228,14 +197,10 @@ function checkUndo(state: SidesState): void {
     command = { type: "declare", combatantId: view.current, actions: [{ text: "x" }], forcePoint: false };
   }
   if (command === null) return;
-  const forward = dispatch(sidesMode, encounter, command, GM);
-  if (!forward.ok) throw new Error(`${command.type} refused: ${forward.refusal.code}`);
-  if (command.type === "nextTurn" && forward.state.state.round === state.round) {
-    expect(sidesMode.view(forward.state.state).current).toBe(view.next);
-  }
-  const back = dispatch(sidesMode, forward.state, { type: "previousTurn" }, GM);
-  if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
-  expect(back.state).toEqual(encounter);
+  const isNextTurn = command.type === "nextTurn";
+  expectStepBack(sidesMode, state, command, (after) => {
+    if (isNextTurn && after.round === state.round) expect(sidesMode.view(after).current).toBe(view.next);
+  });
 }
 
 describe("sides mode: invariants under random command sequences", () => {
@@ -246,8 +211,7 @@ describe("sides mode: invariants under random command sequences", () => {
     });
     fc.assert(
       fc.property(roster, fc.array(action, { minLength: 10, maxLength: 60 }), (people, actions) => {
-        let joined = 0;
-        const fresh = (): string => `j${joined++}`;
+        const fresh = freshIds();
         let state = sidesMode.create(people.map((p, i) => ({ id: `c${i}`, name: `C${i}`, isPC: p.isPC })));
         const setupCommands: SidesCommand[] = [
           ...SIDE_IDS.map((sideId): SidesCommand => ({ type: "defineSide", sideId, name: sideId, colour: "#777" })),
@@ -266,47 +230,38 @@ describe("sides mode: invariants under random command sequences", () => {
           const outcome = sidesMode.apply(state, command, GM);
           if (outcome.ok) state = outcome.state;
         }
-        state = deepFreeze(state);
         /** Declared actions taken or lost, per "round:id" (reactions are extra actions, counted apart). */
-        const taken = new Map<string, number>();
-        const step = (command: SidesCommand, who: Requester): void => {
-          const before = structuredClone(state);
-          const outcome = sidesMode.apply(state, command, who);
-          if (!outcome.ok) {
-            expect(state).toEqual(before);
-            return;
-          }
-          for (const e of outcome.events) {
-            if (e.type !== "actionTaken" && e.type !== "slowedActionLost") continue;
-            const id = e.combatantId ?? "?";
-            const key = `${e.round ?? "?"}:${id}`;
-            const count = (taken.get(key) ?? 0) + 1;
-            taken.set(key, count);
-            const d = declarationOf(state, id);
-            const declared = d === undefined || d.hesitated ? 0 : d.actions.length;
-            expect(count, `more actions than declared: ${key}`).toBeLessThanOrEqual(declared);
-          }
-          state = deepFreeze(outcome.state);
-          checkState(state);
-          if (state.started) checkUndo(state);
-        };
+        const taken = perRoundTally("actionTaken", "slowedActionLost");
+        const run = new ModeRun(sidesMode, state, {
+          accepted: ({ before, events }) => {
+            for (const { key, combatantId, count } of taken(events)) {
+              const d = declarationOf(before, combatantId);
+              const declared = d === undefined || d.hesitated ? 0 : d.actions.length;
+              expect(count, `more actions than declared: ${key}`).toBeLessThanOrEqual(declared);
+            }
+          },
+          invariants: (reached) => {
+            checkState(reached);
+            if (reached.started) checkUndo(reached);
+          },
+        });
         for (const a of actions) {
-          for (const [command, who] of resolve(state, a, fresh)) step(command, who);
+          run.steps(resolve(run.state, a, fresh));
           if (a.k === "declareAll") {
             // Everyone still to declare declares in turn, through the GM.
             for (let i = 0; i < 12; i++) {
-              const id = sidesMode.view(state).current;
-              if (state.step !== "declaration" || id === null) break;
+              const id = sidesMode.view(run.state).current;
+              if (run.state.step !== "declaration" || id === null) break;
               const count = a.counts[i % a.counts.length] ?? 1;
               const actions = Array.from({ length: count }, () => ({ text: "act" }));
-              step({ type: "declare", combatantId: id, actions, forcePoint: false }, GM);
+              run.step({ type: "declare", combatantId: id, actions, forcePoint: false }, GM);
             }
           }
           if (a.k !== "begin") continue;
           // The GM orders tied sides, so the round goes on to the declarations.
           for (let i = 0; i < 3; i++) {
-            const tie = pendingSideTies(state)[0];
-            if (tie !== undefined) step({ type: "orderTiedSides", sideIds: [...tie] }, GM);
+            const tie = pendingSideTies(run.state)[0];
+            if (tie !== undefined) run.step({ type: "orderTiedSides", sideIds: [...tie] }, GM);
           }
         }
       }),

@@ -15,14 +15,23 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
+import type { Requester } from "../../src/core/engine";
 import { eligibleFillers, slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
-
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };
-
-type By = "gm" | "owner" | "other";
+import {
+  GM,
+  ModeRun,
+  T as t,
+  deepFreeze,
+  expectStepBack,
+  freshIds,
+  perRoundTally,
+  pickId,
+  requester,
+  senders,
+  variant,
+  type By,
+} from "./property-harness";
 
 type Action =
   | { k: "check"; t: number; p: number; s: number; by: By }
@@ -38,45 +47,28 @@ type Action =
   | { k: "defeat"; t: number; v: boolean }
   | { k: "keep"; pc: boolean; npc: boolean };
 
-const by = fc.constantFrom<By>("gm", "gm", "owner", "owner", "other");
-const t = fc.nat(20);
+const by = senders(["gm", "gm", "owner", "owner", "other"]);
 const slot = fc.nat(12);
 const score = fc.integer({ min: -1, max: 3 });
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { arbitrary: fc.record({ k: fc.constant("check" as const), t, p: score, s: score, by }), weight: 3 },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("begin" as const),
-      scores: fc.array(score, { minLength: 8, maxLength: 8 }),
-    }),
-    weight: 4,
-  },
-  { arbitrary: fc.record({ k: fc.constant("start" as const), by }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("claim" as const), slot, t, by }), weight: 6 },
-  { arbitrary: fc.record({ k: fc.constant("release" as const), slot, by }), weight: 3 },
-  {
-    arbitrary: fc.record({ k: fc.constant("fill" as const), current: fc.boolean(), slot, t, by }),
-    weight: 8,
-  },
-  { arbitrary: fc.record({ k: fc.constant("next" as const), by }), weight: 7 },
-  { arbitrary: fc.record({ k: fc.constant("nextRound" as const), by }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("add" as const), isPC: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("remove" as const), t }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("defeat" as const), t, v: fc.boolean() }), weight: 2 },
-  { arbitrary: fc.record({ k: fc.constant("keep" as const), pc: fc.boolean(), npc: fc.boolean() }), weight: 1 },
+  variant("check", { t, p: score, s: score, by }, 3),
+  variant("begin", { scores: fc.array(score, { minLength: 8, maxLength: 8 }) }, 4),
+  variant("start", { by }, 1),
+  variant("claim", { slot, t, by }, 6),
+  variant("release", { slot, by }, 3),
+  variant("fill", { current: fc.boolean(), slot, t, by }, 8),
+  variant("next", { by }, 7),
+  variant("nextRound", { by }, 1),
+  variant("add", { isPC: fc.boolean() }, 1),
+  variant("remove", { t }, 1),
+  variant("defeat", { t, v: fc.boolean() }, 2),
+  variant("keep", { pc: fc.boolean(), npc: fc.boolean() }, 1),
 );
 
 /** A combatant id from a number: mostly a live one, sometimes a stranger. */
 function pick(state: SlotsState, n: number): string {
-  if (n % 11 === 10) return "ghost";
-  const c = state.combatants[n % Math.max(state.combatants.length, 1)];
-  return c === undefined ? "ghost" : c.id;
-}
-
-function requester(kind: By, subject: string | null): Requester {
-  if (kind === "gm") return GM;
-  if (kind === "other" || subject === null) return STRANGER;
-  return { userId: `owner-${subject}`, isGM: false, owns: [subject] };
+  const ids = state.combatants.map((c) => c.id);
+  return pickId(ids, n, 11);
 }
 
 function filler(state: SlotsState): string | null {
@@ -133,14 +125,6 @@ function resolve(
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
 function checkState(state: SlotsState): void {
   expect(parseSlotsState(structuredClone(state))).toEqual(state);
   const byId = new Map(state.combatants.map((c) => [c.id, c]));
@@ -162,13 +146,9 @@ function checkState(state: SlotsState): void {
 }
 
 function checkUndo(state: SlotsState): void {
-  const encounter: Encounter<SlotsState> = { mode: "slots", state, history: [] };
-  const forward = dispatch(slotsMode, encounter, { type: "nextTurn" }, GM);
-  if (!forward.ok) throw new Error(`nextTurn refused: ${forward.refusal.code}`);
-  expect(slotsMode.view(forward.state.state).current).toBe(slotsMode.view(state).next);
-  const back = dispatch(slotsMode, forward.state, { type: "previousTurn" }, GM);
-  if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
-  expect(back.state).toEqual(encounter);
+  expectStepBack(slotsMode, state, { type: "nextTurn" }, (after) => {
+    expect(slotsMode.view(after).current).toBe(slotsMode.view(state).next);
+  });
 }
 
 describe("slots mode: invariants under random interleavings", () => {
@@ -176,41 +156,32 @@ describe("slots mode: invariants under random interleavings", () => {
     const roster = fc.array(fc.boolean(), { minLength: 0, maxLength: 7 });
     fc.assert(
       fc.property(roster, fc.array(action, { minLength: 10, maxLength: 70, size: "medium" }), (pcs, actions) => {
-        let joined = 0;
-        const fresh = (): string => `j${joined++}`;
-        let state = deepFreeze(slotsMode.create(pcs.map((isPC, i) => ({ id: `c${i}`, name: `C${i}`, isPC }))));
-        const fills = new Set<string>();
-        const step = (command: SlotsCommand, who: Requester): void => {
-          const before = structuredClone(state);
-          const outcome = slotsMode.apply(state, command, who);
-          if (!outcome.ok) {
-            expect(state).toEqual(before);
-            return;
-          }
-          if (command.type === "fillSlot") expect(before.slots[command.slot]?.filledBy).toBeNull();
-          for (const e of outcome.events) {
-            if (e.type !== "slotFilled") continue;
-            const key = `${e.round ?? "?"}:${e.combatantId ?? "?"}`;
-            expect(fills.has(key), `a second slot in a round: ${key}`).toBe(false);
-            fills.add(key);
-          }
-          state = deepFreeze(outcome.state);
-          checkState(state);
-          if (state.started) checkUndo(state);
-        };
+        const fresh = freshIds();
+        const fills = perRoundTally("slotFilled");
+        const people = pcs.map((isPC, i) => ({ id: `c${i}`, name: `C${i}`, isPC }));
+        const run = new ModeRun(slotsMode, slotsMode.create(people), {
+          accepted: ({ command, before, events }) => {
+            if (command.type === "fillSlot") expect(before.slots[command.slot]?.filledBy).toBeNull();
+            for (const { key, count } of fills(events)) expect(count, `a second slot in a round: ${key}`).toBe(1);
+          },
+          invariants: (state) => {
+            checkState(state);
+            if (state.started) checkUndo(state);
+          },
+        });
         /** The GM rolls every missing check and starts. */
         const begin = (scores: readonly number[]): void => {
-          state.combatants.forEach((c, i) => {
+          run.state.combatants.forEach((c, i) => {
             if (c.check !== null) return;
             const primary = scores[i % scores.length] ?? 0;
             const secondary = scores[(i + 3) % scores.length] ?? 0;
-            step({ type: "recordCheck", combatantId: c.id, primary, secondary }, GM);
+            run.step({ type: "recordCheck", combatantId: c.id, primary, secondary }, GM);
           });
-          step({ type: "start" }, GM);
+          run.step({ type: "start" }, GM);
         };
         for (const a of actions) {
           if (a.k === "begin") begin(a.scores);
-          else step(...resolve(state, a, fresh));
+          else run.step(...resolve(run.state, a, fresh));
         }
       }),
       { numRuns: 200 },

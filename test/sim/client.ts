@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
+import type { ManualClock } from "./clock.js";
 import { createRealm, type Notification, type SimRealm } from "./runtime.js";
 import type { ClientRequest, ServerMessage, SimServer } from "./server.js";
 import type { Dict, Json } from "./utils.js";
@@ -23,6 +24,8 @@ export interface SimClientOptions {
   /** Directory that template paths resolve against (after stripping `modules/<id>/`). */
   templateRoot?: string;
   renderTemplates?: boolean;
+  /** The realm's time (`Date.now` and timers) when set; the host's wall clock otherwise. */
+  clock?: ManualClock;
 }
 
 const scriptCache = new Map<string, { mtimeMs: number; script: vm.Script }>();
@@ -118,7 +121,8 @@ export class SimClient {
     const action = app?.options?.actions?.[name];
     const fn = typeof action === "function" ? action : (action as { handler?: unknown } | undefined)?.handler;
     if (typeof fn !== "function") throw new Error(`No tracker action "${name}"`);
-    const target = { dataset, closest: () => target };
+    // The handler gets the element that carries `data-action` (so its dataset names the action).
+    const target = { dataset: { action: name, ...dataset }, closest: () => target };
     await (fn as (this: unknown, e: unknown, t: unknown) => unknown).call(
       app,
       { type: "click", preventDefault() {}, stopPropagation() {} },
@@ -143,6 +147,7 @@ export class SimClient {
     const global = vm.runInContext("globalThis", ctx) as Dict;
     global.window = global;
     global.self = global;
+    this.opts.clock?.install(global);
     this.realm = global;
     this.context = ctx;
     const realmJSON = global.JSON as JSON;

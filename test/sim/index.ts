@@ -6,11 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+import { ManualClock } from "./clock.js";
 import { compileBundle, SimClient } from "./client.js";
 import { Dice, ROLES, SimServer } from "./server.js";
 import { resetIds, type Dict, type Json, type JsonObject } from "./utils.js";
 
 export { SimClient } from "./client.js";
+export { ManualClock, MANUAL_CLOCK_START } from "./clock.js";
 export { SimServer, Dice, ROLES } from "./server.js";
 export type { SimCombat, SimCombatant, SimActor, SimUser, SimChatMessage, SimRealm } from "./runtime.js";
 
@@ -45,6 +47,11 @@ export interface CreateSimOptions {
   seed?: number;
   templateRoot?: string;
   renderTemplates?: boolean;
+  /**
+   * Run every client on one manual clock (`sim.clock`) instead of the wall clock: the module's
+   * `Date.now` and timers move only when the test advances it. Default false.
+   */
+  manualClock?: boolean;
 }
 
 export interface Sim {
@@ -57,6 +64,8 @@ export interface Sim {
   client(userId: string): SimClient;
   /** Open a client for a user (first login or after `disconnect()`). */
   connect(userId: string): Promise<SimClient>;
+  /** The clients' manual clock; throws unless the sim was created with `manualClock: true`. */
+  readonly clock: ManualClock;
 }
 
 const langCache = new Map<string, Dict>();
@@ -98,6 +107,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     if (!fs.existsSync(file)) throw new Error(`Bundle not found: ${file} (build the module first)`);
     script = compileBundle(file);
   }
+  const clock = options.manualClock === true ? new ManualClock(() => server.settle()) : null;
   const translations = loadLang(path.resolve(REPO_ROOT, options.langPath ?? "dist/lang/en.json"));
   const clientOptions = (userId: string) => ({
     server,
@@ -109,6 +119,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     ...(options.systemSetup ? { systemSetup: options.systemSetup } : {}),
     templateRoot: options.templateRoot ?? REPO_ROOT,
     renderTemplates: options.renderTemplates ?? false,
+    ...(clock ? { clock } : {}),
   });
 
   const clients: SimClient[] = [];
@@ -127,6 +138,10 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     players: clients.filter((c) => !isGM(c)),
     clients,
     dice: server.dice,
+    get clock(): ManualClock {
+      if (!clock) throw new Error("This sim runs on the wall clock: create it with { manualClock: true }");
+      return clock;
+    },
     settle: () => server.settle(),
     client(userId: string): SimClient {
       const c = clients.find((x) => x.userId === userId);

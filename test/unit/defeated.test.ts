@@ -1,9 +1,10 @@
-/** The defeated mirror's sync: `setDefeated` commands from the combatants, none from unreadable state. */
+/** The defeated mirror's sync: `setDefeated` commands from the combatants where the rules differ. */
 import { describe, expect, it, vi } from "vitest";
-import { syncDefeated } from "../../src/foundry/defeated";
-import type { Json } from "../../src/core/patch";
 import { individualMode } from "../../src/modes/individual/rules/individual";
 import { slotsMode } from "../../src/modes/slots/rules/slots";
+import { individualModule } from "../../src/modes/individual/module";
+import { sidesModule } from "../../src/modes/sides/module";
+import { slotsModule } from "../../src/modes/slots/module";
 
 // The glue reads Foundry's `Hooks` when its modules load; the sync itself never calls it.
 vi.hoisted(() => Object.assign(globalThis, { Hooks: {} }));
@@ -19,30 +20,23 @@ function combatWith(defeated: readonly boolean[]): Combat.Implementation {
   return { combatants: { contents } } as unknown as Combat.Implementation;
 }
 
-const asJson = (state: unknown): Json => state as Json;
-
-describe("syncDefeated", () => {
+describe("the defeated mirror's sync", () => {
   it("asks for setDefeated where the rules and isDefeated differ, both ways, in either mode", () => {
-    const individual = asJson(individualMode.create(ROSTER));
-    expect(syncDefeated("individual", combatWith([false, true]), individual)).toEqual([
+    const individual = individualMode.create(ROSTER);
+    expect(individualModule.mirror?.sync?.(combatWith([false, true]), individual)).toEqual([
       { type: "setDefeated", combatantId: "aaaaaaaaaaaaaaa2", defeated: true },
     ]);
     const slots = slotsMode.create(ROSTER);
-    const marked = asJson({ ...slots, combatants: slots.combatants.map((c) => ({ ...c, defeated: true })) });
-    expect(syncDefeated("slots", combatWith([false, true]), marked)).toEqual([
+    const marked = { ...slots, combatants: slots.combatants.map((c) => ({ ...c, defeated: true })) };
+    expect(slotsModule.mirror?.sync?.(combatWith([false, true]), marked)).toEqual([
       { type: "setDefeated", combatantId: "aaaaaaaaaaaaaaa1", defeated: false },
     ]);
-    expect(syncDefeated("individual", combatWith([false, false]), individual)).toEqual([]);
+    expect(individualModule.mirror?.sync?.(combatWith([false, false]), individual)).toEqual([]);
   });
 
-  it("yields nothing, and never throws, for unreadable state or another mode", () => {
-    const combat = combatWith([true, true]);
-    const valid = asJson(individualMode.create(ROSTER));
-    for (const garbage of [null, "garbage", 42, [], {}, { combatants: "x" }, { combatants: [null] }]) {
-      expect(syncDefeated("individual", combat, asJson(garbage))).toEqual([]);
-      expect(syncDefeated("slots", combat, asJson(garbage))).toEqual([]);
-    }
-    expect(syncDefeated("slots", combat, valid)).toEqual([]);
-    expect(syncDefeated("sides", combat, valid)).toEqual([]);
+  it("is part of the modes whose rules keep a defeated flag, and of no other", () => {
+    expect(individualModule.mirror?.defeated).toBeTypeOf("function");
+    expect(slotsModule.mirror?.defeated).toBeTypeOf("function");
+    expect(sidesModule.mirror?.defeated).toBeUndefined();
   });
 });

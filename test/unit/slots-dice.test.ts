@@ -1,7 +1,7 @@
 /** The narrative-dice seam of the `slots` glue: reading net successes and advantages from a roll. */
 import { describe, expect, it } from "vitest";
 import { clampScore, readSymbols, symbolRollClass } from "../../src/modes/slots/dice";
-import { SLOTS_PRESETS, slotsPresetFor } from "../../src/foundry/settings";
+import { SLOTS_PRESETS, slotsPresetFor } from "../../src/modes/slots/settings";
 
 describe("readSymbols", () => {
   it("reads the Star Wars FFG roll's cancelled counts (RollFFG#ffg) as net successes and advantages", () => {

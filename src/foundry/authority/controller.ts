@@ -4,68 +4,19 @@
  * document they may write; the active GM's update hook receives it with the author's user id,
  * validates it with the pure rules and applies it in one Combat update.
  */
-import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS, SYSTEM_DEFAULT } from "../../constants";
-import type { Requester, RosterEntry, RuleEvent, TurnView } from "../../core/engine";
-import type { Applied, BoundEncounter } from "../../core/binding";
-import { MODE_BINDINGS } from "../../modes/registry";
-import { decodeArrays, type Json } from "../../core/patch";
-import { ANY_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "../../core/protocol";
+import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS } from "../../constants";
+import type { Requester, RuleEvent, TurnView } from "../../core/engine";
+import type { Applied } from "../../core/binding";
+import type { Json } from "../../core/patch";
+import { createSerialQueue } from "../../core/queue";
+import { type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "../../core/protocol";
+import { encodeRequest, parseStoredEncounter, parseStoredRequest, type StoredRequest } from "../../core/store";
+import type { EventOrigin } from "../../modes/contract";
 import { historyLimit } from "../settings";
-import {
-  encodeRequest,
-  isModeSetting,
-  parseStoredEncounter,
-  parseStoredRequest,
-  type ModeSetting,
-  type StoredRequest,
-} from "../../core/store";
-import { notifyRefusal } from "../notify";
+import { notifyRefusal, refusalCodes } from "../notify";
 import { moduleHooks } from "../hooks";
-
-/** The mode of an encounter: its flag, or the system's own behaviour when unset or corrupted. */
-export function modeOf(combat: Combat.Implementation): ModeSetting {
-  const value: unknown = combat.getFlag(MODULE_ID, FLAGS.mode);
-  return isModeSetting(value) ? value : SYSTEM_DEFAULT;
-}
-
-/** Whether the module runs this encounter (a structured mode whose rules are available). */
-export function isStructured(combat: Combat.Implementation): boolean {
-  const mode = modeOf(combat);
-  return mode !== SYSTEM_DEFAULT && MODE_BINDINGS[mode] !== undefined;
-}
-
-/** Load an encounter's stored state; null for system-default encounters or corrupted flags. */
-export function loadBound(combat: Combat.Implementation): BoundEncounter | null {
-  const mode = modeOf(combat);
-  if (mode === SYSTEM_DEFAULT) return null;
-  const binding = MODE_BINDINGS[mode];
-  const stored = parseStoredEncounter(combat.getFlag(MODULE_ID, FLAGS.encounter));
-  if (binding === undefined || stored === null) return null;
-  return binding.load(stored);
-}
-
-/** Whether a structured encounter's stored state cannot be read. */
-export function isCorrupted(combat: Combat.Implementation): boolean {
-  return isStructured(combat) && loadBound(combat) === null;
-}
-
-/** The rules' view of a combatant. */
-export function rosterEntry(combatant: Combatant.Implementation): RosterEntry {
-  return { id: combatant.id ?? "", name: combatant.name ?? "", isPC: combatant.hasPlayerOwner };
-}
-
-/** The live roster of an encounter. */
-export function rosterOf(combat: Combat.Implementation): RosterEntry[] {
-  return combat.combatants.contents.map(rosterEntry);
-}
-
-/** Who a user is for the rules: GM or not, and which of this encounter's combatants they own. */
-export function requesterFor(combat: Combat.Implementation, user: User.Implementation): Requester {
-  const owns = combat.combatants.contents
-    .filter((c) => user.isGM || c.testUserPermission(user, "OWNER"))
-    .map((c) => c.id ?? "");
-  return { userId: user.id ?? "", isGM: user.isGM, owns };
-}
+import { bindingOf, type ModeSetting } from "../modes";
+import { isStructured, loadBound, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -75,18 +26,8 @@ export function isAuthority(): boolean {
 // ---------------------------------------------------------------------------------------------
 // The authority's side
 
-const queues = new Map<string, Promise<unknown>>();
-
-/** Run tasks for one encounter one after another, so each sees the previous one's result. */
-function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(task, task);
-  queues.set(
-    key,
-    run.catch(() => undefined),
-  );
-  return run;
-}
+/** Tasks for one encounter run one after another, so each sees the previous one's result. */
+const serialise = createSerialQueue();
 
 /**
  * Write an applied command: one Combat update holding the encounter flag diff, round and turn.
@@ -172,32 +113,20 @@ export function applyAsAuthority(
 }
 
 /**
- * The encounter brought in line with its combatants; with `withSync`, also with the documents a mode
- * mirrors (see `onSync`) — only on the roster path, so a command's own events are never replaced.
+ * The encounter brought in line with its combatants; with `withSync`, also with the documents its
+ * mode mirrors (the module's `mirror.sync`) — only on the roster path, so a command's own events are
+ * never replaced.
  */
 function reconcile(combat: Combat.Implementation, withSync = false): Applied | null {
   const bound = loadBound(combat);
-  const gm = game.user;
   if (bound === null) return null;
-  const sync = withSync ? syncers.get(bound.mode) : undefined;
+  const sync = withSync ? moduleOfCombat(combat)?.mirror?.sync : undefined;
   return bound.reconcile(
     rosterOf(combat),
-    requesterFor(combat, gm),
+    requesterFor(combat, game.user),
     historyLimit(),
     sync === undefined ? undefined : (state) => sync(combat, state),
   );
-}
-
-/** Per mode, the commands that bring its state in line with other documents (see `onSync`). */
-const syncers = new Map<string, (combat: Combat.Implementation, state: Json) => readonly unknown[]>();
-
-/**
- * Install a mode's sync: on every roster reconciliation the authority applies the commands it
- * returns for the state (after joins and departures), in the same write. The `sides` glue mirrors
- * CombatantGroups and actor traits this way.
- */
-export function onSync(mode: string, sync: (combat: Combat.Implementation, state: Json) => readonly unknown[]): void {
-  syncers.set(mode, sync);
 }
 
 /** Bring a structured encounter's state in line with its combatants (after a creation or deletion). */
@@ -211,6 +140,9 @@ export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
       await write(combat, applied);
       await afterEvents(combat, applied.events, "reconcile");
     }
+  }).catch((error: unknown) => {
+    // Callers fire and forget (document hooks): a failed write is logged, never left unhandled.
+    console.error(`${MODULE_ID} |`, error);
   });
 }
 
@@ -264,40 +196,23 @@ export function onAuthorityChange(atReady = false): void {
   }
 }
 
-/**
- * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
- * (the state brought in line with the documents, which already say what the events say).
- */
-export type EventOrigin = "command" | "reconcile";
-
-/** Side effects of events that live outside the Combat document (status effects). */
-let eventHandler: (
-  combat: Combat.Implementation,
-  events: readonly RuleEvent[],
-  origin: EventOrigin,
-) => Promise<void> = () => Promise.resolve();
-
-/** Install the handler for events' side effects (set by the mode glue at init). */
-export function onEvents(handler: typeof eventHandler): void {
-  eventHandler = handler;
-}
-
 async function afterEvents(
   combat: Combat.Implementation,
   events: readonly RuleEvent[],
   origin: EventOrigin,
 ): Promise<void> {
-  if (events.length === 0) return;
+  const effects = moduleOfCombat(combat)?.mirror?.effects;
+  if (events.length === 0 || effects === undefined) return;
   try {
-    await eventHandler(combat, events, origin);
+    await effects(combat, events, origin);
   } catch (error) {
     console.error(`${MODULE_ID} |`, error);
   }
 }
 
 /**
- * Module update data as Foundry update data. The cast is needed because flag diffs carry Foundry's
- * `-=key` deletion keys, which the typed update data cannot express.
+ * Module update data as Foundry update data: flag diffs are built as plain objects (with Foundry's
+ * `-=key` deletion keys), which the typed update data accepts as any object of its shape.
  */
 function asUpdate(data: object): Combat.UpdateData {
   return data;
@@ -323,48 +238,18 @@ export function restoreTurn(combat: Combat.Implementation): Promise<void> {
 }
 
 /**
- * Initiative values that can still be read for each combatant: from the stored state where its
- * combatant entries are intact, else from the combatant documents.
- */
-function salvageInitiative(combat: Combat.Implementation): Map<string, { total: number; modifier: number }> {
-  const found = new Map<string, { total: number; modifier: number }>();
-  for (const c of combat.combatants.contents) {
-    if (typeof c.initiative === "number" && Number.isFinite(c.initiative))
-      found.set(c.id ?? "", { total: c.initiative, modifier: 0 });
-  }
-  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const state = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
-  const entries = state === undefined ? undefined : decodeArrays(state as Json);
-  const list =
-    typeof entries === "object" && entries !== null ? (entries as { combatants?: unknown }).combatants : undefined;
-  if (Array.isArray(list)) {
-    for (const item of list as unknown[]) {
-      if (typeof item !== "object" || item === null) continue;
-      const { id, initiative, modifier } = item as { id?: unknown; initiative?: unknown; modifier?: unknown };
-      if (typeof id === "string" && typeof initiative === "number" && Number.isFinite(initiative)) {
-        found.set(id, {
-          total: initiative,
-          modifier: typeof modifier === "number" && Number.isFinite(modifier) ? modifier : 0,
-        });
-      }
-    }
-  }
-  return found;
-}
-
-/**
  * Rebuild a structured encounter's state (GM): every combatant stays, initiative values that can be
  * read are kept, the encounter returns to "not started". The way out of corrupted flags.
  */
 export async function resetEncounter(combat: Combat.Implementation): Promise<CommandResult> {
   if (!game.user.isGM) return shown(combat, refusal("notGM"));
-  const mode = modeOf(combat);
-  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
-  if (binding === undefined) return shown(combat, refusal("notStructured"));
+  const module = moduleOfCombat(combat);
+  const binding = module === null ? null : bindingOf(module.id);
+  if (module === null || binding === null) return shown(combat, refusal("notStructured"));
   const who = requesterFor(combat, game.user);
-  const commands = [...salvageInitiative(combat)]
-    .filter(([id]) => combat.combatants.has(id))
-    .map(([combatantId, { total, modifier }]) => ({ type: "recordInitiative", combatantId, total, modifier }));
+  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
+  const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
+  const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
@@ -385,7 +270,7 @@ function seedCommands(combat: Combat.Implementation): Json[] {
 
 /** Write a fresh encounter state for a structured encounter (creation, or the GM's reset). */
 export async function writeFreshState(combat: Combat.Implementation, mode: ModeSetting): Promise<void> {
-  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
+  const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
   const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
   // `-=` deletes the old object first, so no stale history key survives a reset.
@@ -495,7 +380,7 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
   if (typeof data !== "object" || data === null) return Promise.resolve(false);
   const message = data as Partial<OutcomeMessage>;
   if (typeof message.requestId !== "string") return Promise.resolve(false);
-  const code = ANY_REFUSAL_CODES.find((c) => c === message.code) ?? "malformedCommand";
+  const code = refusalCodes().find((c) => c === message.code) ?? "malformedCommand";
   const combatantId = typeof message.combatantId === "string" ? message.combatantId : undefined;
   if (pending.has(message.requestId))
     settle(message.requestId, message.ok === true ? { ok: true } : refusal(code, combatantId));

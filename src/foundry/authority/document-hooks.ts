@@ -1,17 +1,10 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
-import {
-  handleRequest,
-  isAuthority,
-  isStructured,
-  onAuthorityChange,
-  reconcileRoster,
-  restoreTurn,
-} from "./controller";
+import { handleRequest, isAuthority, onAuthorityChange, reconcileRoster, restoreTurn } from "./controller";
+import { isStructured } from "./encounters";
 import { tracksDefeat } from "../defeated";
-import { MODE_BINDINGS } from "../../modes/registry";
+import { bindingOf, isModeSetting } from "../modes";
 import { defaultMode } from "../settings";
-import { isModeSetting } from "../../core/store";
 
 function moduleFlags(changed: object): Record<string, unknown> | undefined {
   const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
@@ -25,9 +18,9 @@ function moduleFlags(changed: object): Record<string, unknown> | undefined {
 export function onPreCreateCombat(combat: Combat.Implementation, data: object): void {
   const chosen = moduleFlags(data)?.[FLAGS.mode];
   const mode = isModeSetting(chosen) ? chosen : defaultMode();
-  const binding = mode === SYSTEM_DEFAULT ? undefined : MODE_BINDINGS[mode];
-  const flags: Record<string, unknown> = { [FLAGS.mode]: binding === undefined ? SYSTEM_DEFAULT : mode };
-  if (binding !== undefined) flags[FLAGS.encounter] = binding.create([]);
+  const binding = bindingOf(mode);
+  const flags: Record<string, unknown> = { [FLAGS.mode]: binding === null ? SYSTEM_DEFAULT : mode };
+  if (binding !== null) flags[FLAGS.encounter] = binding.create([]);
   combat.updateSource({ flags: { [MODULE_ID]: flags } });
 }
 

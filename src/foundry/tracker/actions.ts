@@ -1,66 +1,20 @@
 /**
- * What the tracker's buttons do. Each action goes through the same path as a macro: the rules
- * (via `submit`) or the module's roll helpers; refusals come back as localised notifications.
+ * What the tracker's shared buttons do (turns, start, roll, reset) and the encounter creation. Each
+ * goes through the same path as a macro: the rules (via `submit`) or the mode's roll helpers;
+ * refusals come back as localised notifications. A mode's own buttons are in its module's table.
  */
 import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../../constants";
-import { groupMembers, pendingRollOffs } from "../../modes/individual/rules/individual";
 import { createApi } from "../api";
-import { modeOf, submit } from "../authority/controller";
-import { groupCombatants, individualState, rollStructuredInitiative } from "../../modes/individual/glue";
-import { rollOffSet } from "../../modes/individual/rolloff";
-import { rollSlotsChecks, slotsToRoll } from "../../modes/slots/glue";
+import { submit } from "../authority/controller";
+import { moduleOfCombat } from "../authority/encounters";
 import type { CommandResult } from "../../core/protocol";
 import { defaultMode } from "../settings";
 import type { Json } from "../../core/patch";
-
-/** The group NPCs join when the GM has not typed a name. */
-export const DEFAULT_GROUP = "A";
+import type { ActionTable } from "../../modes/contract";
 
 /** A structured command for the current user. */
 export function command(combat: Combat.Implementation, data: Json): Promise<CommandResult> {
   return submit(combat, data);
-}
-
-/** Roll for one combatant (or its group, for the GM). */
-export function rollFor(combat: Combat.Implementation, ids: readonly string[]): Promise<CommandResult[]> {
-  if (modeOf(combat) === "slots") return rollSlotsChecks(combat, ids);
-  return rollStructuredInitiative(combat, ids);
-}
-
-/** Roll every check the current user may roll now: own combatants and, for the GM, each group once. */
-export function rollAll(combat: Combat.Implementation): Promise<CommandResult[]> {
-  if (modeOf(combat) === "slots") return rollSlotsChecks(combat, slotsToRoll(combat, false));
-  const state = individualState(combat);
-  if (state === null) return Promise.resolve([]);
-  const ids = state.combatants
-    .filter((c) => c.initiative === null)
-    .filter((c) => game.user.isGM || combat.combatants.get(c.id)?.isOwner === true)
-    .map((c) => c.id);
-  return rollStructuredInitiative(combat, ids);
-}
-
-/** Roll a group's one check (GM). */
-export async function rollGroup(combat: Combat.Implementation, groupId: string): Promise<CommandResult[]> {
-  const state = individualState(combat);
-  const first = state === null ? undefined : groupMembers(state, groupId)[0];
-  return first === undefined ? [] : rollStructuredInitiative(combat, [first]);
-}
-
-/** Put an NPC into the named group (GM). */
-export function group(combat: Combat.Implementation, id: string, groupName: string): Promise<CommandResult[]> {
-  const name = groupName.trim() === "" ? DEFAULT_GROUP : groupName.trim();
-  return groupCombatants(combat, [id], name);
-}
-
-/**
- * Settle the tie that `firstId` heads with a roll-off: an initiative check per tied combatant (a group
- * rolls once), each a Foundry roll posted to chat; the results are kept by the rules.
- */
-export async function rollOff(combat: Combat.Implementation, firstId: string): Promise<CommandResult> {
-  const state = individualState(combat);
-  const set = state === null ? undefined : pendingRollOffs(state).find((ids) => ids[0] === firstId);
-  if (state === null || set === undefined) return command(combat, { type: "recordRollOff", results: [] });
-  return rollOffSet(combat, state, set);
 }
 
 let api: ReturnType<typeof createApi> | null = null;
@@ -137,6 +91,19 @@ export async function createEncounter(mode: string): Promise<void> {
     active: true,
     flags: { [MODULE_ID]: { [FLAGS.mode]: mode } },
   };
-  const created = await CombatClass.create(data as unknown as Combat.CreateData);
+  const created = await CombatClass.create(data);
   await created?.activate();
 }
+
+/** The buttons every mode shares, by `data-action`; a mode's own table may override one. */
+export const SHARED_ACTIONS: ActionTable = {
+  /** Roll for one combatant (a member of a group rolls the group's check, for the GM). */
+  siRoll: async (combat, target) =>
+    moduleOfCombat(combat)?.initiative.rollInitiative(combat, [target.dataset.combatantId ?? ""]) ?? [],
+  siStart: (combat) => command(combat, { type: "start", surprise: false }),
+  siNextTurn: (combat) => command(combat, { type: "nextTurn" }),
+  siPreviousTurn: (combat) => command(combat, { type: "previousTurn" }),
+  siNextRound: (combat) => command(combat, { type: "nextRound" }),
+  siPreviousRound: (combat) => command(combat, { type: "previousRound" }),
+  siReset: (combat) => reset(combat),
+};

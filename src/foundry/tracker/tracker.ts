@@ -4,33 +4,11 @@
  * keeps the parent's header, adds an "at a glance" strip and replaces the combatant list and the
  * footer with the module's own templates; its buttons go through `actions` to the rules.
  */
-import {
-  HOOKS,
-  I18N,
-  MODULE_ID,
-  SIDES_PANEL_TEMPLATE,
-  SLOTS_LIST_TEMPLATE,
-  TEMPLATES,
-  TRACKER_PARTS,
-} from "../../constants";
-import { setSlotsSkill } from "../../modes/slots/glue";
-import { isStructured } from "../authority/controller";
-import {
-  chooseMode,
-  command,
-  createEncounter,
-  group,
-  reset,
-  rollAll,
-  rollFor,
-  rollGroup,
-  rollOff,
-  setMode,
-  DEFAULT_GROUP,
-} from "./actions";
+import { HOOKS, MODULE_ID, TEMPLATES, TRACKER_PARTS } from "../../constants";
+import { isStructured, moduleOfCombat } from "../authority/encounters";
+import { installedModes } from "../modes";
+import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
 import { buildTrackerContext, type TrackerContext } from "./context";
-import { SIDES_ACTIONS } from "../../modes/sides/actions";
-import { tickCountdowns } from "../../modes/sides/glue";
 import { tryPatchParts } from "./dom-patch";
 import { moduleHooks } from "../hooks";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
@@ -53,28 +31,28 @@ const OWN_PARTS = [TRACKER_PARTS.glance, TRACKER_PARTS.tracker, TRACKER_PARTS.fo
 
 let partialsLoaded: Promise<unknown> | null = null;
 
-/** The partials the module's parts use: the button and every mode's row partial. */
-const PARTIALS: string[] = [
-  TEMPLATES.control,
-  ...Object.values(TEMPLATES.modeRows),
-  SLOTS_LIST_TEMPLATE,
-  SIDES_PANEL_TEMPLATE,
-];
+/** The partials the module's parts use: the button and every installed mode's partials. */
+function partials(): string[] {
+  const own = installedModes().flatMap((mode) =>
+    [mode.tracker.rowPartial, mode.tracker.panelPartial, mode.tracker.listPartial].filter(
+      (path): path is string => path !== undefined,
+    ),
+  );
+  return [TEMPLATES.control, ...own];
+}
 
 /** Register the partials once (Foundry registers loaded templates as partials by their path). */
 function loadPartials(): Promise<unknown> {
-  partialsLoaded ??= foundry.applications.handlebars.loadTemplates(PARTIALS);
+  partialsLoaded ??= foundry.applications.handlebars.loadTemplates(partials());
   return partialsLoaded;
 }
 
-function dataOf(target: HTMLElement): { combatantId: string; groupId: string } {
-  return { combatantId: target.dataset.combatantId ?? "", groupId: target.dataset.groupId ?? "" };
-}
-
-/** The slot index a slot button acts on (-1 when missing: the rules refuse it). */
-function slotOf(target: HTMLElement): number {
-  const value = Number(target.dataset.slot);
-  return Number.isInteger(value) ? value : -1;
+/**
+ * Every `data-action` a tracker button can carry: the shared ones and each installed mode's. Each is
+ * wired to one dispatcher, which runs the viewed encounter's mode's entry (or the shared one).
+ */
+function actionNames(): string[] {
+  return [...new Set([...Object.keys(SHARED_ACTIONS), ...installedModes().flatMap((m) => Object.keys(m.actions))])];
 }
 
 /** The module's combat tracker class, derived from `Base`. */
@@ -88,31 +66,7 @@ export function createTrackerClass(Base: TrackerClass) {
     static override DEFAULT_OPTIONS = {
       actions: {
         createCombat: SICombatTracker.#onCreate,
-        siRoll: SICombatTracker.#onRoll,
-        siRollAll: SICombatTracker.#onRollAll,
-        siRollGroup: SICombatTracker.#onRollGroup,
-        siRollOff: SICombatTracker.#onRollOff,
-        siAware: SICombatTracker.#onAware,
-        siGroup: SICombatTracker.#onGroup,
-        siUngroup: SICombatTracker.#onUngroup,
-        siStart: SICombatTracker.#onStart,
-        siStartSurprise: SICombatTracker.#onStartSurprise,
-        siNextTurn: SICombatTracker.#onNextTurn,
-        siPreviousTurn: SICombatTracker.#onPreviousTurn,
-        siNextRound: SICombatTracker.#onNextRound,
-        siPreviousRound: SICombatTracker.#onPreviousRound,
-        siDelay: SICombatTracker.#onDelay,
-        siEndDelay: SICombatTracker.#onEndDelay,
-        siReady: SICombatTracker.#onReady,
-        siTriggerReady: SICombatTracker.#onTriggerReady,
-        siReset: SICombatTracker.#onReset,
-        ...SIDES_ACTIONS,
-        siSlotClaim: SICombatTracker.#onSlotClaim,
-        siSlotRelease: SICombatTracker.#onSlotRelease,
-        siSlotFill: SICombatTracker.#onSlotFill,
-        siSlotAssign: SICombatTracker.#onSlotAssign,
-        siSlotCool: SICombatTracker.#onSlotCool,
-        siSlotVigilance: SICombatTracker.#onSlotVigilance,
+        ...Object.fromEntries(actionNames().map((name) => [name, SICombatTracker.#onAction])),
       },
     };
 
@@ -143,9 +97,9 @@ export function createTrackerClass(Base: TrackerClass) {
       const out: Record<string, PartConfig> = {};
       for (const [id, part] of Object.entries(parts as Record<string, PartConfig>)) {
         if (id === TRACKER_PARTS.tracker) {
-          out[TRACKER_PARTS.glance] = { template: TEMPLATES.glance, templates: PARTIALS };
-          out[id] = { template: TEMPLATES.tracker, templates: PARTIALS, scrollable: [""] };
-        } else if (id === TRACKER_PARTS.footer) out[id] = { template: TEMPLATES.footer, templates: PARTIALS };
+          out[TRACKER_PARTS.glance] = { template: TEMPLATES.glance, templates: partials() };
+          out[id] = { template: TEMPLATES.tracker, templates: partials(), scrollable: [""] };
+        } else if (id === TRACKER_PARTS.footer) out[id] = { template: TEMPLATES.footer, templates: partials() };
         else out[id] = part;
       }
       return out;
@@ -195,7 +149,8 @@ export function createTrackerClass(Base: TrackerClass) {
       const root = this.element as HTMLElement | null;
       if (root === null) return;
       this.#bindRoot(root);
-      tickCountdowns(root);
+      const combat = this.structuredCombat;
+      if (combat !== null) moduleOfCombat(combat)?.tracker.afterRender?.(root);
       let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
       if (region === null) {
         region = root.ownerDocument.createElement("div");
@@ -249,159 +204,22 @@ export function createTrackerClass(Base: TrackerClass) {
       new foundry.applications.ux.ContextMenu(root, ROW_SELECTOR, entries, { jQuery: false, fixed: true });
     }
 
-    /** The combat an action applies to, or null (nothing to do). */
-    #combat(): Combat.Implementation | null {
-      return this.structuredCombat;
-    }
-
     /** Creating an encounter offers the mode choice first. */
     static async #onCreate(this: SICombatTracker): Promise<void> {
       const mode = await chooseMode();
       if (mode !== null) await createEncounter(mode);
     }
 
-    static async #onRoll(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await rollFor(combat, [dataOf(target).combatantId]);
-    }
-
-    static async #onRollAll(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await rollAll(combat);
-    }
-
-    static async #onRollGroup(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await rollGroup(combat, dataOf(target).groupId);
-    }
-
-    static async #onRollOff(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await rollOff(combat, dataOf(target).combatantId);
-    }
-
-    static async #onAware(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
+    /**
+     * A button of a structured encounter: its `data-action` entry in the encounter's mode's table,
+     * else in the shared table. Refusals are shown by the command path.
+     */
+    static async #onAction(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+      const combat = this.structuredCombat;
+      const name = target.dataset.action ?? "";
       if (combat === null) return;
-      const aware = target.getAttribute("aria-pressed") !== "true";
-      await command(combat, { type: "setAware", combatantId: dataOf(target).combatantId, aware });
-    }
-
-    static async #onGroup(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat === null) return;
-      const input = this.element.querySelector<HTMLInputElement>(`input[name="${MODULE_ID}-group"]`);
-      await group(combat, dataOf(target).combatantId, input?.value ?? DEFAULT_GROUP);
-    }
-
-    static async #onUngroup(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null)
-        await command(combat, { type: "setGroup", combatantId: dataOf(target).combatantId, groupId: null });
-    }
-
-    static async #onStart(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "start", surprise: false });
-    }
-
-    static async #onStartSurprise(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "start", surprise: true });
-    }
-
-    static async #onNextTurn(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "nextTurn" });
-    }
-
-    static async #onPreviousTurn(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "previousTurn" });
-    }
-
-    static async #onNextRound(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "nextRound" });
-    }
-
-    static async #onPreviousRound(this: SICombatTracker): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "previousRound" });
-    }
-
-    static async #onDelay(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "delay", combatantId: dataOf(target).combatantId });
-    }
-
-    static async #onEndDelay(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "endDelay", combatantId: dataOf(target).combatantId });
-    }
-
-    static async #onReady(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat === null) return;
-      const { combatantId } = dataOf(target);
-      const input = this.element.querySelector<HTMLInputElement>(
-        `input[name="${MODULE_ID}-trigger"][data-combatant-id="${CSS.escape(combatantId)}"]`,
-      );
-      const trigger = input?.value.trim() ?? "";
-      if (trigger === "") {
-        ui.notifications.warn(game.i18n.localize(`${I18N}.Tracker.TriggerMissing`));
-        input?.focus();
-        return;
-      }
-      await command(combat, { type: "ready", combatantId, trigger });
-    }
-
-    static async #onTriggerReady(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "triggerReady", combatantId: dataOf(target).combatantId });
-    }
-
-    static async #onSlotClaim(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null)
-        await command(combat, { type: "claimSlot", slot: slotOf(target), combatantId: dataOf(target).combatantId });
-    }
-
-    static async #onSlotRelease(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await command(combat, { type: "releaseClaim", slot: slotOf(target) });
-    }
-
-    static async #onSlotFill(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null)
-        await command(combat, { type: "fillSlot", slot: slotOf(target), combatantId: dataOf(target).combatantId });
-    }
-
-    /** The GM's assign button next to the select of eligible combatants. */
-    static async #onSlotAssign(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat === null) return;
-      const slot = slotOf(target);
-      const select = this.element.querySelector<HTMLSelectElement>(
-        `select[name="${MODULE_ID}-assign"][data-slot="${String(slot)}"]`,
-      );
-      if (select !== null) await command(combat, { type: "fillSlot", slot, combatantId: select.value });
-    }
-
-    static async #onSlotCool(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await setSlotsSkill(combat, dataOf(target).combatantId, "cool");
-    }
-
-    static async #onSlotVigilance(this: SICombatTracker, _event: Event, target: HTMLElement): Promise<void> {
-      const combat = this.#combat();
-      if (combat !== null) await setSlotsSkill(combat, dataOf(target).combatantId, "vigilance");
-    }
-
-    static async #onReset(this: SICombatTracker): Promise<void> {
-      const combat = this.viewed;
-      if (combat !== null) await reset(combat);
+      const action = moduleOfCombat(combat)?.actions[name] ?? SHARED_ACTIONS[name];
+      if (action !== undefined) await action(combat, target, this.element);
     }
   }
   return SICombatTracker;

@@ -3,20 +3,20 @@
  * configured formulas, posted to chat with the roll mode, and recorded through the rules; group
  * checks; flat-footed shown as an optional status effect.
  */
-import { FLAT_FOOTED_STATUS, I18N } from "../../constants";
+import { I18N } from "../../constants";
+import { FLAT_FOOTED_STATUS } from "./constants";
 import type { RuleEvent } from "../../core/engine";
-import { groupMembers, groupModifier, rollsNeeded, type IndividualState } from "./rules/individual";
-import { parseIndividualState } from "./rules/state";
-import { loadBound, precheck, submit } from "../../foundry/authority/controller";
+import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
+import { precheck, submit } from "../../foundry/authority/controller";
+import { stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll } from "../../foundry/chat";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
-import { flatFootedAsStatus, initiativeFormulas } from "../../foundry/settings";
+import { flatFootedAsStatus, initiativeFormulas } from "./settings";
 
 /** The individual state of a combat, or null when it is not an individual encounter. */
 export function individualState(combat: Combat.Implementation): IndividualState | null {
-  const bound = loadBound(combat);
-  return bound?.mode === "individual" ? parseIndividualState(bound.state) : null;
+  return stateOf(combat, individualMode);
 }
 
 /**

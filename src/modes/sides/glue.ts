@@ -23,32 +23,32 @@ import {
   type DiceCode,
 } from "../../core/dice-code";
 import type { RuleEvent } from "../../core/engine";
-import { currentDeclarer, isGMSide, sideRoller, sidesToRoll, type ReactionKind, type SidesState } from "./rules/sides";
-import { parseSidesState } from "./rules/state";
+import {
+  currentDeclarer,
+  isGMSide,
+  sideRoller,
+  sidesMode,
+  sidesToRoll,
+  type ReactionKind,
+  type SidesState,
+} from "./rules/sides";
 import {
   applyAsAuthority,
   isAuthority,
-  loadBound,
-  modeOf,
-  onSync,
   precheck,
   reconcileActorEncounters,
   reconcileAfterUndo,
   reconcileRoster,
-  requesterFor,
   submit,
 } from "../../foundry/authority/controller";
+import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
+import { createSerialQueue } from "../../core/queue";
 import { askedRollMode, postRoll } from "../../foundry/chat";
 import { notifyRefusal } from "../../foundry/notify";
+import { clock, type Cancel } from "../../foundry/clock";
 import type { Json } from "../../core/patch";
 import type { CommandResult } from "../../core/protocol";
-import {
-  sidesActionPenalty,
-  sidesCountdownMs,
-  sidesFormulas,
-  sidesWoundPenalty,
-  type SidesFormulas,
-} from "./settings";
+import { sidesActionPenalty, sidesCountdownMs, sidesFormulas, sidesWoundPenalty, type SidesFormulas } from "./settings";
 
 /** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
 export const SIDE_FLAGS = {
@@ -74,8 +74,7 @@ const COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
 /** The sides state of a combat, or null when it is not a readable `sides` encounter. */
 export function sidesState(combat: Combat.Implementation): SidesState | null {
-  const bound = loadBound(combat);
-  return bound?.mode === "sides" ? parseSidesState(bound.state) : null;
+  return stateOf(combat, sidesMode);
 }
 
 function moduleFlag(document: { flags: unknown }, key: string): unknown {
@@ -151,9 +150,7 @@ export function traitsOf(
  * (name, colour), every grouped combatant on its group's side, traits as the formulas read them, the
  * world's action penalty; sides whose group is gone are removed once empty.
  */
-export function syncSides(combat: Combat.Implementation, json: Json): Json[] {
-  const state = parseSidesState(json);
-  if (state === null) return [];
+export function syncSides(combat: Combat.Implementation, state: SidesState): Json[] {
   const out: Json[] = [];
   const groups = groupsOf(combat);
   const ids = new Set<string>();
@@ -199,17 +196,16 @@ export function roleOf(combatant: Combatant.Implementation): SideRole {
   return "hostile";
 }
 
-const assigning = new Map<string, Promise<void>>();
+/** Default-side assignments run one after another per encounter (each sees the groups the last made). */
+const assigning = createSerialQueue();
 
 /**
  * On the active GM: put every combatant without a side on its default side, creating the default
  * sides it needs (one create and one update at most). The groups' hooks then mirror them.
  */
 export function assignDefaultSides(combat: Combat.Implementation): Promise<void> {
-  const key = combat.id ?? "";
-  const previous = assigning.get(key) ?? Promise.resolve();
-  const run = previous.then(async () => {
-    if (!isAuthority() || modeOf(combat) !== "sides") return;
+  return assigning(combat.id ?? "", async () => {
+    if (!isAuthority() || modeOf(combat) !== sidesMode.id) return;
     const groupIds = new Set(groupsOf(combat).map((g) => g.id ?? ""));
     const loose = combat.combatants.contents.filter((c) => {
       const id = groupIdOf(c);
@@ -241,11 +237,6 @@ export function assignDefaultSides(combat: Combat.Implementation): Promise<void>
       .filter((u) => u.group !== null);
     if (updates.length > 0) await combat.updateEmbeddedDocuments("Combatant", updates);
   });
-  assigning.set(
-    key,
-    run.catch(() => undefined),
-  );
-  return run;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,7 +492,7 @@ function turnKey(combat: Combat.Implementation, state: SidesState, who: string):
 function seenAt(key: string): number {
   const at = seen.get(key);
   if (at !== undefined) return at;
-  const now = Date.now();
+  const now = clock.now();
   seen.set(key, now);
   if (seen.size > 64) seen.delete(seen.keys().next().value ?? "");
   return now;
@@ -525,7 +516,7 @@ export function clockView(combat: Combat.Implementation, state: SidesState): Clo
   };
 }
 
-const timers = new Map<string, { key: string; deadline: number; timer: ReturnType<typeof setTimeout> }>();
+const timers = new Map<string, { key: string; deadline: number; cancel: Cancel }>();
 
 /**
  * On the active GM: (re)arm the countdown for the current declarer after any change of the encounter.
@@ -536,7 +527,7 @@ export function armClock(combat: Combat.Implementation): void {
   const id = combat.id ?? "";
   const running = timers.get(id);
   const stop = (): void => {
-    if (running !== undefined) clearTimeout(running.timer);
+    running?.cancel();
     timers.delete(id);
   };
   const state = isAuthority() && modeOf(combat) === "sides" ? sidesState(combat) : null;
@@ -548,19 +539,16 @@ export function armClock(combat: Combat.Implementation): void {
   const key = turnKey(combat, state, view.combatantId);
   if (running?.key === key && running.deadline === view.deadline) return;
   stop();
-  const timer = setTimeout(
-    () => {
-      timers.delete(id);
-      void applyAsAuthority(
-        combat,
-        { type: "hesitate", combatantId: view.combatantId },
-        requesterFor(combat, game.user),
-        null,
-      );
-    },
-    Math.max(0, view.deadline - Date.now()),
-  );
-  timers.set(id, { key, deadline: view.deadline, timer });
+  const cancel = clock.after(view.deadline - clock.now(), () => {
+    timers.delete(id);
+    void applyAsAuthority(
+      combat,
+      { type: "hesitate", combatantId: view.combatantId },
+      requesterFor(combat, game.user),
+      null,
+    );
+  });
+  timers.set(id, { key, deadline: view.deadline, cancel });
 }
 
 async function writeClock(combat: Combat.Implementation, change: Partial<ClockControl>): Promise<CommandResult> {
@@ -576,7 +564,7 @@ export function pauseClock(combat: Combat.Implementation, paused: boolean): Prom
   if (!paused) {
     const state = sidesState(combat);
     const who = state === null ? null : currentDeclarer(state);
-    if (state !== null && who !== null) seen.set(turnKey(combat, state, who), Date.now());
+    if (state !== null && who !== null) seen.set(turnKey(combat, state, who), clock.now());
   }
   return writeClock(combat, { paused });
 }
@@ -597,10 +585,10 @@ export function excuse(combat: Combat.Implementation, combatantId: string, excus
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hook listeners (attached in src/index.ts)
+// Hook listeners (the module's `mirror.hooks`, attached in src/index.ts)
 
 function sidesCombat(combat: Combat.Implementation | null): combat is Combat.Implementation {
-  return combat !== null && modeOf(combat) === "sides";
+  return combat !== null && modeOf(combat) === sidesMode.id;
 }
 
 /** `createCombatant`: new combatants get their default side (active GM). */
@@ -633,18 +621,13 @@ export function onSidesCombatUpdated(combat: Combat.Implementation): void {
 
 /** Side effects of sides events on the authority: an undo restores the mirror of the documents. */
 export function sidesEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
-  if (modeOf(combat) === "sides") reconcileAfterUndo(combat, events);
+  reconcileAfterUndo(combat, events);
   return Promise.resolve();
-}
-
-/** Install the sides mirror (called at `init`). */
-export function installSides(): void {
-  onSync("sides", syncSides);
 }
 
 /** On the active GM, after an encounter became a `sides` encounter: default sides, then the mirror. */
 export async function prepareSides(combat: Combat.Implementation): Promise<void> {
-  if (!isAuthority() || modeOf(combat) !== "sides") return;
+  if (!isAuthority() || modeOf(combat) !== sidesMode.id) return;
   await assignDefaultSides(combat);
   await reconcileRoster(combat);
 }
@@ -705,7 +688,7 @@ export function tickCountdowns(root: HTMLElement): void {
     for (const element of shown) {
       const deadline = Number(element.dataset.siDeadline);
       if (!Number.isFinite(deadline) || deadline === 0) continue;
-      const seconds = String(Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
+      const seconds = String(Math.max(0, Math.ceil((deadline - clock.now()) / 1000)));
       if (element.textContent !== seconds) element.textContent = seconds;
     }
   }, 250);

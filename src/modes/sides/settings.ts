@@ -3,7 +3,8 @@
  * the multiple-action penalty and the hesitation countdown. A formula is resolved against the actor's
  * roll data and must give a dice code ("3D+2") or a whole number of dice ("3" = 3D).
  */
-import { I18N, MODULE_ID, SETTINGS } from "../../constants";
+import { I18N, MODULE_ID } from "../../constants";
+import { SIDES_SETTINGS } from "./constants";
 
 /** The trait formulas of the `sides` mode. */
 export interface SidesFormulas {
@@ -41,7 +42,7 @@ type FormulaKey = "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "si
 export function registerSidesSettings(): void {
   const preset = SIDES_PRESETS.generic;
   const formula = (key: FormulaKey, name: string, value: string): void => {
-    game.settings.register(MODULE_ID, SETTINGS[key], {
+    game.settings.register(MODULE_ID, SIDES_SETTINGS[key], {
       name: `${I18N}.Settings.${name}.Name`,
       hint: `${I18N}.Settings.${name}.Hint`,
       scope: "world",
@@ -55,7 +56,7 @@ export function registerSidesSettings(): void {
   formula("sidesInitiative", "SidesInitiative", preset.initiative);
   formula("sidesTactics", "SidesTactics", preset.tactics);
   formula("sidesWoundPenalty", "SidesWoundPenalty", "");
-  game.settings.register(MODULE_ID, SETTINGS.sidesActionPenalty, {
+  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesActionPenalty, {
     name: `${I18N}.Settings.SidesActionPenalty.Name`,
     hint: `${I18N}.Settings.SidesActionPenalty.Hint`,
     scope: "world",
@@ -63,7 +64,7 @@ export function registerSidesSettings(): void {
     type: String,
     default: DEFAULT_SIDES_PENALTY,
   });
-  game.settings.register(MODULE_ID, SETTINGS.sidesCountdown, {
+  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesCountdown, {
     name: `${I18N}.Settings.SidesCountdown.Name`,
     hint: `${I18N}.Settings.SidesCountdown.Hint`,
     scope: "world",
@@ -76,25 +77,25 @@ export function registerSidesSettings(): void {
 /** The trait formulas of the world. */
 export function sidesFormulas(): SidesFormulas {
   return {
-    dexterity: game.settings.get(MODULE_ID, SETTINGS.sidesDexterity),
-    perception: game.settings.get(MODULE_ID, SETTINGS.sidesPerception),
-    initiative: game.settings.get(MODULE_ID, SETTINGS.sidesInitiative),
-    tactics: game.settings.get(MODULE_ID, SETTINGS.sidesTactics),
+    dexterity: game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesDexterity),
+    perception: game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesPerception),
+    initiative: game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesInitiative),
+    tactics: game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesTactics),
   };
 }
 
 /** The formula or path of a character's wound penalty as a dice code ("" : none). */
 export function sidesWoundPenalty(): string {
-  return game.settings.get(MODULE_ID, SETTINGS.sidesWoundPenalty);
+  return game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesWoundPenalty);
 }
 
 /** The per-action penalty setting (as typed; the rules normalise or refuse it). */
 export function sidesActionPenalty(): string {
-  return game.settings.get(MODULE_ID, SETTINGS.sidesActionPenalty);
+  return game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesActionPenalty);
 }
 
 /** The countdown in milliseconds (0: no countdown), at most ten minutes. */
 export function sidesCountdownMs(): number {
-  const value = game.settings.get(MODULE_ID, SETTINGS.sidesCountdown);
+  const value = game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesCountdown);
   return Number.isFinite(value) ? Math.min(Math.max(value, 0), 600) * 1000 : DEFAULT_SIDES_COUNTDOWN * 1000;
 }

@@ -6,7 +6,8 @@
  * rules allow the viewer (dodge, parry, slow down, roller). Every decision is made here; the
  * templates only loop, branch and localise.
  */
-import { I18N, TEMPLATES } from "../../constants";
+import { I18N } from "../../constants";
+import { SIDES_TEMPLATES } from "./constants";
 import {
   actionsTaken,
   currentDeclarer,
@@ -23,9 +24,10 @@ import {
   slowedWaiting,
   type SidesState,
 } from "./rules/sides";
-import { parseSidesState } from "./rules/state";
 import { clockView } from "./glue";
-import type { ControlContext, ControlFactory, ModeOutput, ModeRow, ModeTracker } from "../../foundry/tracker/context";
+import { clock as pageClock } from "../../foundry/clock";
+import type { ControlContext, ControlFactory } from "../../foundry/tracker/controls";
+import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = "Sides";
 
@@ -184,20 +186,11 @@ function tieControls(
 }
 
 /** The `sides` mode's tracker. */
-export const sidesTracker: ModeTracker = {
-  rowPartial: TEMPLATES.modeRows.sides,
-  build({ bound, allowed, combat, i18n, nameOf, control, who }): ModeOutput {
+export const sidesTracker: ModeTracker<SidesState> = {
+  rowPartial: SIDES_TEMPLATES.row,
+  panelPartial: SIDES_TEMPLATES.panel,
+  build({ bound, state, allowed, combat, i18n, nameOf, control, who }): ModeOutput {
     const rows = new Map<string, ModeRow>();
-    const state: SidesState | null = parseSidesState(bound.state);
-    const empty: ModeOutput = {
-      rows,
-      setupControls: [],
-      groups: [],
-      canGroup: false,
-      rollOffs: [],
-      surpriseRound: false,
-    };
-    if (state === null) return empty;
     const sideName = (id: string | null): string => state.sides.find((s) => s.id === id)?.name ?? "";
     const sideNameOfId = (id: string): string => state.sides.find((s) => s.id === id)?.name ?? "";
     const pass = currentPass(state);
@@ -265,7 +258,7 @@ export const sidesTracker: ModeTracker = {
         controls,
         ready: null,
         acted: pass !== null && state.done.includes(c.id) && view.current !== c.id,
-        sides: {
+        data: {
           sideName: sideName(c.sideId),
           sideColour: side?.colour ?? "",
           hasSide: side !== undefined,
@@ -439,11 +432,13 @@ export const sidesTracker: ModeTracker = {
       : pass !== null
         ? i18n.format(`${I18N}.Tracker.${S}.Pass`, { pass: String(pass) })
         : i18n.localize(`${I18N}.Step.${state.step}`);
-    const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+    const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - pageClock.now()) / 1000));
     return {
-      ...empty,
+      rows,
       setupControls,
-      sidesPanel: {
+      list: null,
+      emphasiseStep: false,
+      panel: {
         banner,
         sides,
         sideTies,

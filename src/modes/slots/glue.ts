@@ -3,14 +3,15 @@
  * combatant) rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll
  * mode and recorded through the rules; the world's keep-slot policy passed on to running encounters.
  */
-import { FLAGS, I18N, MODULE_ID } from "../../constants";
-import { type SlotsState } from "./rules/slots";
-import { parseSlotsState } from "./rules/state";
-import { applyAsAuthority, isAuthority, loadBound, modeOf, precheck, requesterFor, submit } from "../../foundry/authority/controller";
+import { I18N, MODULE_ID } from "../../constants";
+import { SLOTS_SKILL_FLAG } from "./constants";
+import { slotsMode, type SlotsState } from "./rules/slots";
+import { applyAsAuthority, isAuthority, precheck, submit } from "../../foundry/authority/controller";
+import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll } from "../../foundry/chat";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
-import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "../../foundry/settings";
+import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
 
 /** The skills a `slots` initiative check can use. */
@@ -27,13 +28,12 @@ function isSkill(value: unknown): value is SlotSkill {
 
 /** The slots state of a combat, or null when it is not a readable `slots` encounter. */
 export function slotsState(combat: Combat.Implementation): SlotsState | null {
-  const bound = loadBound(combat);
-  return bound?.mode === "slots" ? parseSlotsState(bound.state) : null;
+  return stateOf(combat, slotsMode);
 }
 
 /** The skill the GM chose for a combatant's check (Cool unless set). */
 export function skillOf(combatant: Combatant.Implementation | undefined): SlotSkill {
-  const value: unknown = combatant?.getFlag(MODULE_ID, FLAGS.slotsSkill);
+  const value: unknown = combatant?.getFlag(MODULE_ID, SLOTS_SKILL_FLAG);
   return isSkill(value) ? value : DEFAULT_SLOT_SKILL;
 }
 
@@ -58,7 +58,7 @@ export async function setSlotsSkill(
   if (combatant === undefined) return refused(combat, { ok: false, code: "unknownCombatant" });
   if (!isSkill(skill)) return refused(combat, { ok: false, code: "invalidValue", combatantId });
   if (state.started) return refused(combat, { ok: false, code: "alreadyStarted", combatantId });
-  await combatant.setFlag(MODULE_ID, FLAGS.slotsSkill, skill);
+  await combatant.setFlag(MODULE_ID, SLOTS_SKILL_FLAG, skill);
   return { ok: true };
 }
 
@@ -190,7 +190,7 @@ export async function applyKeepPolicy(): Promise<void> {
   if (!isAuthority()) return;
   const keepSlots = slotsKeepPolicy();
   for (const combat of game.combats.contents) {
-    const state = modeOf(combat) === "slots" ? slotsState(combat) : null;
+    const state = slotsState(combat);
     if (state === null || (state.keepSlots.pc === keepSlots.pc && state.keepSlots.npc === keepSlots.npc)) continue;
     await applyAsAuthority(combat, { type: "setKeepSlots", keepSlots }, requesterFor(combat, game.user), null);
   }

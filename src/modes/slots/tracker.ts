@@ -4,12 +4,13 @@
  * act) and the controls the rules allow the viewer: claim, release, assign, roll, skill choice.
  * Every decision is made here; the templates only loop, branch and localise.
  */
-import { I18N, TEMPLATES } from "../../constants";
+import { I18N } from "../../constants";
+import { SLOTS_TEMPLATES } from "./constants";
 import type { AllowedAction } from "../../core/engine";
 import { slotsView, type SlotsState } from "./rules/slots";
-import { parseSlotsState } from "./rules/state";
 import { skillOf as slotSkillOf } from "./glue";
-import type { ControlContext, ModeOutput, ModeRow, ModeTracker } from "../../foundry/tracker/context";
+import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = `${I18N}.Tracker.Slots`;
 
@@ -109,20 +110,11 @@ function canAct(state: SlotsState, id: string): boolean {
 }
 
 /** The `slots` mode's tracker. */
-export const slotsTracker: ModeTracker = {
-  rowPartial: TEMPLATES.modeRows.slots,
-  build({ bound, allowed, actions, combat, i18n, who, nameOf, control }): ModeOutput {
-    const state = parseSlotsState(bound.state);
+export const slotsTracker: ModeTracker<SlotsState> = {
+  rowPartial: SLOTS_TEMPLATES.row,
+  listPartial: SLOTS_TEMPLATES.list,
+  build({ state, allowed, actions, combat, i18n, who, nameOf, control }): ModeOutput {
     const rows = new Map<string, ModeRow>();
-    const none: ModeOutput = {
-      rows,
-      setupControls: [],
-      groups: [],
-      canGroup: false,
-      rollOffs: [],
-      surpriseRound: false,
-    };
-    if (state === null) return none;
     const format = (key: string, data: Record<string, string> = {}): string => i18n.format(`${S}.${key}`, data);
     const skillOf = (id: string): string => slotSkillOf(combat.combatants.get(id));
 
@@ -185,7 +177,7 @@ export const slotsTracker: ModeTracker = {
         controls,
         ready: null,
         acted,
-        slots: {
+        data: {
           isPC: c.isPC,
           kindLabel: c.isPC ? `${S}.PC` : `${S}.NPC`,
           // Before the start the GM's choice (the next roll uses it); after it, the skill rolled.
@@ -282,9 +274,11 @@ export const slotsTracker: ModeTracker = {
     if (rollable.length > 1) setupControls.push(control({ action: "siRollAll", label: "RollAll" }));
     if (allowed.has("start")) setupControls.push(control({ action: "siStart", label: "Start", primary: true }));
     return {
-      ...none,
+      rows,
       setupControls,
-      slotList: { slots, empty: slots.length === 0, status, toAct, started: state.started },
+      panel: null,
+      list: { slots, empty: slots.length === 0, status, toAct, started: state.started },
+      emphasiseStep: false,
     };
   },
 };

@@ -52,7 +52,13 @@ import {
   stepKind,
   without,
 } from "../../../core/common";
-import { compareDiceCodes, formatDiceCode, multiplyDiceCode, normaliseDiceCode, parseDiceCode } from "../../../core/dice-code";
+import {
+  compareDiceCodes,
+  formatDiceCode,
+  multiplyDiceCode,
+  normaliseDiceCode,
+  parseDiceCode,
+} from "../../../core/dice-code";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events

@@ -1,0 +1,168 @@
+/**
+ * The contract of a mode module: everything one structured mode brings to the module, in one place.
+ * A mode is a folder `src/modes/<id>/` (pure `rules/`, then its glue, tracker, actions and settings),
+ * `templates/modes/<id>/`, `docs/modes/<id>.md` and one line in `src/modes/registry.ts`. The shared
+ * glue (Combat class, authority, tracker, API, lifecycle) reaches a mode only through this contract
+ * and never names one.
+ */
+import type { AllowedAction, Command, ModeDefinition, Requester, RosterEntry, RuleEvent } from "../core/engine";
+import type { BoundEncounter } from "../core/binding";
+import type { Json } from "../core/patch";
+import type { CommandResult } from "../core/protocol";
+import type { Allowed, ControlContext, ControlFactory, Localiser } from "../foundry/tracker/controls";
+
+/**
+ * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
+ * (the state brought in line with the documents, which already say what the events say).
+ */
+export type EventOrigin = "command" | "reconcile";
+
+/** How a mode rolls initiative: Combat's `rollInitiative`, `rollAll` and `rollNPC` in a structured encounter. */
+export interface ModeInitiative {
+  /** Roll for these combatants (a group or a side rolls once), post to chat and record through the rules. */
+  rollInitiative(
+    combat: Combat.Implementation,
+    ids: readonly string[],
+    options?: Combat.InitiativeOptions,
+  ): Promise<CommandResult[]>;
+  /** Roll every check the current user still owes. */
+  rollAll(combat: Combat.Implementation, options?: Combat.InitiativeOptions): Promise<CommandResult[]>;
+  /** Roll the checks non-player characters still owe. */
+  rollNPC(combat: Combat.Implementation, options?: Combat.InitiativeOptions): Promise<CommandResult[]>;
+}
+
+/**
+ * How a mode mirrors other documents. Every roster reconciliation on the authority applies the
+ * commands `sync` derives (sides ↔ CombatantGroups); `defeated` opts the mode into the shared
+ * defeated mirror (Foundry's defeated state ↔ the rules' flag, `src/foundry/defeated.ts`).
+ */
+export interface ModeMirror<S> {
+  /** The commands that bring the state in line with the documents (nothing where nothing differs). */
+  readonly sync?: (combat: Combat.Implementation, state: S) => readonly Json[];
+  /** Each combatant's defeated flag as the rules hold it. */
+  readonly defeated?: (state: S) => ReadonlyMap<string, boolean>;
+  /** Side effects of applied events on the authority (status effects, an undo's re-sync). */
+  readonly effects?: (
+    combat: Combat.Implementation,
+    events: readonly RuleEvent[],
+    origin: EventOrigin,
+  ) => Promise<void>;
+  /** Attaches the Foundry hooks the mirror listens to (named functions); `src/index.ts` calls it once. */
+  readonly attachHooks?: () => void;
+}
+
+/** What a mode's tracker builder is given: the loaded encounter, the viewer and the tools to make controls. */
+export interface ModeInput<S> {
+  readonly bound: BoundEncounter<S>;
+  readonly state: S;
+  readonly allowed: Allowed;
+  /** The allowed actions as the rules listed them (with any mode-specific fields, e.g. a slot). */
+  readonly actions: readonly AllowedAction[];
+  readonly combat: Combat.Implementation;
+  readonly i18n: Localiser;
+  readonly who: Requester;
+  readonly nameOf: (id: string) => string;
+  readonly control: ControlFactory;
+}
+
+/** What a mode adds to one row. */
+export interface ModeRow {
+  /** The initiative the mode ranks by (stored in the encounter, not on the Combatant). */
+  readonly initiative: number | null;
+  readonly controls: ControlContext[];
+  /** A control rendered with a text input (the ready trigger); null when not allowed. */
+  readonly ready: ControlContext | null;
+  /** The data of the mode's row partial. */
+  readonly data: object;
+  /** The row's combatant has acted this round (greyed out). */
+  readonly acted?: boolean;
+  /** The row's combatant is waiting out of the order (a delay). */
+  readonly waiting?: boolean;
+}
+
+/** What a mode's tracker returns. */
+export interface ModeOutput {
+  readonly rows: ReadonlyMap<string, ModeRow>;
+  readonly setupControls: ControlContext[];
+  /** The data of the mode's panel partial (above the set-up controls), or null. */
+  readonly panel: object | null;
+  /** The data of the mode's list partial (below the set-up controls), or null. */
+  readonly list: object | null;
+  /** The step pill is emphasised (a surprise round). */
+  readonly emphasiseStep: boolean;
+}
+
+/** A mode's part of the tracker: its partials and the context builder that feeds them. */
+export interface ModeTracker<S> {
+  /** One combatant row's mode-specific content; rendered with the row's `mode` data. */
+  readonly rowPartial: string;
+  /** Rendered in the glance strip above the set-up controls with `panel` data, when set. */
+  readonly panelPartial?: string;
+  /** Rendered in the glance strip below the set-up controls with `list` data, when set. */
+  readonly listPartial?: string;
+  /** Every decision the templates show, made here. */
+  build(input: ModeInput<S>): ModeOutput;
+  /** Runs after every render of a tracker showing this mode (a countdown's ticking). */
+  afterRender?(root: HTMLElement): void;
+}
+
+/**
+ * A tracker button: `data-action` names it; it runs with the viewed combat, the clicked element and the
+ * tracker's element (for form fields next to the button). Refusals are shown by the code it calls.
+ */
+export type TrackerAction = (combat: Combat.Implementation, target: HTMLElement, root: HTMLElement) => Promise<unknown>;
+
+/** A mode's buttons, by `data-action`. */
+export type ActionTable = Readonly<Record<string, TrackerAction>>;
+
+/** The playground's sample of a mode: the world settings its encounter is played with. */
+export interface ModeSample {
+  readonly settings: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** Everything one structured mode brings. */
+export interface ModeModule<S, C extends Command> {
+  readonly id: string;
+  /** The pure rules. */
+  readonly rules: ModeDefinition<S, C>;
+  /** Narrows untrusted stored data to the mode's state. */
+  readonly parseState: (data: unknown) => S | null;
+  /** The roster commands the authority derives when combatants join or leave. */
+  readonly roster: {
+    add(entry: RosterEntry): C;
+    remove(id: string): C;
+    ids(state: S): readonly string[];
+  };
+  /** The refusal codes the mode's rules add to the shared ones (each has a message). */
+  readonly refusalCodes: readonly string[];
+  /** A fresh state from world settings (a policy the rules take at creation); the rules' `create` otherwise. */
+  readonly create?: (roster: readonly RosterEntry[]) => S;
+  /**
+   * Commands a rebuilt state takes from what can still be read (a reset of a corrupted encounter keeps
+   * initiative values): `stored` is the unreadable state as raw data.
+   */
+  readonly salvage?: (combat: Combat.Implementation, stored: unknown) => readonly Json[];
+  readonly initiative: ModeInitiative;
+  readonly mirror?: ModeMirror<S>;
+  /** Registers the mode's settings at `init` (before the classes are built). */
+  readonly registerSettings?: () => void;
+  /** What else the mode adds at `init`, after the classes are built (a status effect). */
+  readonly init?: () => void;
+  /** On the active GM, after an encounter was set to this mode (before it starts). */
+  readonly prepare?: (combat: Combat.Implementation) => Promise<void>;
+  readonly tracker: ModeTracker<S>;
+  readonly actions: ActionTable;
+  /** What the mode adds to the module API (`game.modules.get(id).api`). */
+  readonly api?: object;
+  readonly sample: ModeSample;
+}
+
+/** A mode module with its state and command types hidden, as the registry holds it. */
+// The registry holds modules of different state types; each is only ever given its own states.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyModeModule = ModeModule<any, Command>;
+
+/** Declare a mode module (checks it against the contract, keeps its types for its own folder). */
+export function defineMode<S, C extends Command>(module: ModeModule<S, C>): ModeModule<S, C> {
+  return module;
+}

@@ -1,0 +1,28 @@
+/** Names the `sides` mode uses in Foundry: its settings and its templates. */
+import { MODULE_PATH } from "../../constants";
+
+/** World setting keys of the `sides` mode. */
+export const SIDES_SETTINGS = {
+  /** Dexterity, as a dice code read through a formula/path into the actor's roll data. */
+  sidesDexterity: "sidesDexterity",
+  /** Perception, likewise. */
+  sidesPerception: "sidesPerception",
+  /** The initiative score (empty: Perception). */
+  sidesInitiative: "sidesInitiative",
+  /** Tactics (empty: not used); counts only when at least 1D above its attribute. */
+  sidesTactics: "sidesTactics",
+  /** The multiple-action penalty per action beyond the first (a dice code). */
+  sidesActionPenalty: "sidesActionPenalty",
+  /** Seconds a character has to declare (0: no countdown). */
+  sidesCountdown: "sidesCountdown",
+  /** The wound penalty taken off a side's roll (a formula; empty: none). */
+  sidesWoundPenalty: "sidesWoundPenalty",
+} as const;
+
+/** The mode's templates. */
+export const SIDES_TEMPLATES = {
+  /** One combatant row's badges, declared actions and choices. */
+  row: `${MODULE_PATH}/templates/modes/sides/row.hbs`,
+  /** The step banner, sides, declaration and pass order, above the set-up controls. */
+  panel: `${MODULE_PATH}/templates/modes/sides/panel.hbs`,
+} as const;

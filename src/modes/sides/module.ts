@@ -1,0 +1,72 @@
+/**
+ * The `sides` mode (RULES.md §1): side initiative, declarations and action passes, as in Star Wars
+ * D6, as one mode module. Sides are mirrored to and from Foundry's CombatantGroups.
+ */
+import { defineMode } from "../contract";
+import { SIDES_ACTIONS } from "./actions";
+import {
+  onSidesActorUpdated,
+  onSidesCombatantCreated,
+  onSidesCombatantUpdated,
+  onSidesCombatUpdated,
+  onSidesGroupChanged,
+  prepareSides,
+  rollAllSides,
+  rollSidesOf,
+  SIDES_API,
+  sidesEffects,
+  syncSides,
+  tickCountdowns,
+} from "./glue";
+import { sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
+import { parseSidesState } from "./rules/state";
+import { registerSidesSettings } from "./settings";
+import { sidesTracker } from "./tracker";
+
+/** The `sides` mode module. */
+export const sidesModule = defineMode<SidesState, SidesCommand>({
+  id: sidesMode.id,
+  rules: sidesMode,
+  parseState: parseSidesState,
+  roster: {
+    add: (entry) => ({ type: "addCombatant", combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  },
+  // Its refusal codes are among the shared ones.
+  refusalCodes: [],
+  initiative: {
+    rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
+    rollAll: (combat) => rollAllSides(combat, false),
+    rollNPC: (combat) => rollAllSides(combat, true),
+  },
+  mirror: {
+    sync: syncSides,
+    effects: (combat, events) => sidesEffects(combat, events),
+    // New combatants get their default side; side and group changes, actor traits and the
+    // countdown's controls are mirrored on the active GM.
+    attachHooks: () => {
+      Hooks.on("createCombatant", onSidesCombatantCreated);
+      Hooks.on("updateCombatant", onSidesCombatantUpdated);
+      Hooks.on("createCombatantGroup", onSidesGroupChanged);
+      Hooks.on("updateCombatantGroup", onSidesGroupChanged);
+      Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
+      Hooks.on("updateCombat", onSidesCombatUpdated);
+      Hooks.on("updateActor", onSidesActorUpdated);
+    },
+  },
+  registerSettings: registerSidesSettings,
+  prepare: prepareSides,
+  tracker: { ...sidesTracker, afterRender: tickCountdowns },
+  actions: SIDES_ACTIONS,
+  api: { sides: SIDES_API },
+  sample: {
+    // D6 traits from the sample actors, the Star Wars D6 Tactics rule, a roomy countdown.
+    settings: {
+      sidesDexterity: "@dexterity",
+      sidesPerception: "@perception",
+      sidesTactics: "@tactics",
+      sidesCountdown: 30,
+    },
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * What the `slots` tracker's buttons do, by `data-action`: claim, release, fill and assign a slot,
+ * roll the checks, and the GM's skill choice. Each goes through the rules (`submit`) or the slots
+ * glue; refusals come back as localised notifications.
+ */
+import { MODULE_ID } from "../../constants";
+import { submit } from "../../foundry/authority/controller";
+import type { ActionTable } from "../contract";
+import { rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
+
+/** The slot index a slot button acts on (-1 when missing: the rules refuse it). */
+function slotOf(target: HTMLElement): number {
+  const value = Number(target.dataset.slot);
+  return Number.isInteger(value) ? value : -1;
+}
+
+const idOf = (target: HTMLElement): string => target.dataset.combatantId ?? "";
+
+/** The `slots` buttons. */
+export const SLOTS_ACTIONS: ActionTable = {
+  siRollAll: (combat) => rollSlotsChecks(combat, slotsToRoll(combat, false)),
+  siSlotClaim: (combat, target) =>
+    submit(combat, { type: "claimSlot", slot: slotOf(target), combatantId: idOf(target) }),
+  siSlotRelease: (combat, target) => submit(combat, { type: "releaseClaim", slot: slotOf(target) }),
+  siSlotFill: (combat, target) => submit(combat, { type: "fillSlot", slot: slotOf(target), combatantId: idOf(target) }),
+  /** The GM's assign button next to the select of eligible combatants. */
+  siSlotAssign: async (combat, target, root) => {
+    const slot = slotOf(target);
+    const select = root.querySelector<HTMLSelectElement>(
+      `select[name="${MODULE_ID}-assign"][data-slot="${String(slot)}"]`,
+    );
+    if (select !== null) await submit(combat, { type: "fillSlot", slot, combatantId: select.value });
+  },
+  siSlotCool: (combat, target) => setSlotsSkill(combat, idOf(target), "cool"),
+  siSlotVigilance: (combat, target) => setSlotsSkill(combat, idOf(target), "vigilance"),
+};

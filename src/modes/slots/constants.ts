@@ -1,0 +1,29 @@
+/** Names the `slots` mode uses in Foundry: its settings, its combatant flag and its templates. */
+import { MODULE_PATH } from "../../constants";
+
+/** World setting keys of the `slots` mode. */
+export const SLOTS_SETTINGS = {
+  /** The primary score's formula when the check uses Cool. */
+  slotsCoolFormula: "slotsCoolFormula",
+  /** The primary score's formula when the check uses Vigilance. */
+  slotsVigilanceFormula: "slotsVigilanceFormula",
+  /** The tie-breaking secondary score's formula (generic scoring). */
+  slotsSecondaryFormula: "slotsSecondaryFormula",
+  /** How a check is scored ("totals" or "symbols"). */
+  slotsScoring: "slotsScoring",
+  /** Whether a defeated or removed PC's slot stays. */
+  slotsKeepPC: "slotsKeepPC",
+  /** Whether a defeated or removed NPC's slot stays. */
+  slotsKeepNPC: "slotsKeepNPC",
+} as const;
+
+/** Combatant flag (GM-written): the skill of its initiative check ("cool" or "vigilance"). */
+export const SLOTS_SKILL_FLAG = "slotsSkill";
+
+/** The mode's templates. */
+export const SLOTS_TEMPLATES = {
+  /** One combatant row's badges. */
+  row: `${MODULE_PATH}/templates/modes/slots/row.hbs`,
+  /** The slot list, below the set-up controls. */
+  list: `${MODULE_PATH}/templates/modes/slots/list.hbs`,
+} as const;

@@ -1,0 +1,42 @@
+/**
+ * The `slots` mode (RULES.md §4): initiative slots that players fill, as in Edge of the Empire and
+ * Genesys, as one mode module.
+ */
+import { defineMode } from "../contract";
+import { defeatedMirror } from "../../foundry/defeated";
+import { SLOTS_ACTIONS } from "./actions";
+import { applyKeepPolicy, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
+import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
+import { parseSlotsState } from "./rules/state";
+import { onKeepSlotsChange, registerSlotsSettings, slotsKeepPolicy } from "./settings";
+import { slotsTracker } from "./tracker";
+
+/** The `slots` mode module. */
+export const slotsModule = defineMode<SlotsState, SlotsCommand>({
+  id: slotsMode.id,
+  rules: slotsMode,
+  parseState: parseSlotsState,
+  roster: {
+    add: (entry) => ({ type: "addCombatant", combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  },
+  // Its refusal codes are among the shared ones.
+  refusalCodes: [],
+  // A new slots encounter starts with the world's keep-slot policy.
+  create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }),
+  initiative: {
+    rollInitiative: (combat, ids, options) => rollSlotsChecks(combat, ids, options),
+    rollAll: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, false), options),
+    rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
+  },
+  mirror: defeatedMirror<SlotsState>((state) => new Map(state.combatants.map((c) => [c.id, c.defeated]))),
+  registerSettings: () => {
+    registerSlotsSettings();
+    onKeepSlotsChange(() => void applyKeepPolicy());
+  },
+  tracker: slotsTracker,
+  actions: SLOTS_ACTIONS,
+  api: { setSlotsSkill },
+  sample: { settings: {} },
+});
