@@ -1,0 +1,166 @@
+/**
+ * Narrowing of stored `declare-resolve` state. The state comes back from document flags, which a bug,
+ * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
+ * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
+ */
+import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
+import {
+  ACTION_KINDS,
+  MAX_ACTION_COST,
+  MAX_ACTION_NAME_LENGTH,
+  MAX_AP_BUDGET,
+  MAX_CAUSE_LENGTH,
+  MAX_CONDITION,
+  MAX_DECLARED_ACTIONS,
+  MAX_DEF_CHANGE,
+  MAX_IP,
+  MAX_IP_CHANGES,
+  resolutionTurns,
+  type CarriedAction,
+  type Conditions,
+  type DeclareResolveCombatant,
+  type DeclareResolvePhase,
+  type DeclareResolveState,
+  type Declaration,
+  type DeclaredAction,
+  type InitiativePoints,
+  type IPChange,
+  type TieBreak,
+} from "./declare-resolve";
+
+const PHASES: readonly DeclareResolvePhase[] = ["setup", "roll", "declare", "resolve", "upkeep"];
+
+function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
+  return value === null || guard(value);
+}
+
+function isWhole(value: unknown, max: number, min = 0): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
+function isIPValue(value: unknown): value is number {
+  return isFiniteNumber(value) && Math.abs(value) <= MAX_IP;
+}
+
+function isAction(value: unknown): value is DeclaredAction {
+  if (!isRecord(value)) return false;
+  const { name, cost, kind, def } = value;
+  return (
+    typeof name === "string" &&
+    name.trim() === name &&
+    name !== "" &&
+    name.length <= MAX_ACTION_NAME_LENGTH &&
+    isWhole(cost, MAX_ACTION_COST) &&
+    ACTION_KINDS.some((k) => k === kind) &&
+    isWhole(def, MAX_DEF_CHANGE, -MAX_DEF_CHANGE)
+  );
+}
+
+function isDeclaration(value: unknown): value is Declaration {
+  if (!isRecord(value)) return false;
+  const { actions, carry, skipped } = value;
+  if (!Array.isArray(actions) || actions.length > MAX_DECLARED_ACTIONS || !actions.every(isAction)) return false;
+  if (!isWhole(carry, MAX_AP_BUDGET) || typeof skipped !== "boolean") return false;
+  // Only a single action carries AP over; a skipped turn declared nothing.
+  if (carry > 0 && actions.length !== 1) return false;
+  return !skipped || (actions.length === 0 && carry === 0);
+}
+
+function isCarried(value: unknown): value is CarriedAction {
+  return isRecord(value) && isAction(value.action) && isWhole(value.ap, MAX_AP_BUDGET, 1);
+}
+
+function isIP(value: unknown): value is InitiativePoints {
+  return isRecord(value) && isIPValue(value.total) && isIPValue(value.modifier);
+}
+
+function isChange(value: unknown): value is IPChange {
+  if (!isRecord(value)) return false;
+  const { id, cause, amount, lastRound } = value;
+  return (
+    isId(id) &&
+    typeof cause === "string" &&
+    cause.trim() !== "" &&
+    cause.length <= MAX_CAUSE_LENGTH &&
+    isIPValue(amount) &&
+    (lastRound === null || isWhole(lastRound, Number.MAX_SAFE_INTEGER, 1))
+  );
+}
+
+function isTieBreak(value: unknown): value is TieBreak {
+  return (
+    isRecord(value) &&
+    isFiniteNumber(value.ip) &&
+    isWhole(value.tie, Number.MAX_SAFE_INTEGER) &&
+    isWhole(value.rank, Number.MAX_SAFE_INTEGER)
+  );
+}
+
+function isConditions(value: unknown): value is Conditions {
+  return (
+    isRecord(value) &&
+    isWhole(value.bleeding, MAX_CONDITION) &&
+    isWhole(value.dazed, MAX_CONDITION) &&
+    isWhole(value.stunned, MAX_CONDITION)
+  );
+}
+
+function isCombatant(value: unknown): value is DeclareResolveCombatant {
+  if (!isRecord(value)) return false;
+  const v = value;
+  return (
+    isId(v.id) &&
+    isText(v.name) &&
+    typeof v.isPC === "boolean" &&
+    typeof v.defeated === "boolean" &&
+    isNullable(v.ip, isIP) &&
+    Array.isArray(v.ipChanges) &&
+    v.ipChanges.length <= MAX_IP_CHANGES &&
+    v.ipChanges.every(isChange) &&
+    isNullable(v.tieBreak, isTieBreak) &&
+    isNullable(v.declaration, isDeclaration) &&
+    isNullable(v.carriedIn, isCarried) &&
+    isWhole(v.resolved, Number.MAX_SAFE_INTEGER) &&
+    isConditions(v.conditions)
+  );
+}
+
+/** What each combatant's facts may be in the state's phase and round. */
+function combatantConsistent(state: DeclareResolveState, c: DeclareResolveCombatant): boolean {
+  if (new Set(c.ipChanges.map((x) => x.id)).size !== c.ipChanges.length) return false;
+  // An IP change that outlived its last round would have reverted at that round's upkeep.
+  if (c.ipChanges.some((x) => x.lastRound !== null && x.lastRound < Math.max(state.round, 1))) return false;
+  if (c.tieBreak !== null && c.tieBreak.tie >= state.tiesOrdered) return false;
+  if (c.ip === null && (c.declaration !== null || c.resolved > 0 || c.tieBreak !== null)) return false;
+  if (c.resolved > resolutionTurns(c).length) return false;
+  switch (state.phase) {
+    case "setup":
+      return c.declaration === null && c.carriedIn === null && c.resolved === 0;
+    case "roll":
+      return c.declaration === null && c.resolved === 0;
+    case "declare":
+      return c.resolved === 0;
+    case "resolve":
+    case "upkeep":
+      return true;
+  }
+}
+
+/** Narrow untrusted data to a declare-resolve state, or null when it is malformed or inconsistent. */
+export function parseDeclareResolveState(data: unknown): DeclareResolveState | null {
+  if (!isRecord(data)) return null;
+  const d = data;
+  const shapeOk =
+    Array.isArray(d.combatants) &&
+    d.combatants.every(isCombatant) &&
+    isWhole(d.budget, MAX_AP_BUDGET, 1) &&
+    isWhole(d.round, Number.MAX_SAFE_INTEGER) &&
+    PHASES.some((p) => p === d.phase) &&
+    isWhole(d.tiesOrdered, Number.MAX_SAFE_INTEGER);
+  if (!shapeOk) return null;
+  const state = d as unknown as DeclareResolveState;
+  if ((state.round === 0) !== (state.phase === "setup")) return null;
+  if (new Set(state.combatants.map((c) => c.id)).size !== state.combatants.length) return null;
+  if (!state.combatants.every((c) => combatantConsistent(state, c))) return null;
+  return state;
+}

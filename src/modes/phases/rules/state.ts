@@ -1,0 +1,183 @@
+/**
+ * Narrowing of stored `phases` state. The state comes back from document flags, which a bug, a macro
+ * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
+ * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
+ */
+import { isId, isRecord, isText } from "../../../core/common";
+import {
+  MAX_POINTS,
+  MAX_SKILL_ACTIONS,
+  MAX_TARGETS,
+  complexityAfter,
+  diceMatch,
+  hasDoubles,
+  isDieSize,
+  type FailureAnswer,
+  type HeroTurn,
+  type PhasesCombatant,
+  type PhasesIntent,
+  type PhasesRoll,
+  type PhasesState,
+} from "./phases";
+
+const STEPS: readonly unknown[] = ["setup", "foesDeclare", "heroes", "foesResolve"];
+
+function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
+  return value === null || guard(value);
+}
+
+function isFlag(value: unknown): value is boolean {
+  return typeof value === "boolean";
+}
+
+function isCount(value: unknown, max: number): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max;
+}
+
+function isIdList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.length <= MAX_TARGETS && value.every(isId);
+}
+
+function isCombatant(value: unknown): value is PhasesCombatant {
+  if (!isRecord(value)) return false;
+  return isId(value.id) && isText(value.name) && isFlag(value.isPC) && isFlag(value.defeated) && isFlag(value.acted);
+}
+
+function isIntent(value: unknown): value is PhasesIntent {
+  if (!isRecord(value)) return false;
+  return (
+    isId(value.id) &&
+    isId(value.foeId) &&
+    isText(value.text) &&
+    (value.kind === "attack" || value.kind === "other") &&
+    isIdList(value.targets) &&
+    isFlag(value.collapse) &&
+    isFlag(value.foiled) &&
+    isNullable(value.foiledBy, isId) &&
+    isFlag(value.outOfReach) &&
+    isFlag(value.resolved)
+  );
+}
+
+function isTurn(value: unknown): value is HeroTurn {
+  if (!isRecord(value)) return false;
+  return (
+    isId(value.combatantId) &&
+    isCount(value.skillActions, MAX_SKILL_ACTIONS) &&
+    isFlag(value.freeMoveUsed) &&
+    isFlag(value.failed)
+  );
+}
+
+function isAnswer(value: unknown): value is FailureAnswer {
+  if (!isRecord(value)) return false;
+  if (value.choice === "collapse") return Object.keys(value).length === 1;
+  return value.choice === "effect" && isText(value.text) && Object.keys(value).length === 2;
+}
+
+function isRoll(value: unknown): value is PhasesRoll {
+  if (!isRecord(value)) return false;
+  const { dice, dieSize, complexity } = value;
+  return (
+    isId(value.combatantId) &&
+    isNullable(value.skill, isId) &&
+    isDieSize(dieSize) &&
+    Number.isInteger(complexity) &&
+    (complexity as number) >= complexityAfter(0) &&
+    Array.isArray(dice) &&
+    dice.every((face) => typeof face === "number") &&
+    diceMatch(dice, complexity as number, dieSize) &&
+    value.success === !hasDoubles(dice) &&
+    isNullable(value.defends, isId) &&
+    isFlag(value.gainsAdvantage) &&
+    isFlag(value.move) &&
+    isNullable(value.answer, isAnswer) &&
+    (value.answer === null || !value.success)
+  );
+}
+
+/** The intents refer to present combatants and fit the phase. */
+function intentsConsistent(state: PhasesState, byId: ReadonlyMap<string, PhasesCombatant>): boolean {
+  const ids = new Set<string>();
+  const own = new Set<string>();
+  for (const i of state.intents) {
+    const n = /^i(\d+)$/.exec(i.id);
+    if (n === null || Number(n[1]) >= state.nextIntent || ids.has(i.id)) return false;
+    ids.add(i.id);
+    const foe = byId.get(i.foeId);
+    if (foe === undefined || foe.isPC) return false;
+    if (!i.collapse) {
+      if (own.has(i.foeId)) return false;
+      own.add(i.foeId);
+    }
+    if (i.collapse && i.kind !== "attack") return false;
+    if (new Set(i.targets).size !== i.targets.length) return false;
+    if (!i.targets.every((t) => byId.get(t)?.isPC === true)) return false;
+    if (i.foiledBy !== null && (!i.foiled || byId.get(i.foiledBy)?.isPC !== true)) return false;
+    if (i.foiled && (i.kind !== "attack" || state.phase === "foesDeclare")) return false;
+    if (i.resolved && state.phase !== "foesResolve") return false;
+    if (i.outOfReach && state.phase !== "foesResolve") return false;
+  }
+  return true;
+}
+
+/** The running turn, the last hero and the last roll refer to heroes that have acted. */
+function turnsConsistent(state: PhasesState, byId: ReadonlyMap<string, PhasesCombatant>): boolean {
+  const actedHero = (id: string): boolean => {
+    const c = byId.get(id);
+    return c !== undefined && c.isPC && c.acted;
+  };
+  if (state.combatants.some((c) => c.acted && !c.isPC)) return false;
+  const t = state.turn;
+  if (t !== null) {
+    if (state.phase !== "heroes" || !actedHero(t.combatantId)) return false;
+    if (t.failed && state.lastRoll?.combatantId === t.combatantId && state.lastRoll.success) return false;
+  }
+  if (state.lastHero !== null && !actedHero(state.lastHero)) return false;
+  const r = state.lastRoll;
+  if (r !== null && !actedHero(r.combatantId)) return false;
+  return true;
+}
+
+/** Narrow untrusted data to a phases state, or null when it is malformed or inconsistent. */
+export function parsePhasesState(data: unknown): PhasesState | null {
+  if (!isRecord(data)) return null;
+  const d = data;
+  const shapeOk =
+    Array.isArray(d.combatants) &&
+    d.combatants.every(isCombatant) &&
+    isFlag(d.started) &&
+    isCount(d.round, Number.MAX_SAFE_INTEGER) &&
+    STEPS.includes(d.phase) &&
+    isFlag(d.surprise) &&
+    Array.isArray(d.intents) &&
+    d.intents.every(isIntent) &&
+    isCount(d.nextIntent, Number.MAX_SAFE_INTEGER) &&
+    isNullable(d.turn, isTurn) &&
+    isNullable(d.lastHero, isId) &&
+    isFlag(d.handOff) &&
+    isNullable(d.lastRoll, isRoll) &&
+    isCount(d.pool, MAX_POINTS) &&
+    isCount(d.poolCap, MAX_POINTS) &&
+    isCount(d.collapse, MAX_POINTS);
+  if (!shapeOk) return null;
+  const state = d as unknown as PhasesState;
+  const byId = new Map(state.combatants.map((c) => [c.id, c]));
+  if (byId.size !== state.combatants.length) return null;
+  if (state.pool > state.poolCap) return null;
+  if (!state.started) {
+    const fresh =
+      state.round === 0 &&
+      state.phase === "setup" &&
+      state.intents.length === 0 &&
+      state.turn === null &&
+      state.lastHero === null &&
+      state.lastRoll === null &&
+      state.combatants.every((c) => !c.acted);
+    if (!fresh) return null;
+  } else if (state.round < 1 || state.phase === "setup") {
+    return null;
+  }
+  if (!intentsConsistent(state, byId) || !turnsConsistent(state, byId)) return null;
+  return state;
+}
