@@ -8,7 +8,7 @@ import type { SimCombat, SimRealm } from "../test/sim/runtime.js";
 import type { Dict } from "../test/sim/utils.js";
 import type { ClientHandle } from "./host.js";
 import { bootRealm, MODULE_ID } from "./realm.js";
-import { SCENE, sceneCombatants } from "./world.js";
+import { SAMPLES, SCENE, sceneCombatants } from "./world.js";
 const host = window.parent.siPlayground;
 if (host === undefined) throw new Error("Open the playground's index.html: this page is one of its views.");
 const { server } = host;
@@ -170,7 +170,7 @@ async function addSceneTokens(): Promise<void> {
 }
 
 /** The modes with a playable sample encounter (the sample's name is its mode). */
-const SAMPLE_MODES: readonly string[] = ["individual", "sides", "slots"];
+const SAMPLE_MODES: readonly string[] = SAMPLES.map((s) => s.id);
 
 async function createSample(): Promise<void> {
   const sample = host?.sample ?? "none";

@@ -5,7 +5,7 @@
 import { SimServer } from "../test/sim/server.js";
 import { resetIds } from "../test/sim/utils.js";
 import type { PlaygroundHost } from "./host.js";
-import { sampleWorld, USERS } from "./world.js";
+import { SAMPLES, sampleWorld, USERS } from "./world.js";
 
 const params = new URLSearchParams(location.search);
 const sample = params.get("sample") ?? "individual";
@@ -78,9 +78,14 @@ themeButton.addEventListener("click", () => {
   applyTheme();
 });
 
-// The sample list: the current sample is pressed; another one reloads the page with it.
-for (const button of document.querySelectorAll<HTMLButtonElement>(".pg-mode[data-mode]")) {
-  const mode = button.dataset.mode ?? "";
+// The sample list, one button per mode's sample: the current one is pressed; another reloads the page with it.
+for (const { id: mode, label } of SAMPLES) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "pg-mode";
+  button.dataset.mode = mode;
+  button.textContent = label;
+  document.querySelector(".pg-modes")?.append(button);
   button.setAttribute("aria-pressed", String(mode === sample));
   button.addEventListener("click", () => {
     if (mode === sample) return;

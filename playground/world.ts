@@ -4,6 +4,14 @@
  */
 import { ROLES } from "../test/sim/server.js";
 import type { JsonObject } from "../test/sim/utils.js";
+import type { ModeSample } from "../src/modes/contract.js";
+
+/** Every mode's playground sample (`src/modes/<id>/sample.ts`), in button order. */
+export const SAMPLES: readonly ModeSample[] = Object.values(
+  import.meta.glob<Record<string, ModeSample>>("../src/modes/*/sample.ts", { eager: true }),
+)
+  .flatMap((module) => Object.values(module))
+  .sort((a, b) => a.order - b.order);
 
 /** User ids. */
 export const USERS = {
@@ -26,45 +34,34 @@ export function portrait(letter: string, colour: string): string {
 interface ActorSpec {
   id: string;
   name: string;
-  mod: number;
   owner?: string;
   colour: string;
-  /** D6 traits for the `sides` sample: Dexterity, Perception (and Tactics). */
-  d6: { dexterity: string; perception: string; tactics?: string };
 }
 
 const ACTOR_SPECS: ActorSpec[] = [
   {
     id: "actorAria0000001",
     name: "Aria",
-    mod: 3,
     owner: USERS.alice,
     colour: "#2f7d4f",
-    d6: { dexterity: "3D+2", perception: "3D" },
   },
   {
     id: "actorBrom0000001",
     name: "Brom",
-    mod: 1,
     owner: USERS.bob,
     colour: "#2f5f9d",
-    d6: { dexterity: "3D+2", perception: "2D+1" },
   },
   {
     id: "actorOfficer0001",
     name: "Officer",
-    mod: 2,
     colour: "#8c2f39",
-    d6: { dexterity: "3D", perception: "3D+1", tactics: "4D+1" },
   },
-  { id: "actorTrooper0001", name: "Trooper 1", mod: 0, colour: "#7a4b2a", d6: { dexterity: "2D+2", perception: "2D" } },
-  { id: "actorTrooper0002", name: "Trooper 2", mod: 1, colour: "#7a4b2a", d6: { dexterity: "3D", perception: "2D" } },
+  { id: "actorTrooper0001", name: "Trooper 1", colour: "#7a4b2a" },
+  { id: "actorTrooper0002", name: "Trooper 2", colour: "#7a4b2a" },
   {
     id: "actorTrooper0003",
     name: "Trooper 3",
-    mod: 0,
     colour: "#7a4b2a",
-    d6: { dexterity: "2D+1", perception: "2D+1" },
   },
 ];
 
@@ -92,7 +89,8 @@ export function sampleWorld(): {
       img: portrait(a.name.charAt(0), a.colour),
       type: a.owner ? "character" : "npc",
       ownership: a.owner ? { default: 0, [a.owner]: 3 } : { default: 0 },
-      system: { attributes: { init: { mod: a.mod } }, ...a.d6 },
+      // What each mode's sample gives this actor (its traits for that mode).
+      system: Object.assign({}, ...SAMPLES.map((sample) => sample.actors?.[a.name] ?? {})) as JsonObject,
     })),
     scenes: [
       {
@@ -112,13 +110,12 @@ export function sampleWorld(): {
     ],
     settings: {
       "structured-initiative.defaultMode": "individual",
-      "structured-initiative.initiativeFormula": "1d20",
-      "structured-initiative.modifierFormula": "@attributes.init.mod",
-      // The sides sample: D6 traits from the actors, the Star Wars D6 Tactics rule, a roomy countdown.
-      "structured-initiative.sidesDexterity": "@dexterity",
-      "structured-initiative.sidesPerception": "@perception",
-      "structured-initiative.sidesTactics": "@tactics",
-      "structured-initiative.sidesCountdown": 30,
+      ...Object.fromEntries(
+        SAMPLES.flatMap((sample) => Object.entries(sample.settings)).map(([key, value]) => [
+          `structured-initiative.${key}`,
+          value,
+        ]),
+      ),
     },
   };
 }

@@ -35,9 +35,17 @@ export async function countPackDocuments(packDir, collection) {
 
 async function main() {
   await mkdir(dist, { recursive: true });
-  for (const item of ["module.json", "lang", "templates", "styles"]) {
+  // Templates are copied afresh, so no template that was moved or removed survives in dist/.
+  await rm(path.join(dist, "templates"), { recursive: true, force: true });
+  for (const item of ["module.json", "lang", "templates"]) {
     await cp(path.join(root, item), path.join(dist, item), { recursive: true });
   }
+  // One stylesheet (the manifest's): the shared rules, then each mode's own from styles/modes/.
+  const modeStyles = (await readdir(path.join(root, "styles/modes"))).filter((f) => f.endsWith(".css")).sort();
+  const css = [await readFile(path.join(root, "styles/structured-initiative.css"), "utf8")];
+  for (const file of modeStyles) css.push(await readFile(path.join(root, "styles/modes", file), "utf8"));
+  await mkdir(path.join(dist, "styles"), { recursive: true });
+  await writeFile(path.join(dist, "styles/structured-initiative.css"), css.join("\n"));
   for (const entry of await readdir(path.join(dist, "templates"), { recursive: true })) {
     if (!entry.endsWith(".hbs")) continue;
     const file = path.join(dist, "templates", entry);

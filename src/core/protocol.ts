@@ -25,9 +25,34 @@ export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];
  */
 export type AnyRefusalCode = RefusalCode;
 
+/** Values a refusal's message shows besides the combatant's name (`{total}`, `{available}` …). */
+export type RefusalDetail = Readonly<Record<string, string | number>>;
+
 /** The outcome of a command, as the API returns it. */
 export type CommandResult =
-  { readonly ok: true } | { readonly ok: false; readonly code: AnyRefusalCode; readonly combatantId?: string };
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly code: AnyRefusalCode;
+      readonly combatantId?: string;
+      readonly detail?: RefusalDetail;
+    };
+
+/**
+ * The values a rules refusal carries for its message: its own string and number fields besides
+ * `code` and `combatantId` (a mode's refusal type adds them); null when it has none. Untrusted input
+ * (a message from another client) is narrowed the same way: long strings and other types are dropped.
+ */
+export function refusalDetail(refusal: unknown): RefusalDetail | null {
+  if (typeof refusal !== "object" || refusal === null) return null;
+  const out: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(refusal)) {
+    if (key === "code" || key === "combatantId" || key === "ok" || !/^[A-Za-z]{1,32}$/.test(key)) continue;
+    if ((typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && value.length <= 200))
+      out[key] = value;
+  }
+  return Object.keys(out).length === 0 ? null : out;
+}
 
 /** GM → requester: what became of a request (sent as a v13 query). */
 export interface OutcomeMessage {
@@ -37,4 +62,5 @@ export interface OutcomeMessage {
   readonly ok: boolean;
   readonly code?: AnyRefusalCode;
   readonly combatantId?: string;
+  readonly detail?: RefusalDetail;
 }

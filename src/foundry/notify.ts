@@ -1,7 +1,7 @@
 /** Localised messages for refusals. */
 import { I18N } from "../constants";
 import { REFUSAL_CODES } from "../core/engine";
-import { GLUE_REFUSAL_CODES, type AnyRefusalCode } from "../core/protocol";
+import { GLUE_REFUSAL_CODES, type AnyRefusalCode, type RefusalDetail } from "../core/protocol";
 import { installedModes } from "./modes";
 
 /** Every refusal reason a user can be shown: the shared rules', the glue's and each installed mode's. */
@@ -15,10 +15,17 @@ export function refusalKey(code: AnyRefusalCode): string {
 }
 
 /** Show a refusal to the current user as a localised warning naming the combatant when there is one. */
-export function notifyRefusal(combat: Combat.Implementation | null, code: AnyRefusalCode, combatantId?: string): void {
+export function notifyRefusal(
+  combat: Combat.Implementation | null,
+  code: AnyRefusalCode,
+  combatantId?: string,
+  detail?: RefusalDetail,
+): void {
   const name = combatantId === undefined ? "" : (combat?.combatants.get(combatantId)?.name ?? "");
+  const values: Record<string, string> = { name };
+  for (const [key, value] of Object.entries(detail ?? {})) if (key !== "name") values[key] = String(value);
   // "It is not X's turn" needs an X: with nobody acting (an open slot), say that instead.
   const key = code === "notYourTurn" && combatantId === undefined ? `${refusalKey(code)}Open` : refusalKey(code);
-  const text = game.i18n.format(key, { name });
+  const text = game.i18n.format(key, values);
   ui.notifications.warn(text);
 }

@@ -115,9 +115,22 @@ export type TrackerAction = (combat: Combat.Implementation, target: HTMLElement,
 /** A mode's buttons, by `data-action`. */
 export type ActionTable = Readonly<Record<string, TrackerAction>>;
 
-/** The playground's sample of a mode: the world settings its encounter is played with. */
+/**
+ * The playground's sample of a mode (in `src/modes/<id>/sample.ts`, which the playground discovers):
+ * the world settings its sample encounter is played with and what the sample actors carry for it.
+ * Pure data.
+ */
 export interface ModeSample {
+  /** The mode id. */
+  readonly id: string;
+  /** The sample's button text in the playground (English: the playground is not localised). */
+  readonly label: string;
+  /** Where the sample's button stands among the others (lower first). */
+  readonly order: number;
+  /** World settings of the module, by key without the module id. */
   readonly settings: Readonly<Record<string, string | number | boolean>>;
+  /** Per sample actor name, what its `system` data adds for this mode. */
+  readonly actors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Everything one structured mode brings. */

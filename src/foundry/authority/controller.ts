@@ -9,7 +9,13 @@ import type { Requester, RuleEvent, TurnView } from "../../core/engine";
 import type { Applied } from "../../core/binding";
 import type { Json } from "../../core/patch";
 import { createSerialQueue } from "../../core/queue";
-import { type AnyRefusalCode, type CommandResult, type OutcomeMessage } from "../../core/protocol";
+import {
+  refusalDetail,
+  type AnyRefusalCode,
+  type CommandResult,
+  type OutcomeMessage,
+  type RefusalDetail,
+} from "../../core/protocol";
 import { encodeRequest, parseStoredEncounter, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin } from "../../modes/contract";
 import { historyLimit } from "../settings";
@@ -97,7 +103,11 @@ export function applyAsAuthority(
     const applied = bound.apply(command, who, historyLimit(), requestId);
     if (!applied.ok) {
       moduleHooks.callAll(HOOKS.refused, combat, command, applied.refusal);
-      return refusal(applied.refusal.code, "combatantId" in applied.refusal ? applied.refusal.combatantId : undefined);
+      return refusal(
+        applied.refusal.code,
+        "combatantId" in applied.refusal ? applied.refusal.combatantId : undefined,
+        refusalDetail(applied.refusal),
+      );
     }
     try {
       await write(combat, applied);
@@ -218,8 +228,13 @@ function asUpdate(data: object): Combat.UpdateData {
   return data;
 }
 
-function refusal(code: AnyRefusalCode, combatantId?: string): CommandResult {
-  return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
+function refusal(code: AnyRefusalCode, combatantId?: string, detail?: RefusalDetail | null): CommandResult {
+  return {
+    ok: false,
+    code,
+    ...(combatantId === undefined ? {} : { combatantId }),
+    ...(detail === null || detail === undefined ? {} : { detail }),
+  };
 }
 
 /**
@@ -337,7 +352,8 @@ export function precheck(combat: Combat.Implementation, command: Json): CommandR
   const bound = loadBound(combat);
   if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
   const early = bound.check(command, who);
-  if (early !== null) return refusal(early.code, "combatantId" in early ? early.combatantId : undefined);
+  if (early !== null)
+    return refusal(early.code, "combatantId" in early ? early.combatantId : undefined, refusalDetail(early));
   if (!isAuthority() && carrier(combat, who, command) === null) return refusal("noOwnedCombatant");
   return null;
 }
@@ -368,7 +384,7 @@ function settle(requestId: string, result: CommandResult): void {
 }
 
 function shown(combat: Combat.Implementation, result: CommandResult): CommandResult {
-  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId);
+  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId, result.detail);
   return result;
 }
 
@@ -382,11 +398,12 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
   if (typeof message.requestId !== "string") return Promise.resolve(false);
   const code = refusalCodes().find((c) => c === message.code) ?? "malformedCommand";
   const combatantId = typeof message.combatantId === "string" ? message.combatantId : undefined;
+  const detail = refusalDetail(message.detail) ?? undefined;
   if (pending.has(message.requestId))
-    settle(message.requestId, message.ok === true ? { ok: true } : refusal(code, combatantId));
+    settle(message.requestId, message.ok === true ? { ok: true } : refusal(code, combatantId, detail));
   else if (message.ok !== true) {
     const combat = typeof message.combatId === "string" ? game.combats.get(message.combatId) : undefined;
-    notifyRefusal(combat ?? null, code, combatantId);
+    notifyRefusal(combat ?? null, code, combatantId, detail);
   }
   return Promise.resolve(true);
 }
@@ -416,6 +433,7 @@ export async function handleRequest(combat: Combat.Implementation, raw: unknown,
     ok: false,
     code: result.code,
     ...(result.combatantId ? { combatantId: result.combatantId } : {}),
+    ...(result.detail ? { detail: result.detail } : {}),
   };
   if (author.isSelf) onOutcomeQuery(message).catch(() => undefined);
   else if (author.active)

@@ -6,6 +6,7 @@ import { I18N } from "../../constants";
 import { decodeArrays, type Json } from "../../core/patch";
 import { FLAT_FOOTED_STATUS } from "./constants";
 import { defineMode } from "../contract";
+import { individualSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { INDIVIDUAL_ACTIONS } from "./actions";
 import { combatantsToRoll, groupCombatants, individualEffects, rollStructuredInitiative } from "./glue";
@@ -78,5 +79,5 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   tracker: individualTracker,
   actions: INDIVIDUAL_ACTIONS,
   api: { rollOffs: rollPendingRollOffs, groupCombatants },
-  sample: { settings: { initiativeFormula: "1d20", modifierFormula: "@attributes.init.mod" } },
+  sample: individualSample,
 });

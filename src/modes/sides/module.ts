@@ -3,6 +3,7 @@
  * D6, as one mode module. Sides are mirrored to and from Foundry's CombatantGroups.
  */
 import { defineMode } from "../contract";
+import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
 import {
   onSidesActorUpdated,
@@ -60,13 +61,5 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   tracker: { ...sidesTracker, afterRender: tickCountdowns },
   actions: SIDES_ACTIONS,
   api: { sides: SIDES_API },
-  sample: {
-    // D6 traits from the sample actors, the Star Wars D6 Tactics rule, a roomy countdown.
-    settings: {
-      sidesDexterity: "@dexterity",
-      sidesPerception: "@perception",
-      sidesTactics: "@tactics",
-      sidesCountdown: 30,
-    },
-  },
+  sample: sidesSample,
 });

@@ -3,6 +3,7 @@
  * Genesys, as one mode module.
  */
 import { defineMode } from "../contract";
+import { slotsSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
 import { applyKeepPolicy, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
@@ -38,5 +39,5 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   tracker: slotsTracker,
   actions: SLOTS_ACTIONS,
   api: { setSlotsSkill },
-  sample: { settings: {} },
+  sample: slotsSample,
 });

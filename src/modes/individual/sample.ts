@@ -1,0 +1,20 @@
+/**
+ * The `individual` sample: a d20 check plus the actor's initiative modifier.
+ */
+import type { ModeSample } from "../contract";
+
+/** The playground's `individual` sample. */
+export const individualSample: ModeSample = {
+  id: "individual",
+  label: "Individual initiative",
+  order: 1,
+  settings: { initiativeFormula: "1d20", modifierFormula: "@attributes.init.mod" },
+  actors: {
+    Aria: { attributes: { init: { mod: 3 } } },
+    Brom: { attributes: { init: { mod: 1 } } },
+    Officer: { attributes: { init: { mod: 2 } } },
+    "Trooper 1": { attributes: { init: { mod: 0 } } },
+    "Trooper 2": { attributes: { init: { mod: 1 } } },
+    "Trooper 3": { attributes: { init: { mod: 0 } } },
+  },
+};
