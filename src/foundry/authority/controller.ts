@@ -16,7 +16,7 @@ import {
   type OutcomeMessage,
   type RefusalDetail,
 } from "../../core/protocol";
-import { encodeRequest, parseStoredEncounter, parseStoredRequest, type StoredRequest } from "../../core/store";
+import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin } from "../../modes/contract";
 import { historyLimit } from "../settings";
 import { notifyRefusal, refusalCodes } from "../notify";
@@ -410,8 +410,10 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
 
 /** On every client: a Combat update that marks a request applied resolves that request. */
 export function onCombatApplied(combat: Combat.Implementation): void {
-  const stored = parseStoredEncounter(combat.getFlag(MODULE_ID, FLAGS.encounter));
-  if (stored?.applied != null) settle(stored.applied, { ok: true });
+  // Only the request id is read (the state is parsed once per revision by `loadBound`).
+  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
+  const applied = typeof raw === "object" && raw !== null ? (raw as { applied?: unknown }).applied : undefined;
+  if (typeof applied === "string") settle(applied, { ok: true });
 }
 
 /**
