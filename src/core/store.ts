@@ -16,6 +16,18 @@ export interface StoredSnapshot {
   readonly undo: Patch;
 }
 
+/** The storage format this version of the module reads and writes. */
+export const STORED_VERSION = 1;
+
+/**
+ * Whether untrusted flag data is an encounter stored by a newer version of the module (a format it
+ * cannot read): such data is refused and never overwritten, so a module downgrade loses nothing.
+ */
+export function isNewerFormat(value: unknown): boolean {
+  const v = typeof value === "object" && value !== null ? (value as { v?: unknown }).v : undefined;
+  return typeof v === "number" && Number.isInteger(v) && v > STORED_VERSION;
+}
+
 /** The stored form of an encounter. */
 export interface StoredEncounter {
   /** Storage format version. */
@@ -63,7 +75,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   if (!isRecord(value)) return null;
   const { v, rev, seq, applied, state, history } = value;
-  if (v !== 1 || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
+  if (v !== STORED_VERSION || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
   if (applied !== null && typeof applied !== "string") return null;
   if (!isRecord(state) || !isRecord(history)) return null;
   for (const entry of Object.values(history)) {

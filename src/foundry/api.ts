@@ -5,7 +5,7 @@
 import { HOOKS, SYSTEM_DEFAULT } from "../constants";
 import type { AllowedAction, TurnView } from "../core/engine";
 import { resetEncounter, submit, writeFreshState } from "./authority/controller";
-import { isCorrupted, loadBound, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
+import { isCorrupted, loadBound, loadProblem, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
 import { notifyRefusal } from "./notify";
 import type { CommandResult } from "../core/protocol";
 import { installedModes, isModeSetting, modeIds, modeModule, type ModeSetting } from "./modes";
@@ -46,13 +46,14 @@ export function createApi(): StructuredInitiativeApi {
     modes: [SYSTEM_DEFAULT, ...modeIds()],
     modeOf,
     async setMode(combat, mode) {
-      const refuse = (code: "notGM" | "modeLocked" | "unknownMode"): CommandResult => {
+      const refuse = (code: "notGM" | "modeLocked" | "unknownMode" | "newerFormat"): CommandResult => {
         notifyRefusal(combat, code);
         return { ok: false, code };
       };
       if (!game.user.isGM) return refuse("notGM");
       if (!isModeSetting(mode)) return refuse("unknownMode");
       if (combat.started || combat.round > 0) return refuse("modeLocked");
+      if (loadProblem(combat) === "newerFormat") return refuse("newerFormat");
       await writeFreshState(combat, mode);
       await modeModule(mode)?.prepare?.(combat);
       moduleHooks.callAll(HOOKS.modeChanged, combat, mode);

@@ -267,3 +267,29 @@ describe("corrupted module flags", () => {
     expectNoErrors(sim);
   });
 });
+
+describe("an encounter stored by a newer version of the module", () => {
+  it("is refused with a clear message, never reset or overwritten, and the tracker says why", async () => {
+    const sim = await battle();
+    await combatOn(sim.gm).update({ "flags.structured-initiative.encounter.v": 2 });
+    await sim.settle();
+    const before = JSON.stringify(serverCombat(sim));
+    const alice = sim.client(ALICE);
+    await combatOn(sim.gm).nextTurn();
+    await apiOn(alice).command(combatOn(alice), { type: "delay", combatantId: idOf(alice, "aria") });
+    expect(await apiOn(sim.gm).resetEncounter(combatOn(sim.gm))).toMatchObject({ ok: false, code: "newerFormat" });
+    await sim.settle();
+    expect(JSON.stringify(serverCombat(sim))).toBe(before);
+    expect(messagesOn(sim.gm)).toEqual([refusalText("newerFormat"), refusalText("newerFormat")]);
+    expect(messagesOn(alice)).toEqual([refusalText("newerFormat")]);
+    const tracker = sim.gm.ui.combat as {
+      _prepareContext(options: object): Promise<{ structuredInitiative?: unknown }>;
+    };
+    expect((await tracker._prepareContext({})).structuredInitiative).toMatchObject({
+      newerFormat: true,
+      corrupted: false,
+      resetControl: null,
+    });
+    expectNoErrors(sim);
+  });
+});

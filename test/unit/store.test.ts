@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/core/patch";
-import { encodeEncounter, initialStored, loadEncounter, parseStoredEncounter } from "../../src/core/store";
+import {
+  encodeEncounter,
+  initialStored,
+  isNewerFormat,
+  loadEncounter,
+  parseStoredEncounter,
+  STORED_VERSION,
+} from "../../src/core/store";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { bindMode } from "../../src/core/binding";
+import { individualMode } from "../../src/modes/individual/rules/individual";
+import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import type { Encounter } from "../../src/core/engine";
 
 interface Toy {
@@ -66,5 +78,42 @@ describe("stored encounters", () => {
     ).toBeNull();
     expect(parseStoredEncounter("garbage")).toBeNull();
     expect(parseStoredEncounter(initialStored({ round: 0 }))).not.toBeNull();
+  });
+});
+
+describe("the stored format is versioned", () => {
+  const fixture: unknown = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, "../fixtures/stored/v1-individual.json"), "utf8"),
+  );
+  const binding = bindMode(individualMode, parseIndividualState, {
+    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  });
+  const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
+
+  it("an encounter stored in today's format (v1), undo history included, loads and undoes step by step", () => {
+    const stored = parseStoredEncounter(fixture);
+    expect(stored?.v).toBe(STORED_VERSION);
+    let bound = stored === null ? null : binding.load(stored);
+    expect(bound?.view).toMatchObject({ round: 2, current: "combatantAria001" });
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 5 && bound !== null; i += 1) {
+      const undone = bound.apply({ type: "previousTurn" }, gm, 100, null);
+      if (!undone.ok) break;
+      bound = binding.load(undone.stored);
+      seen.push(bound?.view.current ?? null);
+    }
+    // Round 2 → the delayed Brom's turn → Officer (Brom delaying) → Brom → Aria → not started.
+    expect(seen).toEqual(["combatantBrom001", "combatantOffi001", "combatantBrom001", "combatantAria001", null]);
+  });
+
+  it("a newer format is recognised as newer (refused and never overwritten), not as corrupted data", () => {
+    const newer = { ...(fixture as object), v: STORED_VERSION + 1 };
+    expect(isNewerFormat(newer)).toBe(true);
+    expect(parseStoredEncounter(newer)).toBeNull();
+    expect(isNewerFormat(fixture)).toBe(false);
+    expect(isNewerFormat({ v: "2" })).toBe(false);
+    expect(isNewerFormat("garbage")).toBe(false);
   });
 });

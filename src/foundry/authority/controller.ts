@@ -22,7 +22,7 @@ import { historyLimit } from "../settings";
 import { notifyRefusal, refusalCodes } from "../notify";
 import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
-import { isStructured, loadBound, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
+import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -98,7 +98,7 @@ export function applyAsAuthority(
 ): Promise<CommandResult> {
   return serialise(combat.id ?? "", async () => {
     const bound = loadBound(combat);
-    if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
+    if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
     if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
     const applied = bound.apply(command, who, historyLimit(), requestId);
     if (!applied.ok) {
@@ -261,6 +261,8 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const module = moduleOfCombat(combat);
   const binding = module === null ? null : bindingOf(module.id);
   if (module === null || binding === null) return shown(combat, refusal("notStructured"));
+  // Data a newer version of the module stored is never overwritten (a downgrade must lose nothing).
+  if (loadProblem(combat) === "newerFormat") return shown(combat, refusal("newerFormat"));
   const who = requesterFor(combat, game.user);
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
   const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
@@ -350,7 +352,7 @@ export function precheck(combat: Combat.Implementation, command: Json): CommandR
   const who = requesterFor(combat, game.user);
   if (!isAuthority() && game.users.activeGM === null) return refusal("noGM");
   const bound = loadBound(combat);
-  if (bound === null) return refusal(isStructured(combat) ? "corrupted" : "notStructured");
+  if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
   const early = bound.check(command, who);
   if (early !== null)
     return refusal(early.code, "combatantId" in early ? early.combatantId : undefined, refusalDetail(early));

@@ -7,7 +7,7 @@
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import type { BoundEncounter } from "../../core/binding";
 import type { Command, ModeDefinition, Requester, RosterEntry } from "../../core/engine";
-import { parseStoredEncounter } from "../../core/store";
+import { isNewerFormat, parseStoredEncounter } from "../../core/store";
 import type { AnyModeModule } from "../../modes/contract";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 
@@ -67,9 +67,19 @@ export function forgetLoaded(combat: Combat.Implementation): void {
   loaded.delete(combat);
 }
 
-/** Whether a structured encounter's stored state cannot be read. */
+/** Whether a structured encounter's stored state cannot be read (a newer format included). */
 export function isCorrupted(combat: Combat.Implementation): boolean {
   return isStructured(combat) && loadBound(combat) === null;
+}
+
+/**
+ * Why a structured encounter cannot be run: its stored state is unreadable ("corrupted"), or it was
+ * stored by a newer version of the module ("newerFormat", which nothing may overwrite); null when it
+ * loads, or for system-default encounters.
+ */
+export function loadProblem(combat: Combat.Implementation): "corrupted" | "newerFormat" | null {
+  if (!isStructured(combat) || loadBound(combat) !== null) return null;
+  return isNewerFormat(combat.getFlag(MODULE_ID, FLAGS.encounter)) ? "newerFormat" : "corrupted";
 }
 
 /** The module of an encounter's mode; null for system-default encounters. */

@@ -7,7 +7,7 @@ import { CSS_ROOT, I18N, SYSTEM_DEFAULT } from "../../constants";
 import type { AllowedAction, Requester, TurnView } from "../../core/engine";
 import type { BoundEncounter } from "../../core/binding";
 import type { ModeOutput } from "../../modes/contract";
-import { loadBound, moduleOfCombat, modeOf, requesterFor } from "../authority/encounters";
+import { loadBound, loadProblem, moduleOfCombat, modeOf, requesterFor } from "../authority/encounters";
 import { modeIds } from "../modes";
 import { Allowed, controlFactory, type ControlContext, type Localiser } from "./controls";
 
@@ -49,6 +49,8 @@ export interface TrackerContext {
   readonly mode: string;
   readonly modeLabel: string;
   readonly corrupted: boolean;
+  /** Stored by a newer version of the module: shown, never reset. */
+  readonly newerFormat: boolean;
   readonly started: boolean;
   readonly round: number;
   readonly stepLabel: string;
@@ -122,7 +124,8 @@ export function buildTrackerContext(
   const isGM = user.isGM;
   const bound = loadBound(combat);
   const allowedActions = bound === null ? [] : allowedFor(bound, who);
-  const corrupted = bound === null;
+  const newerFormat = bound === null && loadProblem(combat) === "newerFormat";
+  const corrupted = bound === null && !newerFormat;
   const visible = new Map<string, Combatant.Implementation>();
   for (const c of combat.combatants.contents) if (isGM || c.visible) visible.set(c.id ?? "", c);
   const nameOf = (id: string): string => visible.get(id)?.name ?? i18n.localize(`${T}.Unknown`);
@@ -239,6 +242,7 @@ export function buildTrackerContext(
     mode,
     modeLabel: `${I18N}.Mode.${mode}`,
     corrupted,
+    newerFormat,
     started,
     round,
     stepLabel: `${I18N}.Step.${view?.step ?? "setup"}`,
