@@ -4,10 +4,10 @@
 // against a bare Handlebars list of the same rows; prints a table, then JSON.
 // Targets: ratio <= 1.5, 200 combatants < 16 ms, bundle <= 60 KB gzip.
 import { execSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { bundleSizes } from "./bundle-size.mjs";
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 import { startPlayground } from "./start.mjs";
@@ -62,8 +62,8 @@ function medianOfRuns(runs) {
 /** Measure everything; resolves with the figures. */
 export async function benchRender() {
   if (!existsSync(bundleFile)) execSync("npm run build", { cwd: root, stdio: "inherit" });
-  const raw = readFileSync(bundleFile);
-  const bundle = { rawKB: raw.length / 1024, gzipKB: gzipSync(raw, { level: 9 }).length / 1024 };
+  const sizes = bundleSizes(bundleFile);
+  const bundle = { ...sizes.total, modes: sizes.modes };
   const { server, url } = await startPlayground({ port: 5191, quiet: true, isolated: true });
   const profile = mkdtempSync(path.join(os.tmpdir(), "si-bench-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -134,6 +134,8 @@ if (process.argv[1] === import.meta.filename) {
     console.log([...text, String(r.overflowX).padStart(10), String(r.scrollable)].join(" | "));
   }
   console.log(`bundle: ${f(figures.bundle.rawKB)} KB raw, ${f(figures.bundle.gzipKB)} KB gzip`);
+  for (const [id, size] of Object.entries(figures.bundle.modes))
+    console.log(`  mode ${id}: ${f(size.rawKB)} KB raw, ${f(size.gzipKB)} KB gzip on its own`);
   const met = (ok) => (ok ? "met" : "MISSED");
   const kinds = { changeRatio: "turn advance", warmRatio: "no change", firstRatio: "first render" };
   const over = figures.renders.flatMap((r) =>
