@@ -70,7 +70,6 @@ describe("the phases tracker", () => {
     const officer = await rowOf(sim.gm, "Officer");
     expect(officer?.mode?.form).toMatchObject({ open: true, canDeclare: true });
     expect(officer?.mode?.form?.targets.map((t) => t.name)).toEqual(["Aria", "Brom"]);
-    expect(officer?.mode?.declaring).toBe(true);
     expect((await rowOf(sim.gm, "Aria"))?.mode?.form).toBeNull();
     await declare(sim, "officer", "Blaster at Aria", ["aria"]);
     const alice = sim.client(ALICE);
@@ -99,7 +98,8 @@ describe("the phases tracker", () => {
     await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
     const bob = sim.client(BOB);
     expect((await rowOf(bob, "Brom"))?.controls).toEqual([]);
-    expect((await rowOf(bob, "Aria"))?.mode?.acting).toBe(true);
+    expect((await rowOf(bob, "Aria"))?.mode?.toAct).toBe(false);
+    expect((await rowOf(bob, "Brom"))?.mode?.toAct).toBe(true);
   });
 
   it("press your luck: the next complexity and each skill's dice; controls for the acting player and the GM only", async () => {

@@ -29,10 +29,15 @@ function checkedNear(target: HTMLElement, scope: string, selector: string): bool
   return near(target, scope, selector)?.checked === true;
 }
 
-/** Empty the text fields near the button once what they held was accepted (re-renders keep typed text). */
+/**
+ * Empty the fields near the button once what they held was accepted (re-renders keep typed text and
+ * ticks), and close the disclosure they are in.
+ */
 function clearNear(target: HTMLElement, scope: string): void {
-  for (const field of target.closest(scope)?.querySelectorAll<HTMLInputElement>("input[type=text]") ?? [])
-    field.value = "";
+  const form = target.closest(scope);
+  for (const field of form?.querySelectorAll<HTMLInputElement>("input[type=text]") ?? []) field.value = "";
+  for (const box of form?.querySelectorAll<HTMLInputElement>("input[type=checkbox]") ?? []) box.checked = false;
+  if (form?.tagName === "DETAILS") form.removeAttribute("open");
 }
 
 /** The targets ticked in a foe's intent form. */

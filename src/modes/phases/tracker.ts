@@ -41,18 +41,12 @@ export interface PhasesRowContext {
   readonly kindLabel: string;
   /** A hero that has started its turn this round (and is not acting now). */
   readonly acted: boolean;
-  /** A hero whose turn runs now. */
-  readonly acting: boolean;
   /** A hero still to take its turn this round (phase 2). */
   readonly toAct: boolean;
-  /** The foe whose intent is awaited now (phase 1). */
-  readonly declaring: boolean;
   /** Localised "2 intents" of a foe, as the viewer may see them, or "". */
   readonly intents: string;
   /** A live foe with no intent once the heroes act: it does nothing this round. */
   readonly idle: boolean;
-  /** The foe resolving now (phase 3). */
-  readonly resolving: boolean;
   /** The GM's intent form of a foe, or null. */
   readonly form: IntentFormContext | null;
 }
@@ -123,7 +117,11 @@ export interface LuckContext {
   readonly noteLabel: string;
   readonly roll: ControlContext | null;
   readonly defend: ControlContext | null;
+  /** The free actions allowed now (the free move, an item that needs no roll). */
   readonly freeControls: readonly ControlContext[];
+  readonly moveControl: ControlContext | null;
+  readonly itemControl: ControlContext | null;
+  readonly hasFree: boolean;
   readonly end: ControlContext | null;
 }
 
@@ -204,8 +202,8 @@ function statusOf(state: PhasesState, input: ModeInput<PhasesState>): string {
   const { i18n, nameOf, who } = input;
   const f = (key: string, data: Record<string, string> = {}): string => i18n.format(`${P}.Status.${key}`, data);
   if (!state.started) return who.isGM ? f("Setup") : "";
-  const failure = pendingFailure(state);
-  if (failure !== null) return f("Failed", { name: nameOf(failure.combatantId) });
+  // A failed roll waiting for the GM has its own notice.
+  if (pendingFailure(state) !== null) return "";
   switch (state.phase) {
     case "foesDeclare":
       return f(who.isGM ? "DeclareGM" : "Declare");
@@ -345,6 +343,9 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
         ? control({ ...base, action: "siPhasesDefend", label: "Phases.Defend", aria: "Phases.DefendRollFor" })
         : null,
     freeControls,
+    moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
+    itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
+    hasFree: freeControls.length > 0,
     end: allowed.for(id, "endTurn")
       ? control({ ...base, action: "siPhasesEndTurn", label: "EndTurn", aria: "EndTurnFor" })
       : null,
@@ -371,7 +372,13 @@ function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) =
     dice: roll.dice.map((face, i) => ({ face: String(face), double: doubles.has(i) })),
     success: roll.success,
     outcome: i18n.localize(`${P}.${roll.success ? "Success" : "Doubles"}`),
-    diceAria: roll.dice.join(", "),
+    diceAria:
+      doubles.size === 0
+        ? roll.dice.join(", ")
+        : i18n.format(`${P}.DiceDoubles`, {
+            dice: roll.dice.join(", "),
+            doubles: [...new Set(roll.dice.filter((_, i) => doubles.has(i)))].join(", "),
+          }),
     answer,
   };
 }
@@ -561,11 +568,6 @@ export const phasesTracker: ModeTracker<PhasesState> = {
     const intentsSeen = who.isGM || (state.started && state.phase !== "foesDeclare");
     const intentCount = new Map<string, number>();
     for (const i of state.intents) intentCount.set(i.foeId, (intentCount.get(i.foeId) ?? 0) + 1);
-    const resolving = new Set(
-      intentsView(state)
-        .filter((i) => i.resolving)
-        .map((i) => i.foeId),
-    );
     const heroesPhase = state.started && state.phase === "heroes";
     for (const c of state.combatants) {
       const acting = state.turn?.combatantId === c.id;
@@ -575,12 +577,9 @@ export const phasesTracker: ModeTracker<PhasesState> = {
         isPC: c.isPC,
         kindLabel: `${P}.${c.isPC ? "Hero" : "Foe"}`,
         acted: c.isPC && state.started && c.acted && !acting,
-        acting,
         toAct: c.isPC && heroesPhase && !c.acted && !c.defeated,
-        declaring,
         intents: !c.isPC && intentsSeen && count > 0 ? plural(i18n, `${P}.IntentCount`, count) : "",
         idle: !c.isPC && state.started && state.phase !== "foesDeclare" && count === 0 && !c.defeated,
-        resolving: resolving.has(c.id),
         form: c.isPC ? null : intentForm(state, c.id, input, declaring),
       };
       rows.set(c.id, {
