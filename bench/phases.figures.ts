@@ -7,6 +7,7 @@
 import { it } from "vitest";
 import { ALICE, BOB, GM, actorId, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
+import type { JsonObject } from "../test/sim/utils.js";
 
 interface Row extends Cost {
   operation: string;
@@ -26,7 +27,7 @@ const combatOf = (sim: Sim, userId: string): SimCombat => sim.client(userId).gam
 async function scenario(n: number): Promise<Row[]> {
   const sim = await createSim({
     // Two PCs (Alice's Aria, Bob's Brom, Melee d8) and n − 2 foes.
-    ...benchWorld(n, [ALICE, BOB], (_i, pc) => (pc ? { skills: { melee: "d8" } } : {})),
+    ...benchWorld(n, [ALICE, BOB], (_i, pc): JsonObject => (pc ? { skills: { melee: "d8" } } : {})),
     settings: {
       "structured-initiative.defaultMode": "phases",
       "structured-initiative.historyLimit": 1000,

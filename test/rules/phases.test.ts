@@ -953,10 +953,7 @@ describe("commands from the network are narrowed", () => {
       { type: "resolveFailure", choice: "collapse", text: 5 },
       { type: "resolveFailure", choice: "collapse" },
     ],
-    [
-      { type: "start" },
-      { type: "start", surprise: false },
-    ],
+    [{ type: "start" }, { type: "start", surprise: false }],
     [{ type: "start", surprise: "yes" }, null],
     [{ type: "skillRoll", combatantId: "luwe", dieSize: 8, dice: "1,2" }, null],
     [{ type: "declareIntent", foeId: "boss", text: "x", kind: "charm", targets: [] }, null],
