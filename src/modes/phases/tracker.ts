@@ -188,6 +188,14 @@ export interface PhasesPanelContext {
   readonly failure: FailureContext | null;
 }
 
+/** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
+function modifiers(block: string, flags: Readonly<Record<string, boolean>>): string {
+  return Object.entries(flags)
+    .filter(([, on]) => on)
+    .map(([name]) => `${block}--${name}`)
+    .join(" ");
+}
+
 /** `key.one` or `key.other` by count, formatted with `count` and `data`. */
 function plural(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
   return i18n.format(`${key}.${count === 1 ? "one" : "other"}`, { ...data, count: String(count) });
@@ -253,13 +261,11 @@ function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMar
     targets: targets === "" ? "" : i18n.format(`${P}.Targets`, { names: targets }),
     collapse: intent.collapse,
     marks,
-    css: [
-      intent.foiled ? "si-phases-intent--foiled" : "",
-      intent.resolved ? "si-phases-intent--resolved" : "",
-      intent.resolving ? "si-phases-intent--resolving" : "",
-    ]
-      .filter((c) => c !== "")
-      .join(" "),
+    css: modifiers("si-phases-intent", {
+      foiled: intent.foiled,
+      resolved: intent.resolved,
+      resolving: intent.resolving,
+    }),
     reach: canMark
       ? {
           ariaLabel: i18n.format(`${P}.OutOfReachFor`, { name: nameOf(intent.foeId), text: intent.text }),
@@ -504,13 +510,7 @@ function panelContext(state: PhasesState, input: ModeInput<PhasesState>): Phases
     banner: banner.phases.map((p) => ({
       label: `${I18N}.Step.${p.phase}`,
       current: p.current,
-      css: [
-        p.current ? "si-phases-step--now" : "",
-        p.done ? "si-phases-step--done" : "",
-        p.skipped ? "si-phases-step--skipped" : "",
-      ]
-        .filter((c) => c !== "")
-        .join(" "),
+      css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
     })),
     bannerAria: i18n.localize(`${P}.Banner`),
     status: statusOf(state, input),

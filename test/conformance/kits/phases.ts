@@ -7,16 +7,15 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import type { AllowedAction } from "../../../src/core/engine";
 import {
   defendableIntents,
   heroesToAct,
   nextComplexity,
   phasesMode,
-  type PhasesAllowedAction,
   type PhasesCommand,
   type PhasesState,
 } from "../../../src/modes/phases/rules/phases";
+import { phasesCommandFor } from "../../rules/phases-commands";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "../../rules/property-harness";
 import { apiOn, combatOn } from "../../integration/world.js";
 import { phasesEncounter, phasesWorld } from "../../integration/phases-world.js";
@@ -211,65 +210,6 @@ function* resolve(a: Action, now: () => PhasesState, fresh: () => string): Itera
   }
 }
 
-function commandFor(state: PhasesState, allowed: AllowedAction): PhasesCommand | null {
-  const a = allowed as PhasesAllowedAction;
-  const id = a.combatantId ?? "";
-  switch (a.type) {
-    case "addCombatant":
-      return { type: "addCombatant", combatant: { id: "kit-joiner", name: "Joiner", isPC: true } };
-    case "start":
-      return { type: "start", surprise: false };
-    case "nextPhase":
-    case "nextTurn":
-    case "nextRound":
-      return { type: a.type };
-    case "setPoolCap":
-      return { type: "setPoolCap", cap: state.poolCap };
-    case "setCollapse":
-      return { type: "setCollapse", points: state.collapse };
-    case "setHandOff":
-      return { type: "setHandOff", on: !state.handOff };
-    case "resolveFailure":
-      return { type: "resolveFailure", choice: "collapse" };
-    case "spendAdvantage":
-      return a.combatantId === undefined
-        ? { type: "spendAdvantage", note: "n" }
-        : { type: "spendAdvantage", note: "n", combatantId: id };
-    case "setDefeated": {
-      const c = state.combatants.find((x) => x.id === id);
-      return c === undefined ? null : { type: "setDefeated", combatantId: id, defeated: !c.defeated };
-    }
-    case "removeCombatant":
-    case "startTurn":
-    case "pickNext":
-    case "endTurn":
-      return { type: a.type, combatantId: id };
-    case "declareIntent":
-      return { type: "declareIntent", foeId: id, text: "t", kind: "other", targets: [] };
-    case "spendCollapse": {
-      const target = heroesToAct(state)[0] ?? state.combatants.find((c) => c.isPC && !c.defeated)?.id ?? "ghost";
-      return { type: "spendCollapse", foeId: id, text: "t", targets: [target] };
-    }
-    case "skillRoll": {
-      const count = nextComplexity(state) ?? 2;
-      const dice = Array.from({ length: count }, (_, i) => (i % 12) + 1);
-      const base: PhasesCommand = { type: "skillRoll", combatantId: id, dieSize: 12, dice };
-      if (a.intentId !== undefined) return { ...base, defendsIntent: a.intentId };
-      return a.gainsAdvantage === true ? { ...base, gainsAdvantage: true } : base;
-    }
-    case "freeAction":
-      return { type: "freeAction", combatantId: id, kind: a.kind ?? "item" };
-    case "markOutOfReach": {
-      const intent = state.intents.find((i) => i.id === a.intentId);
-      return intent === undefined
-        ? null
-        : { type: "markOutOfReach", intentId: intent.id, outOfReach: !intent.outOfReach };
-    }
-    default:
-      return null;
-  }
-}
-
 /** At most one hero turn, run by a hero that has acted; the pool within its cap; targets are heroes. */
 function invariants(state: PhasesState): void {
   expect(state.pool).toBeGreaterThanOrEqual(0);
@@ -293,7 +233,7 @@ export const kit = defineKit<PhasesState, PhasesCommand, Action>({
   roster: fc.array(fc.boolean(), { minLength: 0, maxLength: 7 }).map(rosterOf),
   action,
   resolve,
-  commandFor,
+  commandFor: (state, allowed) => phasesCommandFor(state, allowed),
   invariants,
   sim: {
     world: (seed) => phasesWorld({ seed }),
