@@ -198,6 +198,7 @@ describe("the phases tracker", () => {
     expect(panel.intents.map((i) => i.reach)).toEqual([null, null]);
     const gm = await panelOf(sim.gm);
     expect(gm.intents[0]?.reach).toMatchObject({ pressed: false });
+    expect(gm.intents[1]?.reach).toBeNull();
     await send(sim, sim.gm, { type: "markOutOfReach", intentId: "i0", outOfReach: true });
     expect((await panelOf(bob)).intents[0]?.marks.map((m) => m.text)).toEqual(["Out of reach", "Resolving now"]);
   });

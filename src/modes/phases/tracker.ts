@@ -484,7 +484,12 @@ function panelContext(state: PhasesState, input: ModeInput<PhasesState>): Phases
         intentContext(
           i,
           input,
-          who.isGM && state.phase === "foesResolve" && !i.resolved && allowed.for(i.foeId, "markOutOfReach"),
+          // A foiled attack has no effect anyway: nothing to mark out of reach.
+          who.isGM &&
+            state.phase === "foesResolve" &&
+            !i.resolved &&
+            !i.foiled &&
+            allowed.for(i.foeId, "markOutOfReach"),
         ),
       )
     : [];
