@@ -17,17 +17,22 @@ export function askedRollMode(options: Combat.InitiativeOptions | undefined): st
   return (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
 }
 
-/** Post an evaluated roll to chat as the combatant's, with a flavour line and the roll mode. */
+/**
+ * Post an evaluated roll to chat as the combatant's, with a flavour line and the roll mode. `flags`
+ * are stored on the message (a mode finds its card again by them).
+ */
 export async function postRoll(
   roll: Roll,
   combatant: Combatant.Implementation | undefined,
   flavor: string,
   rollMode?: string,
+  flags?: Record<string, unknown>,
 ): Promise<void> {
   const speaker = ChatMessage.getSpeaker({
     actor: combatant?.actor ?? null,
     token: combatant?.token ?? null,
     alias: combatant?.name ?? "",
   });
-  await roll.toMessage({ speaker, flavor }, { rollMode: rollModeFor(combatant, rollMode) });
+  const data = flags === undefined ? { speaker, flavor } : { speaker, flavor, flags };
+  await roll.toMessage(data, { rollMode: rollModeFor(combatant, rollMode) });
 }

@@ -23,11 +23,11 @@ import {
   nextComplexity,
   phasesAllowed,
   phasesMode,
-  type PhasesAllowedAction,
   type PhasesCommand,
   type PhasesState,
 } from "../../src/modes/phases/rules/phases";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
+import { phasesCommandFor } from "./phases-commands";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 
@@ -239,65 +239,6 @@ function resolve(
   }
 }
 
-/** The command an allowed action stands for, with fresh dice of the right count. */
-function commandFor(state: PhasesState, a: PhasesAllowedAction, faces: readonly number[]): PhasesCommand | null {
-  const id = a.combatantId ?? "";
-  switch (a.type) {
-    case "start":
-      return { type: "start", surprise: faces[0] === 1 };
-    case "nextPhase":
-    case "nextTurn":
-    case "nextRound":
-      return { type: a.type };
-    case "setPoolCap":
-      return { type: "setPoolCap", cap: state.poolCap };
-    case "setCollapse":
-      return { type: "setCollapse", points: state.collapse };
-    case "setHandOff":
-      return { type: "setHandOff", on: !state.handOff };
-    case "resolveFailure":
-      return faces[0] === 1
-        ? { type: "resolveFailure", choice: "effect", text: "x" }
-        : { type: "resolveFailure", choice: "collapse" };
-    case "spendAdvantage":
-      return a.combatantId === undefined
-        ? { type: "spendAdvantage", note: "n" }
-        : { type: "spendAdvantage", note: "n", combatantId: id };
-    case "setDefeated":
-      return {
-        type: "setDefeated",
-        combatantId: id,
-        defeated: !(state.combatants.find((c) => c.id === id)?.defeated ?? false),
-      };
-    case "removeCombatant":
-    case "startTurn":
-    case "pickNext":
-    case "endTurn":
-      return { type: a.type, combatantId: id };
-    case "declareIntent":
-      return { type: "declareIntent", foeId: id, text: "t", kind: "other", targets: [] };
-    case "spendCollapse": {
-      const target = heroesToAct(state)[0] ?? state.combatants.find((c) => c.isPC && !c.defeated)?.id ?? "ghost";
-      return { type: "spendCollapse", foeId: id, text: "t", targets: [target] };
-    }
-    case "skillRoll": {
-      const count = nextComplexity(state) ?? 2;
-      const dice = Array.from({ length: count }, (_, i) => ((faces[i % faces.length] ?? 0) % 8) + 1);
-      const base: PhasesCommand = { type: "skillRoll", combatantId: id, dieSize: 8, dice };
-      if (a.intentId !== undefined) return { ...base, defendsIntent: a.intentId };
-      return a.gainsAdvantage === true ? { ...base, gainsAdvantage: true } : base;
-    }
-    case "freeAction":
-      return { type: "freeAction", combatantId: id, kind: a.kind ?? "item" };
-    case "markOutOfReach": {
-      const intent = state.intents.find((i) => i.id === a.intentId);
-      return { type: "markOutOfReach", intentId: a.intentId ?? "", outOfReach: !(intent?.outOfReach ?? false) };
-    }
-    default:
-      return null;
-  }
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -316,7 +257,7 @@ function checkState(state: PhasesState, faces: readonly number[]): void {
   expect(state.pool).toBeLessThanOrEqual(state.poolCap);
   for (const who of Object.values(players(state))) {
     for (const a of phasesAllowed(state, who)) {
-      const command = commandFor(state, a, faces);
+      const command = phasesCommandFor(state, a, faces);
       if (command === null) continue;
       const outcome = phasesMode.apply(state, command, who);
       expect(outcome.ok, `${who.userId} offered ${JSON.stringify(a)} but ${JSON.stringify(outcome)}`).toBe(true);

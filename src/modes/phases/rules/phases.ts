@@ -1407,6 +1407,8 @@ function parseCommand(data: unknown): PhasesCommand | null {
     case "setCollapse":
       return isPoints(d.points) ? { type: "setCollapse", points: d.points } : null;
     case "start":
+      // Combat#startCombat (core's "Begin combat") sends no surprise: the foes caught nobody unaware.
+      if (d.surprise === undefined) return { type: "start", surprise: false };
       return typeof d.surprise === "boolean" ? { type: "start", surprise: d.surprise } : null;
     case "declareIntent":
       return isId(d.foeId) && isText(d.text) && isKind(d.kind) && isIdList(d.targets)

@@ -1,0 +1,43 @@
+/**
+ * The `phases` mode (RULES.md §5): foes declare, heroes act in the order they choose with
+ * press-your-luck skill rolls, foes resolve, as one mode module. No initiative is rolled.
+ */
+import { defineMode } from "../contract";
+import { defeatedMirror } from "../../foundry/defeated";
+import { phasesSample } from "./sample";
+import { PHASES_ACTIONS } from "./actions";
+import { PHASES_API, PHASES_GLUE_REFUSALS, phasesEffects } from "./glue";
+import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
+import { parsePhasesState } from "./rules/state";
+import { phasesDefaults, registerPhasesSettings } from "./settings";
+import { phasesTracker } from "./tracker";
+
+/** The `phases` mode module. */
+export const phasesModule = defineMode<PhasesState, PhasesCommand>({
+  id: phasesMode.id,
+  rules: phasesMode,
+  parseState: parsePhasesState,
+  roster: {
+    add: (entry) => ({ type: "addCombatant", combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  },
+  refusalCodes: [...PHASES_REFUSALS, ...PHASES_GLUE_REFUSALS],
+  // A new encounter starts with the world's Advantage cap and Collapse points.
+  create: (roster) => createPhases(roster, phasesDefaults()),
+  // Nobody rolls initiative: the phases give the order.
+  initiative: {
+    rollInitiative: () => Promise.resolve([]),
+    rollAll: () => Promise.resolve([]),
+    rollNPC: () => Promise.resolve([]),
+  },
+  mirror: defeatedMirror<PhasesState>(
+    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+    phasesEffects,
+  ),
+  registerSettings: registerPhasesSettings,
+  tracker: phasesTracker,
+  actions: PHASES_ACTIONS,
+  api: { phases: PHASES_API },
+  sample: phasesSample,
+});

@@ -1,0 +1,613 @@
+/**
+ * The `phases` mode's part of the tracker (RULES.md §5): a panel above the rows with the phase
+ * banner (Foes declare → Heroes act → Foes resolve), the Advantage pool as pips against its cap and
+ * the GM's Collapse points, this round's intents with their targets and foiled / out-of-reach marks,
+ * the hand-off line, the press-your-luck panel of the running turn (next complexity, the dice each
+ * skill rolls, the last roll with its doubles, roll / defend / free action / end turn) and the GM's
+ * answer to a failed roll; per row, the hero's or foe's standing, "Take turn" (or the hand-off pick)
+ * for whoever may start it, and the GM's intent form of each foe. Every decision is made here; the
+ * templates only loop, branch and localise. Every control is one the rules allow the viewer now.
+ */
+import { I18N } from "../../constants";
+import { PHASES_TEMPLATES } from "./constants";
+import {
+  DIE_SIZES,
+  advantagePool,
+  dicePool,
+  handOffPicker,
+  heroesToAct,
+  intentsView,
+  lastRollView,
+  pendingFailure,
+  phaseBanner,
+  pressYourLuck,
+  type DieSize,
+  type IntentView,
+  type PhasesAllowedAction,
+  type PhasesState,
+} from "./rules/phases";
+import { skillsOf } from "./glue";
+import { collapseShown } from "./settings";
+import type { AllowedAction } from "../../core/engine";
+import type { ControlContext, Localiser } from "../../foundry/tracker/controls";
+import type { ModeInput, ModeOutput, ModeRow, ModeTracker } from "../contract";
+
+const P = `${I18N}.Tracker.Phases`;
+
+/** The `phases` part of one combatant row. */
+export interface PhasesRowContext {
+  readonly isPC: boolean;
+  /** i18n key: "Hero" or "Foe". */
+  readonly kindLabel: string;
+  /** A hero that has started its turn this round (and is not acting now). */
+  readonly acted: boolean;
+  /** A hero still to take its turn this round (phase 2). */
+  readonly toAct: boolean;
+  /** Localised "2 intents" of a foe, as the viewer may see them, or "". */
+  readonly intents: string;
+  /** A live foe with no intent once the heroes act: it does nothing this round. */
+  readonly idle: boolean;
+  /** The GM's intent form of a foe, or null. */
+  readonly form: IntentFormContext | null;
+}
+
+/** The GM's intent form of one foe (in its row). */
+export interface IntentFormContext {
+  readonly foeId: string;
+  /** Localised summary of the disclosure ("Intent of Officer"). */
+  readonly summary: string;
+  /** Rendered open: the foe whose intent is awaited now. */
+  readonly open: boolean;
+  /** Localised accessible names of the fields. */
+  readonly textLabel: string;
+  readonly kindLabel: string;
+  readonly targetsLabel: string;
+  /** The kind select is offered (an extra attack bought with Collapse is always an attack). */
+  readonly canDeclare: boolean;
+  readonly targets: readonly { readonly id: string; readonly name: string }[];
+  readonly controls: readonly ControlContext[];
+}
+
+/** One die of a roll as shown. */
+export interface DieContext {
+  readonly face: string;
+  readonly double: boolean;
+}
+
+/** The last roll. */
+export interface RollContext {
+  /** Localised line: "Aria, Melee d8, complexity 2". */
+  readonly line: string;
+  readonly dice: readonly DieContext[];
+  readonly success: boolean;
+  /** Localised outcome ("Success", "Doubles: failed"). */
+  readonly outcome: string;
+  /** Localised accessible reading of the dice ("1, 7"). */
+  readonly diceAria: string;
+  /** Localised GM answer to a failure, or "". */
+  readonly answer: string;
+}
+
+/** A choice of the skill select. */
+export interface OptionContext {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** The press-your-luck panel of the running turn. */
+export interface LuckContext {
+  readonly combatantId: string;
+  /** Localised "Aria's turn". */
+  readonly title: string;
+  /** Localised "Next skill action: complexity 3 (3 dice)". */
+  readonly next: string;
+  /** Localised "Free move used" / "Free move available". */
+  readonly freeMove: string;
+  /** The viewer may act in this turn (the hero's owner or the GM). */
+  readonly canAct: boolean;
+  readonly skillLabel: string;
+  readonly skills: readonly OptionContext[];
+  readonly dice: readonly OptionContext[];
+  /** The "gains an advantage" mark is offered (the pool is not full). */
+  readonly canGainAdvantage: boolean;
+  readonly advantageHint: string;
+  readonly defendLabel: string;
+  readonly defends: readonly OptionContext[];
+  readonly hasDefends: boolean;
+  readonly noteLabel: string;
+  readonly roll: ControlContext | null;
+  readonly defend: ControlContext | null;
+  /** The free actions allowed now (the free move, an item that needs no roll). */
+  readonly freeControls: readonly ControlContext[];
+  readonly moveControl: ControlContext | null;
+  readonly itemControl: ControlContext | null;
+  readonly hasFree: boolean;
+  readonly end: ControlContext | null;
+}
+
+/** A failed roll waiting for the GM's answer. */
+export interface FailureContext {
+  readonly text: string;
+  /** The GM's answer controls (effect text and +1 Collapse), or null for players. */
+  readonly answer: {
+    readonly combatantId: string;
+    readonly inputLabel: string;
+    readonly effect: ControlContext;
+    readonly collapse: ControlContext;
+  } | null;
+}
+
+/** One intent of the list. */
+export interface IntentContext {
+  readonly id: string;
+  readonly foeId: string;
+  readonly foe: string;
+  readonly text: string;
+  /** i18n key of the kind. */
+  readonly kindLabel: string;
+  /** Localised "→ Aria, Brom", or "". */
+  readonly targets: string;
+  readonly collapse: boolean;
+  /** Localised marks (foiled by…, out of reach, resolved, resolving now). */
+  readonly marks: readonly { readonly text: string; readonly css: string }[];
+  readonly css: string;
+  /** The GM's out-of-reach toggle (phase 3), or null. */
+  readonly reach: { readonly ariaLabel: string; readonly pressed: boolean } | null;
+}
+
+/** The panel above the set-up controls. */
+export interface PhasesPanelContext {
+  readonly banner: readonly { readonly label: string; readonly css: string; readonly current: boolean }[];
+  readonly bannerAria: string;
+  readonly status: string;
+  readonly started: boolean;
+  readonly pips: readonly { readonly filled: boolean }[];
+  readonly advantages: string;
+  readonly showCollapse: boolean;
+  readonly collapse: string;
+  /** The GM's pool settings (cap and Collapse points), or null. */
+  readonly pools: {
+    readonly cap: string;
+    readonly collapse: string;
+    readonly capLabel: string;
+    readonly collapseLabel: string;
+    readonly controls: readonly ControlContext[];
+  } | null;
+  /** Spending an Advantage (note and button), or null. */
+  readonly spend: { readonly noteLabel: string; readonly control: ControlContext } | null;
+  readonly gmControls: readonly ControlContext[];
+  readonly showIntents: boolean;
+  readonly intents: readonly IntentContext[];
+  readonly noIntents: boolean;
+  /** Localised line for players while the foes declare, or "". */
+  readonly declaring: string;
+  /** Localised "To act: Aria, Brom", or "". */
+  readonly toAct: string;
+  readonly luck: LuckContext | null;
+  readonly lastRoll: RollContext | null;
+  readonly failure: FailureContext | null;
+}
+
+/** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
+function modifiers(block: string, flags: Readonly<Record<string, boolean>>): string {
+  return Object.entries(flags)
+    .filter(([, on]) => on)
+    .map(([name]) => `${block}--${name}`)
+    .join(" ");
+}
+
+/** `key.one` or `key.other` by count, formatted with `count` and `data`. */
+function plural(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
+  return i18n.format(`${key}.${count === 1 ? "one" : "other"}`, { ...data, count: String(count) });
+}
+
+function dieLabel(i18n: Localiser, size: number): string {
+  return i18n.format(`${P}.Die`, { size: String(size) });
+}
+
+/** The status line: what the round is waiting for. */
+function statusOf(state: PhasesState, input: ModeInput<PhasesState>): string {
+  const { i18n, nameOf, who } = input;
+  const f = (key: string, data: Record<string, string> = {}): string => i18n.format(`${P}.Status.${key}`, data);
+  if (!state.started) return who.isGM ? f("Setup") : "";
+  // A failed roll waiting for the GM has its own notice.
+  if (pendingFailure(state) !== null) return "";
+  switch (state.phase) {
+    case "foesDeclare":
+      return f(who.isGM ? "DeclareGM" : "Declare");
+    case "heroes": {
+      const acting = state.turn?.combatantId;
+      if (acting !== undefined) return f("Acting", { name: nameOf(acting) });
+      const picker = handOffPicker(state);
+      if (picker !== null)
+        return picker.picker === null ? f("HandOffGM") : f("HandOff", { name: nameOf(picker.picker) });
+      return f(heroesToAct(state).length === 0 ? "HeroesDone" : "FreeOrder");
+    }
+    case "foesResolve": {
+      const resolving = intentsView(state).find((i) => i.resolving);
+      return resolving === undefined ? f("ResolveDone") : f("Resolve", { name: nameOf(resolving.foeId) });
+    }
+    default:
+      return "";
+  }
+}
+
+function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMark: boolean): IntentContext {
+  const { i18n, nameOf } = input;
+  const marks: { text: string; css: string }[] = [];
+  const mark = (key: string, css: string, data: Record<string, string> = {}): void => {
+    marks.push({ text: i18n.format(`${P}.Mark.${key}`, data), css });
+  };
+  if (intent.collapse) mark("Collapse", "si-badge--warn");
+  if (intent.foiled)
+    mark(intent.foiledBy === null ? "Foiled" : "FoiledBy", "si-badge--aware", {
+      name: intent.foiledBy === null ? "" : nameOf(intent.foiledBy),
+    });
+  if (intent.outOfReach) mark("OutOfReach", "si-badge--wait");
+  if (intent.foeDefeated && !intent.resolved) mark("FoeDefeated", "si-badge--muted");
+  if (intent.resolving) mark("Resolving", "si-badge--now");
+  if (intent.resolved)
+    mark(
+      intent.outcome === "foiled" ? "NoEffect" : intent.outcome === "outOfReach" ? "Missed" : "Resolved",
+      "si-badge--muted",
+    );
+  const targets = intent.targets.map(nameOf).join(", ");
+  return {
+    id: intent.id,
+    foeId: intent.foeId,
+    foe: nameOf(intent.foeId),
+    text: intent.text,
+    kindLabel: `${P}.Kind.${intent.kind}`,
+    targets: targets === "" ? "" : i18n.format(`${P}.Targets`, { names: targets }),
+    collapse: intent.collapse,
+    marks,
+    css: modifiers("si-phases-intent", {
+      foiled: intent.foiled,
+      resolved: intent.resolved,
+      resolving: intent.resolving,
+    }),
+    reach: canMark
+      ? {
+          ariaLabel: i18n.format(`${P}.OutOfReachFor`, { name: nameOf(intent.foeId), text: intent.text }),
+          pressed: intent.outOfReach,
+        }
+      : null,
+  };
+}
+
+/** The viewer's allowed actions of one type about one combatant, with their details. */
+function actionsOf(actions: readonly AllowedAction[], type: string, id: string): PhasesAllowedAction[] {
+  return (actions as readonly PhasesAllowedAction[]).filter((a) => a.type === type && a.combatantId === id);
+}
+
+function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckContext | null {
+  const luck = pressYourLuck(state);
+  if (luck === null || luck.failed) return null;
+  const { i18n, nameOf, allowed, actions, combat, control } = input;
+  const id = luck.combatantId;
+  const name = nameOf(id);
+  const base = { name, combatantId: id };
+  const rolls = actionsOf(actions, "skillRoll", id);
+  const canRoll = rolls.some((a) => a.intentId === undefined && a.gainsAdvantage !== true);
+  const withDice = (size: DieSize): string => dicePool(luck.complexity, size).formula;
+  const skills = skillsOf(combat.combatants.get(id)).map((s) => ({
+    value: `skill:${s.name}`,
+    label: i18n.format(`${P}.SkillOption`, {
+      skill: s.name,
+      die: dieLabel(i18n, s.dieSize),
+      dice: withDice(s.dieSize),
+    }),
+  }));
+  const dice = DIE_SIZES.map((size) => ({
+    value: `die:${String(size)}`,
+    label: i18n.format(`${P}.DieOption`, { die: dieLabel(i18n, size), dice: withDice(size) }),
+  }));
+  const defends = rolls.flatMap((a) => {
+    const intent = a.intentId === undefined ? undefined : state.intents.find((i) => i.id === a.intentId);
+    if (intent === undefined) return [];
+    const targets = intent.targets.map(nameOf).join(", ");
+    return [
+      {
+        value: intent.id,
+        label: i18n.format(`${P}.DefendOption`, { foe: nameOf(intent.foeId), text: intent.text, targets }),
+      },
+    ];
+  });
+  const freeControls: ControlContext[] = [];
+  for (const a of actionsOf(actions, "freeAction", id)) {
+    const kind = a.kind === "move" ? "Move" : "Item";
+    freeControls.push(
+      control({ ...base, action: `siPhasesFree${kind}`, label: `Phases.Free${kind}`, aria: `Phases.Free${kind}For` }),
+    );
+  }
+  return {
+    combatantId: id,
+    title: i18n.format(`${P}.TurnOf`, { name }),
+    next: plural(i18n, `${P}.NextAction`, luck.complexity, { complexity: String(luck.complexity) }),
+    freeMove: i18n.localize(`${P}.${luck.freeMoveUsed ? "FreeMoveUsed" : "FreeMoveLeft"}`),
+    canAct: canRoll || allowed.for(id, "endTurn"),
+    skillLabel: i18n.format(`${P}.SkillFor`, { name }),
+    skills,
+    dice,
+    canGainAdvantage: rolls.some((a) => a.gainsAdvantage === true),
+    advantageHint: i18n.localize(`${P}.${advantagePool(state).full ? "PoolFullHint" : "GainsAdvantage"}`),
+    defendLabel: i18n.format(`${P}.DefendFor`, { name }),
+    defends,
+    hasDefends: defends.length > 0,
+    noteLabel: i18n.format(`${P}.NoteFor`, { name }),
+    roll: canRoll
+      ? control({
+          ...base,
+          action: "siPhasesRoll",
+          label: "Phases.RollSkill",
+          aria: "Phases.RollSkillFor",
+          primary: true,
+        })
+      : null,
+    defend:
+      defends.length > 0
+        ? control({ ...base, action: "siPhasesDefend", label: "Phases.Defend", aria: "Phases.DefendRollFor" })
+        : null,
+    freeControls,
+    moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
+    itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
+    hasFree: freeControls.length > 0,
+    end: allowed.for(id, "endTurn")
+      ? control({ ...base, action: "siPhasesEndTurn", label: "EndTurn", aria: "EndTurnFor" })
+      : null,
+  };
+}
+
+function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) => string): RollContext | null {
+  const roll = lastRollView(state);
+  if (roll === null) return null;
+  const doubles = new Set(roll.doubles);
+  const skill = roll.skill ?? dieLabel(i18n, roll.dieSize);
+  const answer =
+    roll.answer === null
+      ? ""
+      : roll.answer.choice === "collapse"
+        ? i18n.localize(`${P}.AnswerCollapse`)
+        : i18n.format(`${P}.AnswerEffect`, { text: roll.answer.text });
+  return {
+    line: i18n.format(`${P}.RollLine`, {
+      name: nameOf(roll.combatantId),
+      skill: roll.skill === null ? skill : `${skill} ${dieLabel(i18n, roll.dieSize)}`,
+      complexity: String(roll.complexity),
+    }),
+    dice: roll.dice.map((face, i) => ({ face: String(face), double: doubles.has(i) })),
+    success: roll.success,
+    outcome: i18n.localize(`${P}.${roll.success ? "Success" : "Doubles"}`),
+    diceAria:
+      doubles.size === 0
+        ? roll.dice.join(", ")
+        : i18n.format(`${P}.DiceDoubles`, {
+            dice: roll.dice.join(", "),
+            doubles: [...new Set(roll.dice.filter((_, i) => doubles.has(i)))].join(", "),
+          }),
+    answer,
+  };
+}
+
+function failureContext(state: PhasesState, input: ModeInput<PhasesState>): FailureContext | null {
+  const failure = pendingFailure(state);
+  if (failure === null) return null;
+  const { i18n, nameOf, allowed, who, control } = input;
+  const name = nameOf(failure.combatantId);
+  const base = { name, combatantId: failure.combatantId };
+  return {
+    text: i18n.format(`${P}.${who.isGM ? "ChooseFailure" : "WaitFailure"}`, { name }),
+    answer:
+      who.isGM && allowed.has("resolveFailure")
+        ? {
+            combatantId: failure.combatantId,
+            inputLabel: i18n.format(`${P}.EffectTextFor`, { name }),
+            effect: control({
+              ...base,
+              action: "siPhasesEffect",
+              label: "Phases.Effect",
+              aria: "Phases.EffectFor",
+              primary: true,
+            }),
+            collapse: control({
+              ...base,
+              action: "siPhasesCollapse",
+              label: "Phases.TakeCollapse",
+              aria: "Phases.TakeCollapseFor",
+            }),
+          }
+        : null,
+  };
+}
+
+/** The GM's intent form of a foe, when the rules allow a declaration or an extra attack for it now. */
+function intentForm(
+  state: PhasesState,
+  foeId: string,
+  input: ModeInput<PhasesState>,
+  declaringNow: boolean,
+): IntentFormContext | null {
+  const { allowed, i18n, nameOf, control, who } = input;
+  if (!who.isGM) return null;
+  const canDeclare = allowed.for(foeId, "declareIntent");
+  const canExtra = allowed.for(foeId, "spendCollapse");
+  if (!canDeclare && !canExtra) return null;
+  const name = nameOf(foeId);
+  const base = { name, combatantId: foeId };
+  const controls: ControlContext[] = [];
+  if (canDeclare)
+    controls.push(
+      control({
+        ...base,
+        action: "siPhasesDeclare",
+        label: "Phases.Declare",
+        aria: "Phases.DeclareFor",
+        primary: true,
+      }),
+    );
+  if (canExtra)
+    controls.push(
+      control({ ...base, action: "siPhasesExtraAttack", label: "Phases.ExtraAttack", aria: "Phases.ExtraAttackFor" }),
+    );
+  return {
+    foeId,
+    summary: i18n.format(`${P}.${canDeclare ? "IntentOf" : "ExtraOf"}`, { name }),
+    open: declaringNow,
+    textLabel: i18n.format(`${P}.IntentTextFor`, { name }),
+    kindLabel: i18n.format(`${P}.IntentKindFor`, { name }),
+    targetsLabel: i18n.format(`${P}.TargetsFor`, { name }),
+    canDeclare,
+    targets: state.combatants.filter((c) => c.isPC && !c.defeated).map((c) => ({ id: c.id, name: nameOf(c.id) })),
+    controls,
+  };
+}
+
+function heroControls(state: PhasesState, id: string, input: ModeInput<PhasesState>): ControlContext[] {
+  const { allowed, nameOf, control } = input;
+  const base = { name: nameOf(id), combatantId: id, primary: true };
+  if (state.handOff)
+    return allowed.for(id, "pickNext")
+      ? [control({ ...base, action: "siPhasesPick", label: "Phases.Pick", aria: "Phases.PickFor" })]
+      : [];
+  return allowed.for(id, "startTurn")
+    ? [control({ ...base, action: "siPhasesTakeTurn", label: "Phases.TakeTurn", aria: "Phases.TakeTurnFor" })]
+    : [];
+}
+
+function panelContext(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanelContext {
+  const { i18n, who, allowed, control, nameOf } = input;
+  const banner = phaseBanner(state);
+  const pool = advantagePool(state);
+  const showIntents = who.isGM || (state.started && state.phase !== "foesDeclare");
+  const intents = showIntents
+    ? intentsView(state).map((i) =>
+        intentContext(
+          i,
+          input,
+          // A foiled attack has no effect anyway: nothing to mark out of reach.
+          who.isGM &&
+            state.phase === "foesResolve" &&
+            !i.resolved &&
+            !i.foiled &&
+            allowed.for(i.foeId, "markOutOfReach"),
+        ),
+      )
+    : [];
+  const foes = state.combatants.filter((c) => !c.isPC && !c.defeated).length;
+  const declared = new Set(state.intents.filter((i) => !i.collapse).map((i) => i.foeId)).size;
+  const gmControls: ControlContext[] = [];
+  if (who.isGM && state.started) {
+    if (allowed.has("setHandOff") && (state.phase === "foesDeclare" || state.phase === "heroes"))
+      gmControls.push(
+        control({
+          action: "siPhasesHandOff",
+          label: "Phases.HandOff",
+          aria: "Phases.HandOffHint",
+          toggle: true,
+          pressed: state.handOff,
+        }),
+      );
+    if (allowed.has("nextPhase") && state.phase !== "foesResolve")
+      gmControls.push(control({ action: "siPhasesNextPhase", label: `Phases.NextPhase.${state.phase}` }));
+  }
+  const toAct = state.started && state.phase === "heroes" ? heroesToAct(state).map(nameOf).join(", ") : "";
+  return {
+    banner: banner.phases.map((p) => ({
+      label: `${I18N}.Step.${p.phase}`,
+      current: p.current,
+      css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
+    })),
+    bannerAria: i18n.localize(`${P}.Banner`),
+    status: statusOf(state, input),
+    started: state.started,
+    pips: Array.from({ length: pool.cap }, (_, i) => ({ filled: i < pool.pool })),
+    advantages: plural(i18n, `${P}.Advantages`, pool.cap, { pool: String(pool.pool) }),
+    showCollapse: who.isGM || collapseShown(),
+    collapse: plural(i18n, `${P}.CollapsePoints`, state.collapse),
+    pools:
+      who.isGM && allowed.has("setPoolCap")
+        ? {
+            cap: String(state.poolCap),
+            collapse: String(state.collapse),
+            capLabel: i18n.localize(`${P}.PoolCap`),
+            collapseLabel: i18n.localize(`${P}.CollapseStart`),
+            controls: [
+              control({ action: "siPhasesPoolCap", label: "Phases.SetCap", aria: "Phases.SetCapHint" }),
+              control({
+                action: "siPhasesCollapsePoints",
+                label: "Phases.SetCollapse",
+                aria: "Phases.SetCollapseHint",
+              }),
+            ],
+          }
+        : null,
+    spend: allowed.has("spendAdvantage")
+      ? {
+          noteLabel: i18n.localize(`${P}.SpendNote`),
+          control: control({ action: "siPhasesSpend", label: "Phases.Spend", aria: "Phases.SpendHint" }),
+        }
+      : null,
+    gmControls,
+    showIntents,
+    intents,
+    noIntents: showIntents && state.started && intents.length === 0,
+    declaring:
+      !who.isGM && state.started && state.phase === "foesDeclare"
+        ? plural(i18n, `${P}.Declared`, foes, { declared: String(declared) })
+        : "",
+    toAct: toAct === "" ? "" : i18n.format(`${P}.ToActList`, { names: toAct }),
+    luck: luckContext(state, input),
+    lastRoll: rollContext(state, i18n, nameOf),
+    failure: failureContext(state, input),
+  };
+}
+
+/** The `phases` mode's tracker. */
+export const phasesTracker: ModeTracker<PhasesState> = {
+  rowPartial: PHASES_TEMPLATES.row,
+  panelPartial: PHASES_TEMPLATES.panel,
+  build(input): ModeOutput {
+    const { state, who, i18n, control, allowed } = input;
+    const rows = new Map<string, ModeRow>();
+    const view = input.bound.view;
+    const intentsSeen = who.isGM || (state.started && state.phase !== "foesDeclare");
+    const intentCount = new Map<string, number>();
+    for (const i of state.intents) intentCount.set(i.foeId, (intentCount.get(i.foeId) ?? 0) + 1);
+    const heroesPhase = state.started && state.phase === "heroes";
+    for (const c of state.combatants) {
+      const acting = state.turn?.combatantId === c.id;
+      const count = intentCount.get(c.id) ?? 0;
+      const declaring = state.started && state.phase === "foesDeclare" && view.current === c.id;
+      const data: PhasesRowContext = {
+        isPC: c.isPC,
+        kindLabel: `${P}.${c.isPC ? "Hero" : "Foe"}`,
+        acted: c.isPC && state.started && c.acted && !acting,
+        toAct: c.isPC && heroesPhase && !c.acted && !c.defeated,
+        intents: !c.isPC && intentsSeen && count > 0 ? plural(i18n, `${P}.IntentCount`, count) : "",
+        idle: !c.isPC && state.started && state.phase !== "foesDeclare" && count === 0 && !c.defeated,
+        form: c.isPC ? null : intentForm(state, c.id, input, declaring),
+      };
+      rows.set(c.id, {
+        initiative: null,
+        controls: c.isPC ? heroControls(state, c.id, input) : [],
+        ready: null,
+        acted: data.acted,
+        data,
+      });
+    }
+    const setupControls: ControlContext[] = [];
+    if (allowed.has("start")) {
+      setupControls.push(control({ action: "siStart", label: "Start", primary: true }));
+      setupControls.push(
+        control({ action: "siStartSurprise", label: "Phases.StartSurprise", aria: "Phases.StartSurpriseHint" }),
+      );
+    }
+    return {
+      rows,
+      setupControls,
+      panel: panelContext(state, input),
+      list: null,
+      emphasiseStep: state.started && state.surprise && state.round === 1,
+    };
+  },
+};

@@ -1,0 +1,247 @@
+/**
+ * End to end, in Chromium: the playground's `phases` sample played by the GM and two players. Round 1
+ * is surprised (the heroes' phase is skipped); in round 2 the GM declares two attacks, both players
+ * take the turn at the same moment (exactly one wins, the other is told who acts), the winner defends
+ * against the attack on their hero and presses their luck, a failure is answered by the GM with
+ * Collapse, the other hero takes its turn, and the foes resolve into round 3. Every view is checked
+ * to show the same banner, status, intents and last roll; players never see the GM's controls;
+ * screenshots of each view are saved under test-artefacts/.
+ */
+import { describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import "../../playground/host.js";
+import { USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+
+const session = useSession();
+let frames: Record<View, Frame>;
+
+/** What a view's phases panel shows. */
+interface PhasesShown {
+  round: string;
+  banner: string;
+  intents: string[];
+  lastRoll: string;
+  acting: string;
+}
+
+function phasesShown(frame: Frame): Promise<PhasesShown> {
+  return frame.evaluate(() => {
+    const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
+    return {
+      round: text(document.querySelector("[data-si=round]")),
+      banner: text(document.querySelector(".si-phases-step--now")),
+      // The GM sees intents in phase 1 too; compare them from phase 2 on.
+      intents: Array.from(document.querySelectorAll(".si-phases-intent")).map((li) =>
+        text(li).replace(/ Out of reach$/u, ""),
+      ),
+      lastRoll: text(document.querySelector("[data-si=last-roll]")),
+      acting: text(document.querySelector("[data-si=turn-of]")),
+    };
+  });
+}
+
+/** Wait until all three views show the same panel (and it satisfies `check`); return it. */
+async function agreed(check: (s: PhasesShown) => boolean = () => true, compareIntents = true): Promise<PhasesShown> {
+  let last: PhasesShown[] = [];
+  await expect
+    .poll(
+      async () => {
+        last = await Promise.all(VIEWS.map((view) => phasesShown(frames[view])));
+        const key = (s: PhasesShown): string => JSON.stringify(compareIntents ? s : { ...s, intents: [] });
+        const [first, ...rest] = last;
+        return first !== undefined && rest.every((s) => key(s) === key(first)) && check(first);
+      },
+      { timeout: 10_000, interval: 50, message: "views agree" },
+    )
+    .toBe(true)
+    .catch((error: unknown) => {
+      throw new Error(`the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")}`, {
+        cause: error,
+      });
+    });
+  const first = last[0];
+  if (first === undefined) throw new Error("no views");
+  return first;
+}
+
+async function toasts(view: View): Promise<string> {
+  return (await frames[view].locator(".pg-toast").allTextContents()).join(" | ");
+}
+
+/** A combatant's row in a view, by its exact name. */
+function row(view: View, name: string) {
+  return frames[view].locator(".si-row").filter({
+    has: frames[view].locator(".si-row__name", { hasText: new RegExp(`^${name}$`, "u") }),
+  });
+}
+
+/** The GM declares an intent for a foe in its row's form. */
+async function declare(foe: string, text: string, target: string | null): Promise<void> {
+  const form = row("gm", foe).locator(".si-phases-form");
+  if ((await form.getAttribute("open")) === null) await form.locator("summary").click();
+  await form.locator('input[name="structured-initiative-phases-intent"]').fill(text);
+  if (target === null) await form.locator("select").selectOption("other");
+  else await form.locator("label", { hasText: target }).locator("input").check();
+  await form.locator('button[data-action="siPhasesDeclare"]').click();
+  await expect.poll(() => frames.gm.locator(".si-phases-intent", { hasText: text }).count()).toBe(1);
+}
+
+/** Click a button in several views at the same moment (one script clicks each view's button in one task). */
+async function clickTogether(views: readonly View[], selectors: readonly string[]): Promise<void> {
+  const missing = await session.page.evaluate(
+    ({ users, selectors }) => {
+      const buttons = users.map((user, i) =>
+        document
+          .querySelector<HTMLIFrameElement>(`iframe[data-user="${user}"]`)
+          ?.contentDocument?.querySelector<HTMLElement>(selectors[i] ?? ""),
+      );
+      const absent = users.filter((_, i) => buttons[i] == null);
+      if (absent.length === 0) for (const button of buttons) button?.click();
+      return absent;
+    },
+    { users: views.map((view) => USERS[view]), selectors },
+  );
+  expect(missing, "views without the button").toEqual([]);
+}
+
+/** GM controls no player may see. */
+const GM_ONLY = [
+  "siStart",
+  "siStartSurprise",
+  "siPhasesDeclare",
+  "siPhasesExtraAttack",
+  "siPhasesNextPhase",
+  "siPhasesHandOff",
+  "siPhasesPoolCap",
+  "siPhasesEffect",
+  "siPhasesCollapse",
+  "siPhasesOutOfReach",
+  "siPreviousTurn",
+];
+
+async function expectNoGMControls(): Promise<void> {
+  for (const view of ["alice", "bob"] as const)
+    for (const action of GM_ONLY)
+      expect(await frames[view].locator(`[data-action="${action}"]`).count(), `${view} sees ${action}`).toBe(0);
+}
+
+async function noOverflow(): Promise<void> {
+  for (const view of VIEWS) expect(await overflowing(frames[view]), view).toEqual([]);
+}
+
+/**
+ * The acting player rolls from the press-your-luck panel (optionally against an attack) and waits for
+ * the roll; a failure is answered by the GM with +1 Collapse. Returns whether the roll succeeded.
+ */
+async function roll(view: View, skill: string, defend: boolean, shot?: string): Promise<boolean> {
+  const panel = frames[view].locator(".si-phases-luck");
+  const before = (await phasesShown(frames.gm)).lastRoll;
+  const select = panel.locator('select[name="structured-initiative-phases-skill"]');
+  const value = await select.locator("option", { hasText: skill }).first().getAttribute("value");
+  await select.selectOption(value ?? "");
+  await panel.locator(`button[data-action="${defend ? "siPhasesDefend" : "siPhasesRoll"}"]`).click();
+  const shown = await agreed((s) => s.lastRoll !== "" && s.lastRoll !== before);
+  if (shot !== undefined) await screenshots(session.page, shot);
+  if (shown.lastRoll.includes("Doubles")) {
+    await expect.poll(() => frames.gm.locator('[data-action="siPhasesCollapse"]').count()).toBe(1);
+    await expectNoGMControls();
+    await screenshots(session.page, "phases-failure");
+    await frames.gm.locator('[data-action="siPhasesCollapse"]').click();
+    await agreed((s) => s.acting === "");
+    return false;
+  }
+  return true;
+}
+
+describe("the phases sample in Chromium", () => {
+  it("a surprised round, then a round of declared attacks, a race for the turn, a defense and a failure", async () => {
+    frames = await loadViews(session, "sample=phases&seed=3");
+    await expect.poll(() => frames.gm.locator(".si-row").count()).toBe(6);
+    expect(await session.page.locator('.pg-mode[data-mode="phases"]').getAttribute("aria-pressed")).toBe("true");
+    await expectNoGMControls();
+    await screenshots(session.page, "phases-setup");
+
+    // Round 1: the foes caught every hero unaware.
+    await frames.gm.locator('button[data-action="siStartSurprise"]').click();
+    await agreed((s) => s.round === "Round 1" && s.banner === "Foes declare", false);
+    await declare("Officer", "Grenade at the heroes", "Aria");
+    await expect
+      .poll(() => frames.alice.locator("[data-si=declaring]").textContent())
+      .toBe("1 of 4 foes have declared an intent.");
+    expect(await frames.alice.locator(".si-phases-intent").count()).toBe(0);
+    await expectNoGMControls();
+    await screenshots(session.page, "phases-declare");
+    await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
+    // The heroes' phase is skipped: the foes resolve at once.
+    await agreed((s) => s.banner === "Foes resolve" && s.intents.length === 1);
+    expect(await frames.alice.locator(".si-phases-step--skipped").count()).toBe(1);
+    await screenshots(session.page, "phases-surprised");
+    await frames.gm.locator('button[data-action="siNextTurn"]').click();
+    await agreed((s) => s.round === "Round 2" && s.banner === "Foes declare", false);
+
+    // Round 2: two attacks, one on each hero.
+    await declare("Officer", "Blaster at Brom", "Brom");
+    await declare("Trooper 1", "Knife at Aria", "Aria");
+    await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
+    await agreed((s) => s.banner === "Heroes act" && s.intents.length === 2);
+
+    // Both players take the turn at the same moment.
+    const take = (name: string): string =>
+      `.si-row[data-combatant-id] button[data-action="siPhasesTakeTurn"][aria-label="Take the turn of ${name}"]`;
+    await expect.poll(() => frames.alice.locator(take("Aria")).count()).toBe(1);
+    await expect.poll(() => frames.bob.locator(take("Brom")).count()).toBe(1);
+    expect(await frames.alice.locator(take("Brom")).count()).toBe(0);
+    await clickTogether(["alice", "bob"], [take("Aria"), take("Brom")]);
+    const racing = await agreed((s) => s.acting !== "");
+    const winner: View = racing.acting === "Turn of Aria" ? "alice" : "bob";
+    const loser: View = winner === "alice" ? "bob" : "alice";
+    const [winnerHero, loserHero] = winner === "alice" ? ["Aria", "Brom"] : ["Brom", "Aria"];
+    await expect.poll(() => toasts(loser)).toContain(`${winnerHero} is taking a turn now`);
+    expect(await toasts(winner)).toBe("");
+    expect(await frames[loser].locator(".si-phases-luck button").count()).toBe(0);
+    await noOverflow();
+    await screenshots(session.page, "phases-race");
+
+    // The winner defends against the attack on their hero (Brom with Presence d10, Aria with Melee d8).
+    const defendSelect = frames[winner].locator('select[name="structured-initiative-phases-defend"]');
+    const attack = winner === "alice" ? "Knife at Aria" : "Blaster at Brom";
+    const option = await defendSelect.locator("option", { hasText: attack }).getAttribute("value");
+    await defendSelect.selectOption(option ?? "");
+    let going = await roll(winner, winner === "alice" ? "Melee" : "Presence", true, "phases-luck");
+    if (going) {
+      await agreed((s) => s.intents.some((i) => i.includes(attack) && i.includes(`Foiled by ${winnerHero}`)));
+      // Pressing their luck for an Advantage, until a failure (or the pool is full).
+      for (let i = 0; i < 6 && going; i++) {
+        const box = frames[winner].locator('input[name="structured-initiative-phases-advantage"]');
+        if ((await box.count()) === 0) break;
+        await box.check();
+        going = await roll(winner, "Athletics", false);
+      }
+      if (going) await frames[winner].locator('.si-phases-luck button[data-action="siPhasesEndTurn"]').click();
+    }
+    await agreed((s) => s.acting === "");
+
+    // The other hero: the free move, then the end of the turn.
+    await frames[loser].locator(take(loserHero)).click();
+    await agreed((s) => s.acting === `Turn of ${loserHero}`);
+    await frames[loser].locator('button[data-action="siPhasesFreeMove"]').click();
+    await expect.poll(() => frames[loser].locator(".si-phases-luck").textContent()).toContain("Free move used");
+    await screenshots(session.page, "phases-turn");
+    await frames[loser].locator('.si-phases-luck button[data-action="siPhasesEndTurn"]').click();
+
+    // Phase 3: the foes resolve, one by one, into round 3.
+    await agreed((s) => s.banner === "Foes resolve");
+    await expectNoGMControls();
+    await noOverflow();
+    await screenshots(session.page, "phases-resolve");
+    for (let i = 0; i < 4; i++) {
+      const now = await agreed();
+      if (now.round === "Round 3") break;
+      await frames.gm.locator('button[data-action="siNextTurn"]').click();
+      await agreed((s) => JSON.stringify(s) !== JSON.stringify(now), false);
+    }
+    await agreed((s) => s.round === "Round 3" && s.banner === "Foes declare", false);
+    await noOverflow();
+    expect(session.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * The `phases` tracker (issue 13 item 9) as each user sees it: the phase banner, the GM's intent form
+ * per foe (players see the intents from phase 2 on), "Take turn" only for the owner of a hero who
+ * may start now, the hand-off pick only for the picking hero's player and the GM, the press-your-luck
+ * panel with the next complexity and the dice each skill rolls (Luwe: d8 → 2d8, d10 → 3d10, d6 →
+ * 4d6), its controls only for the acting hero's player and the GM, the last roll with its doubles,
+ * the GM's failure answer, the Advantage pips against the cap, and Collapse points hidden from
+ * players by the setting. Rendered with the real templates: labelled buttons, no untranslated keys.
+ */
+import { describe, expect, it } from "vitest";
+import type { Sim, SimClient } from "../sim/index.js";
+import { ALICE, BOB, idOf } from "./world.js";
+import { declare, phasesEncounter, phasesWorld, rollSkill, send } from "./phases-world.js";
+import type { PhasesPanelContext, PhasesRowContext } from "../../src/modes/phases/tracker.js";
+
+interface Control {
+  action: string;
+  combatantId: string;
+  ariaLabel: string;
+}
+interface Ctx {
+  rows: { id: string; name: string; controls: Control[]; mode: PhasesRowContext | null }[];
+  setupControls: Control[];
+  panel: PhasesPanelContext | null;
+  stepLabel: string;
+}
+interface TrackerApp {
+  _prepareContext(options: object): Promise<{ structuredInitiative?: Ctx | null }>;
+  render(options?: object): Promise<unknown>;
+  parts: Record<string, string>;
+}
+
+async function contextOf(client: SimClient): Promise<Ctx> {
+  const ctx = (await (client.ui.combat as TrackerApp)._prepareContext({})).structuredInitiative;
+  if (!ctx) throw new Error("no context");
+  return ctx;
+}
+const panelOf = async (client: SimClient): Promise<PhasesPanelContext> => {
+  const panel = (await contextOf(client)).panel;
+  if (panel === null) throw new Error("no panel");
+  return panel;
+};
+const rowOf = async (client: SimClient, name: string) => (await contextOf(client)).rows.find((r) => r.name === name);
+const actions = (controls: readonly Control[]): string[] => controls.map((c) => c.action);
+
+async function battle(options: { renderTemplates?: boolean; settings?: Record<string, unknown> } = {}): Promise<Sim> {
+  const sim = await phasesWorld({
+    ...(options.renderTemplates === true ? { renderTemplates: true } : {}),
+    ...(options.settings ? { settings: options.settings as Record<string, string> } : {}),
+  });
+  await phasesEncounter(sim, ["aria", "brom", "officer", "trooper1"]);
+  return sim;
+}
+
+describe("the phases tracker", () => {
+  it("before the start: Start and Start with surprise for the GM only; the banner has the three phases", async () => {
+    const sim = await battle();
+    expect(actions((await contextOf(sim.gm)).setupControls)).toEqual(["siStart", "siStartSurprise"]);
+    expect((await contextOf(sim.client(ALICE))).setupControls).toEqual([]);
+    expect((await panelOf(sim.gm)).banner.map((b) => b.label)).toEqual([
+      "STRUCTURED_INITIATIVE.Step.foesDeclare",
+      "STRUCTURED_INITIATIVE.Step.heroes",
+      "STRUCTURED_INITIATIVE.Step.foesResolve",
+    ]);
+  });
+
+  it("phase 1: the GM's intent form on each foe; players see neither forms nor intents, only how many declared", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: true });
+    const officer = await rowOf(sim.gm, "Officer");
+    expect(officer?.mode?.form).toMatchObject({ open: true, canDeclare: true });
+    expect(officer?.mode?.form?.targets.map((t) => t.name)).toEqual(["Aria", "Brom"]);
+    expect((await rowOf(sim.gm, "Aria"))?.mode?.form).toBeNull();
+    await declare(sim, "officer", "Blaster at Aria", ["aria"]);
+    const alice = sim.client(ALICE);
+    expect((await rowOf(alice, "Trooper 1"))?.mode?.form).toBeNull();
+    expect((await panelOf(alice)).intents).toEqual([]);
+    expect((await panelOf(alice)).declaring).toBe("1 of 2 foes have declared an intent.");
+    expect((await rowOf(alice, "Officer"))?.mode?.intents).toBe("");
+    expect((await panelOf(sim.gm)).intents.map((i) => [i.foe, i.text, i.targets])).toEqual([
+      ["Officer", "Blaster at Aria", "→ Aria"],
+    ]);
+    // The surprised round 1 shows its heroes' phase as skipped.
+    expect((await panelOf(sim.gm)).banner[1]?.css).toContain("si-phases-step--skipped");
+  });
+
+  it("phase 2: intents for everyone; Take turn only on one's own hero while nobody acts", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await declare(sim, "officer", "Blaster at Aria", ["aria"]);
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    expect((await panelOf(alice)).intents.map((i) => i.text)).toEqual(["Blaster at Aria"]);
+    expect(actions((await rowOf(alice, "Aria"))?.controls ?? [])).toEqual(["siPhasesTakeTurn"]);
+    expect((await rowOf(alice, "Brom"))?.controls).toEqual([]);
+    expect(actions((await rowOf(sim.gm, "Brom"))?.controls ?? [])).toEqual(["siPhasesTakeTurn"]);
+    expect((await rowOf(alice, "Trooper 1"))?.mode?.idle).toBe(true);
+    await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
+    const bob = sim.client(BOB);
+    expect((await rowOf(bob, "Brom"))?.controls).toEqual([]);
+    expect((await rowOf(bob, "Aria"))?.mode?.toAct).toBe(false);
+    expect((await rowOf(bob, "Brom"))?.mode?.toAct).toBe(true);
+  });
+
+  it("press your luck: the next complexity and each skill's dice; controls for the acting player and the GM only", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await declare(sim, "officer", "Blaster at Brom", ["brom"]);
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
+    const luck = (await panelOf(alice)).luck;
+    expect(luck?.next).toBe("Next skill action: complexity 2, 2 dice");
+    expect(luck?.skills.map((s) => s.label)).toEqual([
+      "Athletics d8: 2d8",
+      "Melee d8: 2d8",
+      "Ranged d10: 2d10",
+      "Stealth d6: 2d6",
+    ]);
+    expect(luck?.dice.map((d) => d.value)).toEqual(["die:4", "die:6", "die:8", "die:10", "die:12"]);
+    expect(luck?.defends.map((d) => d.label)).toEqual(["Officer: Blaster at Brom → Brom"]);
+    expect(luck?.roll?.action).toBe("siPhasesRoll");
+    expect(luck?.freeControls.map((c) => c.action)).toEqual(["siPhasesFreeMove", "siPhasesFreeItem"]);
+    expect(luck?.canGainAdvantage).toBe(true);
+    const forBob = (await panelOf(sim.client(BOB))).luck;
+    expect([forBob?.canAct, forBob?.roll, forBob?.end]).toEqual([false, null, null]);
+    expect((await panelOf(sim.gm)).luck?.canAct).toBe(true);
+    await rollSkill(sim, alice, "aria", [1, 7], { skill: "Melee" });
+    await rollSkill(sim, alice, "aria", [10, 8, 2], { skill: "Ranged" });
+    await send(sim, alice, { type: "freeAction", combatantId: idOf(alice, "aria"), kind: "move" });
+    const later = (await panelOf(alice)).luck;
+    expect(later?.next).toBe("Next skill action: complexity 4, 4 dice");
+    expect(later?.skills.find((s) => s.label.startsWith("Stealth"))?.label).toBe("Stealth d6: 4d6");
+    expect(later?.freeControls.map((c) => c.action)).toEqual(["siPhasesFreeItem"]);
+    await rollSkill(sim, alice, "aria", [6, 5, 5, 3], { skill: "Stealth" });
+    const failed = await panelOf(alice);
+    expect(failed.luck).toBeNull();
+    expect(failed.lastRoll?.dice).toEqual([
+      { face: "6", double: false },
+      { face: "5", double: true },
+      { face: "5", double: true },
+      { face: "3", double: false },
+    ]);
+    expect(failed.failure?.answer).toBeNull();
+    expect((await panelOf(sim.gm)).failure?.answer?.effect.action).toBe("siPhasesEffect");
+  });
+
+  it("hand-off: the pick buttons for the picking hero's player and the GM only", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await send(sim, sim.gm, { type: "setHandOff", on: true });
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    const bob = sim.client(BOB);
+    expect((await rowOf(alice, "Aria"))?.controls).toEqual([]);
+    expect(actions((await rowOf(sim.gm, "Aria"))?.controls ?? [])).toEqual(["siPhasesPick"]);
+    expect((await panelOf(alice)).status).toBe("The players cannot agree: the GM picks who acts first.");
+    await send(sim, sim.gm, { type: "pickNext", combatantId: idOf(sim.gm, "aria") });
+    await send(sim, alice, { type: "endTurn", combatantId: idOf(alice, "aria") });
+    expect(actions((await rowOf(alice, "Brom"))?.controls ?? [])).toEqual(["siPhasesPick"]);
+    expect((await rowOf(bob, "Brom"))?.controls).toEqual([]);
+    expect(actions((await rowOf(sim.gm, "Brom"))?.controls ?? [])).toEqual(["siPhasesPick"]);
+    expect((await panelOf(bob)).status).toBe("The players cannot agree: the player of Aria picks who acts next.");
+  });
+
+  it("pools: pips against the cap; Collapse points hidden from players when the setting says so", async () => {
+    const sim = await battle({ settings: { "structured-initiative.phasesShowCollapse": false } });
+    await send(sim, sim.gm, { type: "setPoolCap", cap: 3 });
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
+    await rollSkill(sim, alice, "aria", [1, 2], { skill: "Melee", gainsAdvantage: true });
+    const panel = await panelOf(alice);
+    expect(panel.pips.map((p) => p.filled)).toEqual([true, false, false]);
+    expect(panel.advantages).toBe("1 of 3 Advantages");
+    expect(panel.showCollapse).toBe(false);
+    expect(panel.pools).toBeNull();
+    expect(panel.spend).not.toBeNull();
+    const gm = await panelOf(sim.gm);
+    expect([gm.showCollapse, gm.collapse, gm.pools?.cap]).toEqual([true, "2 Collapse points", "3"]);
+  });
+
+  it("phase 3: foiled and out-of-reach marks; the GM's out-of-reach toggle", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await declare(sim, "officer", "Blaster at Aria", ["aria"]);
+    await declare(sim, "trooper1", "Knife at Brom", ["brom"]);
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const bob = sim.client(BOB);
+    await send(sim, bob, { type: "startTurn", combatantId: idOf(bob, "brom") });
+    await rollSkill(sim, bob, "brom", [3, 7], { skill: "Presence", defendsIntent: "i1" });
+    await send(sim, bob, { type: "endTurn", combatantId: idOf(bob, "brom") });
+    // Aria does not act: the GM moves on.
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const panel = await panelOf(bob);
+    expect(panel.intents.map((i) => i.marks.map((m) => m.text))).toEqual([["Resolving now"], ["Foiled by Brom"]]);
+    expect(panel.intents.map((i) => i.reach)).toEqual([null, null]);
+    const gm = await panelOf(sim.gm);
+    expect(gm.intents[0]?.reach).toMatchObject({ pressed: false });
+    expect(gm.intents[1]?.reach).toBeNull();
+    await send(sim, sim.gm, { type: "markOutOfReach", intentId: "i0", outOfReach: true });
+    expect((await panelOf(bob)).intents[0]?.marks.map((m) => m.text)).toEqual(["Out of reach", "Resolving now"]);
+  });
+
+  it("renders labelled buttons and no untranslated keys, for the GM and the acting player", async () => {
+    const sim = await battle({ renderTemplates: true });
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    const gmApp = sim.gm.ui.combat as TrackerApp;
+    await gmApp.render();
+    let html = Object.values(gmApp.parts).join("");
+    expect(html).toContain('name="structured-initiative-phases-intent"');
+    await declare(sim, "officer", "Blaster at Aria", ["aria"]);
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
+    await rollSkill(sim, alice, "aria", [2, 2], { skill: "Melee" });
+    for (const app of [gmApp, alice.ui.combat as TrackerApp]) {
+      await app.render();
+      html = Object.values(app.parts).join("");
+      expect(html).toContain("si-phases-die--double");
+      for (const b of html.match(/<button[^>]*>/g) ?? []) expect(b).toMatch(/aria-label="[^"]+"/);
+      expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);
+    }
+    expect(html).toContain(
+      "The roll of Aria failed on doubles and the turn has ended: the GM chooses its consequence.",
+    );
+  });
+});
