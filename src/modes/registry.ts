@@ -6,6 +6,7 @@ import type { AnyModeModule } from "./contract";
 import { individualModule } from "./individual/module";
 import { sidesModule } from "./sides/module";
 import { slotsModule } from "./slots/module";
+import { declareResolveModule } from "./declare-resolve/module";
 
 /** Every registered mode, in the order the mode choice lists them. */
-export const MODES: readonly AnyModeModule[] = [individualModule, sidesModule, slotsModule];
+export const MODES: readonly AnyModeModule[] = [individualModule, sidesModule, slotsModule, declareResolveModule];
