@@ -24,6 +24,9 @@ import {
 } from "./world.js";
 import { commandAs, declareAs, drEncounter, drOn, drWorld, rollIPs, systemOf } from "./declare-resolve-world.js";
 
+function contentOf(message: JsonObject | undefined): string {
+  return typeof message?.content === "string" ? message.content : "";
+}
 function chat(sim: Sim): JsonObject[] {
   return sim.server.world.messages;
 }
@@ -128,7 +131,7 @@ describe("initiative points are Foundry rolls, once per combat", () => {
     expect(messagesOn(sim.gm)).toEqual([refusalText("ipAlreadyRolled", "Aria")]);
     // The dice stay for the joiner: the NPC rolls on the GM's client when it joins.
     await combatOn(sim.gm).createEmbeddedDocuments("Combatant", [
-      { actorId: "actorTrooper0001", tokenId: "tokentrooper1", sceneId: "scene00000000001" },
+      { actorId: "actorTrooper0001", tokenId: "tokentrooper1000", sceneId: "scene00000000001" },
     ]);
     await sim.settle();
     const trooper = drOn(sim.gm).combatants.find((c) => c.name === "Trooper 1");
@@ -300,7 +303,7 @@ describe("upkeep", () => {
     expect(drOn(sim.gm).combatants[1]?.conditions).toEqual({ bleeding: 2, dazed: 0, stunned: 0 });
     const card = chat(sim).at(-1);
     expect(card?.flavor).toBe("Upkeep at the end of round 1");
-    expect(String(card?.content)).toContain("Brom: loses 2 hits to bleeding (now 28); no longer dazed.");
+    expect(contentOf(card)).toContain("Brom: loses 2 hits to bleeding (now 28); no longer dazed.");
     expect(drOn(sim.gm)).toMatchObject({ round: 2, phase: "declare" });
     // Undo: back to the upkeep, hits given back, dazed again.
     await combatOn(sim.gm).previousTurn();
@@ -308,7 +311,7 @@ describe("upkeep", () => {
     expect(drOn(sim.gm)).toMatchObject({ round: 1, phase: "upkeep" });
     expect(systemOf(sim.gm, "brom").hits).toBe(30);
     expect(drOn(sim.gm).combatants[1]?.conditions.dazed).toBe(1);
-    expect(String(chat(sim).at(-1)?.content)).toContain("Brom gets 2 hits back.");
+    expect(contentOf(chat(sim).at(-1))).toContain("Brom gets 2 hits back.");
     // Confirmed again, it applies again (once).
     await commandAs(sim, sim.gm, { type: "upkeep" });
     expect(systemOf(sim.gm, "brom").hits).toBe(28);
@@ -321,10 +324,10 @@ describe("upkeep", () => {
     expect(await commandAs(sim, sim.client(BOB), { type: "upkeep" })).toMatchObject({ code: "notGM" });
     await commandAs(sim, sim.gm, { type: "upkeep" });
     expect(systemOf(sim.gm, "brom").hits).toBe(30);
-    expect(String(chat(sim).at(-1)?.content)).toContain("Brom: bleeds 2 hits: the GM applies them; no longer dazed.");
+    expect(contentOf(chat(sim).at(-1))).toContain("Brom: bleeds 2 hits: the GM applies them; no longer dazed.");
     await combatOn(sim.gm).previousRound();
     await sim.settle();
-    expect(String(chat(sim).at(-1)?.content)).toContain("Brom: give back 2 hits by hand.");
+    expect(contentOf(chat(sim).at(-1))).toContain("Brom: give back 2 hits by hand.");
   });
 });
 

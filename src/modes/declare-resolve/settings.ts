@@ -99,7 +99,7 @@ export function actionCatalogue(): readonly CatalogueEntry[] {
   const raw: unknown = game.settings.get(MODULE_ID, DR_SETTINGS.drCatalogue);
   const entries = parseCatalogue(raw);
   if (entries !== null) return entries;
-  const key = typeof raw === "string" ? raw : String(JSON.stringify(raw));
+  const key = typeof raw === "string" ? raw : JSON.stringify(raw);
   if (game.user.isGM && warnedFor !== key) {
     warnedFor = key;
     ui.notifications.warn(game.i18n.localize(`${I18N}.Settings.DrCatalogue.Unreadable`));

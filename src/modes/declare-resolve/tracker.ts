@@ -12,7 +12,6 @@ import { DR_TEMPLATES } from "./constants";
 import {
   combatantRows,
   currentDeclarer,
-  currentResolver,
   currentStep,
   currentTurn,
   declarationLegality,
@@ -142,7 +141,6 @@ export interface QueueEntryContext {
 
 /** The `declare-resolve` panel. */
 export interface DrPanelContext {
-  readonly stepLabel: string;
   readonly stepHint: string;
   readonly budget: string;
   readonly rolls: string;
@@ -150,8 +148,7 @@ export interface DrPanelContext {
   readonly ties: readonly TieContext[];
   readonly hasTies: boolean;
   readonly tieWait: boolean;
-  /** Localised "Declaring now: X" / "Resolving now: X", or "". */
-  readonly now: string;
+  /** Localised "Resolving: Jab (1 AP)" for the turn being resolved, or "". */
   readonly nowActions: string;
   readonly declareForm: DeclareFormContext | null;
   readonly queue: readonly QueueEntryContext[];
@@ -471,13 +468,6 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
 
     // Who now
     const declarer = currentDeclarer(state);
-    const resolver = currentResolver(state);
-    const now =
-      declarer !== null
-        ? text("DeclaringNow", { name: nameOf(declarer) })
-        : resolver !== null
-          ? text("ResolvingNow", { name: nameOf(resolver) })
-          : "";
     const nowActions =
       turn === null ? "" : turn.actions.map((a) => `${a.name} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", ");
     const form =
@@ -524,7 +514,6 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
 
     const rolls = state.combatants.filter((c) => needRoll.has(c.id)).map((c) => nameOf(c.id));
     const panel: DrPanelContext = {
-      stepLabel: i18n.localize(`${I18N}.Step.${step}`),
       stepHint: text(`StepHint.${step}`),
       budget: counted(i18n, `${K}.Budget`, state.budget),
       rolls: rolls.join(", "),
@@ -532,7 +521,6 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
       ties,
       hasTies: ties.length > 0,
       tieWait,
-      now,
       nowActions,
       declareForm: form,
       queue,
