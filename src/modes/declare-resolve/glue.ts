@@ -10,10 +10,10 @@
 import { I18N, MODULE_ID } from "../../constants";
 import type { RuleEvent } from "../../core/engine";
 import type { CommandResult } from "../../core/protocol";
-import { applyAsAuthority, isAuthority, precheck, submit } from "../../foundry/authority/controller";
+import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll } from "../../foundry/chat";
-import { notifyRefusal } from "../../foundry/notify";
+import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import type { EventOrigin } from "../contract";
 import { DR_BLED_FLAG, DR_DEF_FLAG } from "./constants";
 import {
@@ -33,29 +33,10 @@ export function drState(combat: Combat.Implementation): DeclareResolveState | nu
   return stateOf(combat, declareResolveMode);
 }
 
-type Refused = CommandResult & { ok: false };
-
-function refused(combat: Combat.Implementation, result: Refused): CommandResult {
-  notifyRefusal(combat, result.code, result.combatantId, result.detail);
-  return result;
-}
+const refused = shownRefusal;
 
 // ---------------------------------------------------------------------------------------------
 // Initiative points
-
-/**
- * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a
- * valid Foundry formula (`Roll.validate` would read a missing path as 0, so that is caught first).
- */
-function resolveFormula(formula: string, data: Record<string, unknown>): string | null {
-  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
-  return resolved.includes("@") || resolved.trim() === "" || !Roll.validate(resolved) ? null : resolved;
-}
-
-function totalOf(roll: Roll): number | null {
-  const value = roll.total;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
 
 /** The tie-breaking modifier of an actor (a formula without dice), or null when it cannot be read. */
 async function modifierOf(formula: string, data: Record<string, unknown>): Promise<number | null> {
@@ -64,7 +45,7 @@ async function modifierOf(formula: string, data: Record<string, unknown>): Promi
   const roll = new Roll(resolved);
   if (roll.dice.length > 0) return null;
   await roll.evaluate();
-  return totalOf(roll);
+  return rollTotal(roll);
 }
 
 /**
@@ -80,47 +61,28 @@ export async function rollIP(
   if (drState(combat) === null) return [refused(combat, { ok: false, code: "corrupted" })];
   const rollMode = askedRollMode(options);
   const formulas = ipFormulas();
-  const results: CommandResult[] = [];
-  for (const id of ids) {
-    const combatant = combat.combatants.get(id);
-    if (combatant === undefined) {
-      results.push(refused(combat, { ok: false, code: "unknownCombatant" }));
-      continue;
-    }
-    if (!game.user.isGM && !combatant.isOwner) {
-      results.push(refused(combat, { ok: false, code: "notOwner", combatantId: id }));
-      continue;
-    }
-    const probe = { type: "recordIP", combatantId: id, total: 0, modifier: 0 };
-    const early = precheck(combat, probe);
-    if (early !== null) {
-      results.push(refused(combat, early as Refused));
-      continue;
-    }
-    const actor = combatant.actor;
-    if (actor === null) {
-      results.push(refused(combat, { ok: false, code: "missingActor", combatantId: id }));
-      continue;
-    }
+  const probeOf = (combatant: Combatant.Implementation) => ({
+    type: "recordIP",
+    combatantId: combatant.id ?? "",
+    total: 0,
+    modifier: 0,
+  });
+  return rollEach(combat, ids, probeOf, async (combatant, actor) => {
+    const probe = probeOf(combatant);
     const data = actor.getRollData();
     const formula = resolveFormula(formulas.roll, data);
     const modifier = await modifierOf(formulas.modifier, data);
-    if (formula === null || modifier === null) {
-      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
-      continue;
-    }
+    const bad = () => refused(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
+    // Nothing is rolled unless both formulas can be read.
+    if (formula === null || modifier === null) return bad();
     const roll = new Roll(formula);
     await roll.evaluate();
-    const total = totalOf(roll);
-    if (total === null) {
-      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
-      continue;
-    }
+    const total = rollTotal(roll);
+    if (total === null) return bad();
     const flavor = game.i18n.format(`${I18N}.Chat.DeclareResolveIP`, { name: combatant.name ?? "" });
     await postRoll(roll, combatant, flavor, rollMode);
-    results.push(await submit(combat, { ...probe, total, modifier }));
-  }
-  return results;
+    return submit(combat, { ...probe, total, modifier });
+  });
 }
 
 /** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without IP. */
