@@ -12,6 +12,7 @@ import {
   type ActionKind,
   type DeclaredAction,
 } from "./declare-resolve";
+import { isDeclaredAction } from "./state";
 
 /** One entry of the catalogue: what a declaration takes when it picks it. */
 export type CatalogueEntry = DeclaredAction;
@@ -34,20 +35,6 @@ function isWhole(value: unknown, max: number, min: number): value is number {
   return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }
 
-function isEntry(value: unknown): value is CatalogueEntry {
-  if (!isRecord(value)) return false;
-  const { name, cost, kind, def } = value;
-  return (
-    typeof name === "string" &&
-    name.trim() === name &&
-    name !== "" &&
-    name.length <= MAX_ACTION_NAME_LENGTH &&
-    isWhole(cost, MAX_ACTION_COST, 0) &&
-    isKind(kind) &&
-    isWhole(def, MAX_DEF_CHANGE, -MAX_DEF_CHANGE)
-  );
-}
-
 /**
  * A stored catalogue narrowed to its entries; null when it cannot be read (not a list of well-formed
  * entries with distinct names, or empty). A JSON text is read as its value.
@@ -63,7 +50,7 @@ export function parseCatalogue(data: unknown): readonly CatalogueEntry[] | null 
   }
   const list = isRecord(value) && !Array.isArray(value) ? value.entries : value;
   if (!Array.isArray(list) || list.length === 0 || list.length > MAX_CATALOGUE_ENTRIES) return null;
-  if (!list.every(isEntry)) return null;
+  if (!list.every(isDeclaredAction)) return null;
   const names = new Set(list.map((e) => e.name.toLowerCase()));
   if (names.size !== list.length) return null;
   return list.map((e) => ({ name: e.name, cost: e.cost, kind: e.kind, def: e.def }));
