@@ -331,6 +331,32 @@ describe("upkeep", () => {
   });
 });
 
+describe("DEF for the round", () => {
+  it("with a DEF path, a declared DEF change is an ActiveEffect on the actor until the round ends or it is undone", async () => {
+    const sim = await battle({ settings: { "structured-initiative.drDefPath": "system.def" } });
+    await start(sim);
+    const effectsOf = () =>
+      (sim.gm.game.actors.get("actorBrom0000001")?.effects.contents ?? []).map((e) => ({
+        name: e.name,
+        changes: (e as unknown as { _source: { changes: unknown } })._source.changes,
+      }));
+    await declareAs(sim, sim.client(BOB), "brom", [{ name: "Brace", cost: 1, kind: "defence", def: 2 }]);
+    expect(effectsOf()).toEqual([{ name: "DEF +2 this round", changes: [{ key: "system.def", mode: 2, value: "2" }] }]);
+    // Undone, the effect goes; declared again, it comes back once.
+    await combatOn(sim.gm).previousTurn();
+    await sim.settle();
+    expect(effectsOf()).toEqual([]);
+    await declareAs(sim, sim.client(BOB), "brom", [{ name: "Brace", cost: 1, kind: "defence", def: 2 }]);
+    await declareAs(sim, sim.client(ALICE), "aria", []);
+    await declareAs(sim, sim.gm, "officer", []);
+    expect(effectsOf()).toHaveLength(1);
+    for (let i = 0; i < 5 && combatOn(sim.gm).round === 1; i++) await next(sim);
+    expect(drOn(sim.gm).round).toBe(2);
+    expect(effectsOf()).toEqual([]);
+    expectNoErrors(sim);
+  });
+});
+
 describe("the action catalogue setting", () => {
   it("a catalogue that cannot be read falls back to the defaults, with a warning to the GM", async () => {
     const sim = await battle();
