@@ -3,10 +3,17 @@
  * shared glue reaches a mode only through its module (`src/modes/contract.ts`) and never names one.
  */
 import type { AnyModeModule } from "./contract";
+import { declareResolveModule } from "./declare-resolve/module";
 import { individualModule } from "./individual/module";
+import { phasesModule } from "./phases/module";
 import { sidesModule } from "./sides/module";
 import { slotsModule } from "./slots/module";
-import { phasesModule } from "./phases/module";
 
 /** Every registered mode, in the order the mode choice lists them. */
-export const MODES: readonly AnyModeModule[] = [individualModule, sidesModule, slotsModule, phasesModule];
+export const MODES: readonly AnyModeModule[] = [
+  individualModule,
+  sidesModule,
+  slotsModule,
+  declareResolveModule,
+  phasesModule,
+];

@@ -1726,8 +1726,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     _replaceHTML(_result: unknown, _content: unknown, _options: Dict): void {}
     async _onRender(_context: Dict, _options: Dict): Promise<void> {}
+    /** Closing removes the application's element (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html#close). */
     async close(): Promise<this> {
       this.rendered = false;
+      (this.element as { remove?: () => void } | null)?.remove?.();
       this._callHooks("close", this.element);
       return this;
     }
@@ -1796,6 +1798,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           root.addEventListener("click", (event) => {
             this._onClickAction(event);
           });
+          // A form application submits to `options.form.handler(event, form, formData)`
+          // (https://foundryvtt.com/api/interfaces/foundry.applications.types.ApplicationFormConfiguration.html).
+          if (this.options.tag === "form")
+            root.addEventListener("submit", (event) => {
+              this._onSubmitForm(event);
+            });
           this.element = root;
         }
         const ids = this.#partIds;
@@ -1818,6 +1826,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           previous = el;
         }
         this.parts = parts;
+      }
+      /** The form's submit handler, with the app as `this`; the sim passes the browser's FormData. */
+      _onSubmitForm(event: Event): void {
+        event.preventDefault();
+        const handler = (this.options.form as { handler?: unknown } | undefined)?.handler;
+        if (typeof handler !== "function") return;
+        const form = this.element as HTMLFormElement;
+        Promise.resolve((handler as Fn).call(this, event, form, new FormData(form))).catch((err: unknown) => {
+          recordError("form submit", err);
+        });
       }
       /** ApplicationV2 click actions: `[data-action]` runs `options.actions[name]` with the app as `this`. */
       _onClickAction(event: Event): void {

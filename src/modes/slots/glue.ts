@@ -6,10 +6,10 @@
 import { I18N, MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { slotsMode, type SlotsState } from "./rules/slots";
-import { applyAsAuthority, isAuthority, precheck, submit } from "../../foundry/authority/controller";
+import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
+import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll } from "../../foundry/chat";
-import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
@@ -37,11 +37,6 @@ export function skillOf(combatant: Combatant.Implementation | undefined): SlotSk
   return isSkill(value) ? value : DEFAULT_SLOT_SKILL;
 }
 
-function refused(combat: Combat.Implementation, code: CommandResult & { ok: false }): CommandResult {
-  notifyRefusal(combat, code.code, code.combatantId);
-  return code;
-}
-
 /**
  * Choose the skill of a combatant's check (GM, before the start). One combatant write; the check is
  * then rolled (or re-rolled) with it.
@@ -51,24 +46,15 @@ export async function setSlotsSkill(
   combatantId: string,
   skill: string,
 ): Promise<CommandResult> {
-  if (!game.user.isGM) return refused(combat, { ok: false, code: "notGM" });
+  if (!game.user.isGM) return shownRefusal(combat, { ok: false, code: "notGM" });
   const state = slotsState(combat);
   const combatant = combat.combatants.get(combatantId);
-  if (state === null) return refused(combat, { ok: false, code: "corrupted" });
-  if (combatant === undefined) return refused(combat, { ok: false, code: "unknownCombatant" });
-  if (!isSkill(skill)) return refused(combat, { ok: false, code: "invalidValue", combatantId });
-  if (state.started) return refused(combat, { ok: false, code: "alreadyStarted", combatantId });
+  if (state === null) return shownRefusal(combat, { ok: false, code: "corrupted" });
+  if (combatant === undefined) return shownRefusal(combat, { ok: false, code: "unknownCombatant" });
+  if (!isSkill(skill)) return shownRefusal(combat, { ok: false, code: "invalidValue", combatantId });
+  if (state.started) return shownRefusal(combat, { ok: false, code: "alreadyStarted", combatantId });
   await combatant.setFlag(MODULE_ID, SLOTS_SKILL_FLAG, skill);
   return { ok: true };
-}
-
-/**
- * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a
- * valid Foundry formula (`Roll.validate` would read a missing path as 0, so that is caught first).
- */
-function resolve(formula: string, data: Record<string, unknown>): string | null {
-  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
-  return resolved.includes("@") || resolved.trim() === "" || !Roll.validate(resolved) ? null : resolved;
 }
 
 /** The formulas of one check, resolved against the actor, or null when one of them is malformed. */
@@ -77,16 +63,11 @@ function formulasFor(
   skill: SlotSkill,
   data: Record<string, unknown>,
 ): { primary: string; secondary: string | null } | null {
-  const primary = resolve(preset[skill], data);
+  const primary = resolveFormula(preset[skill], data);
   if (primary === null) return null;
   if (preset.scoring === "symbols") return { primary, secondary: null };
-  const secondary = resolve(preset.secondary, data);
+  const secondary = resolveFormula(preset.secondary, data);
   return secondary === null ? null : { primary, secondary };
-}
-
-function total(roll: Roll): number | null {
-  const value = roll.total;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
 /** Roll one combatant's check, post it to chat, and return its scores (null: nothing could be read). */
@@ -107,8 +88,8 @@ async function rollScores(
   const secondary = new Roll(formulas.secondary);
   await secondary.evaluate();
   await postRoll(secondary, combatant, game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name }), rollMode);
-  const p = total(primary);
-  const s = total(secondary);
+  const p = rollTotal(primary);
+  const s = rollTotal(secondary);
   return p === null || s === null ? null : { primary: p, secondary: s };
 }
 
@@ -122,51 +103,28 @@ export async function rollSlotsChecks(
   ids: readonly string[],
   options?: Combat.InitiativeOptions,
 ): Promise<CommandResult[]> {
-  if (slotsState(combat) === null) return [refused(combat, { ok: false, code: "corrupted" })];
+  if (slotsState(combat) === null) return [shownRefusal(combat, { ok: false, code: "corrupted" })];
   const rollMode = askedRollMode(options);
   const preset = slotsFormulas();
-  const results: CommandResult[] = [];
-  for (const id of ids) {
-    const combatant = combat.combatants.get(id);
-    if (combatant === undefined) {
-      results.push(refused(combat, { ok: false, code: "unknownCombatant" }));
-      continue;
-    }
-    if (!game.user.isGM && !combatant.isOwner) {
-      results.push(refused(combat, { ok: false, code: "notOwner", combatantId: id }));
-      continue;
-    }
-    const skill = skillOf(combatant);
-    const probe = { type: "recordCheck", combatantId: id, primary: 0, secondary: 0, skill };
-    const early = precheck(combat, probe);
-    if (early !== null) {
-      results.push(refused(combat, early as CommandResult & { ok: false }));
-      continue;
-    }
-    const actor = combatant.actor;
-    if (actor === null) {
-      results.push(refused(combat, { ok: false, code: "missingActor", combatantId: id }));
-      continue;
-    }
-    const formulas = formulasFor(preset, skill, actor.getRollData());
-    if (formulas === null) {
-      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
-      continue;
-    }
-    const scores = await rollScores(combatant, formulas, skill, rollMode);
-    if (scores === null) {
-      results.push(refused(combat, { ok: false, code: "invalidFormula", combatantId: id }));
-      continue;
-    }
-    results.push(
-      await submit(combat, {
-        ...probe,
-        primary: clampScore(scores.primary),
-        secondary: clampScore(scores.secondary),
-      }),
-    );
-  }
-  return results;
+  const probeOf = (combatant: Combatant.Implementation) => ({
+    type: "recordCheck",
+    combatantId: combatant.id ?? "",
+    primary: 0,
+    secondary: 0,
+    skill: skillOf(combatant),
+  });
+  return rollEach(combat, ids, probeOf, async (combatant, actor) => {
+    const probe = probeOf(combatant);
+    const formulas = formulasFor(preset, probe.skill, actor.getRollData());
+    const scores = formulas === null ? null : await rollScores(combatant, formulas, probe.skill, rollMode);
+    if (scores === null)
+      return shownRefusal(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
+    return submit(combat, {
+      ...probe,
+      primary: clampScore(scores.primary),
+      secondary: clampScore(scores.secondary),
+    });
+  });
 }
 
 /** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without a check. */

@@ -42,7 +42,8 @@ function isIPValue(value: unknown): value is number {
   return isFiniteNumber(value) && Math.abs(value) <= MAX_IP;
 }
 
-function isAction(value: unknown): value is DeclaredAction {
+/** A well-formed declared action (also what a catalogue entry is). */
+export function isDeclaredAction(value: unknown): value is DeclaredAction {
   if (!isRecord(value)) return false;
   const { name, cost, kind, def } = value;
   return (
@@ -59,7 +60,8 @@ function isAction(value: unknown): value is DeclaredAction {
 function isDeclaration(value: unknown): value is Declaration {
   if (!isRecord(value)) return false;
   const { actions, carry, skipped } = value;
-  if (!Array.isArray(actions) || actions.length > MAX_DECLARED_ACTIONS || !actions.every(isAction)) return false;
+  if (!Array.isArray(actions) || actions.length > MAX_DECLARED_ACTIONS || !actions.every(isDeclaredAction))
+    return false;
   if (!isWhole(carry, MAX_AP_BUDGET) || typeof skipped !== "boolean") return false;
   // Only a single action carries AP over; a skipped turn declared nothing.
   if (carry > 0 && actions.length !== 1) return false;
@@ -67,7 +69,7 @@ function isDeclaration(value: unknown): value is Declaration {
 }
 
 function isCarried(value: unknown): value is CarriedAction {
-  return isRecord(value) && isAction(value.action) && isWhole(value.ap, MAX_AP_BUDGET, 1);
+  return isRecord(value) && isDeclaredAction(value.action) && isWhole(value.ap, MAX_AP_BUDGET, 1);
 }
 
 function isIP(value: unknown): value is InitiativePoints {

@@ -1,0 +1,57 @@
+/**
+ * What every mode's initiative roll does before and around its dice: for each combatant, the checks
+ * that come first (it exists, the user may roll for it, the rules would take the result, it has an
+ * actor) with their localised refusals, and the strict reading of a roll formula against the actor's
+ * roll data. The mode brings the probe command and the roll itself.
+ */
+import type { Json } from "../core/patch";
+import type { CommandResult } from "../core/protocol";
+import { precheck } from "./authority/controller";
+import { notifyRefusal } from "./notify";
+
+/** A refusal, shown to the current user as its localised message, and returned. */
+export function shownRefusal(combat: Combat.Implementation, result: CommandResult & { ok: false }): CommandResult {
+  notifyRefusal(combat, result.code, result.combatantId, result.detail);
+  return result;
+}
+
+/**
+ * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a
+ * valid Foundry formula (`Roll.validate` would read a missing path as 0, so that is caught first).
+ */
+export function resolveFormula(formula: string, data: Record<string, unknown>): string | null {
+  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
+  return resolved.includes("@") || resolved.trim() === "" || !Roll.validate(resolved) ? null : resolved;
+}
+
+/** An evaluated roll's total, or null when it is not a finite number. */
+export function rollTotal(roll: Roll): number | null {
+  const value = roll.total;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * Roll for each of these combatants in turn: an unknown combatant, one the user may not roll for, a
+ * roll the rules would refuse now (`probe`, the command with placeholder results) or a combatant
+ * without an actor is refused with its message before any die; otherwise `roll` rolls and records.
+ */
+export async function rollEach(
+  combat: Combat.Implementation,
+  ids: readonly string[],
+  probe: (combatant: Combatant.Implementation) => Json,
+  roll: (combatant: Combatant.Implementation, actor: Actor.Implementation) => Promise<CommandResult>,
+): Promise<CommandResult[]> {
+  const results: CommandResult[] = [];
+  for (const id of ids) {
+    const combatant = combat.combatants.get(id);
+    let early: CommandResult | null;
+    if (combatant === undefined) early = { ok: false, code: "unknownCombatant" };
+    else if (!game.user.isGM && !combatant.isOwner) early = { ok: false, code: "notOwner", combatantId: id };
+    else early = precheck(combat, probe(combatant));
+    if (early === null && combatant?.actor === null) early = { ok: false, code: "missingActor", combatantId: id };
+    const actor = combatant?.actor ?? null;
+    if (early !== null && !early.ok) results.push(shownRefusal(combat, early));
+    else if (combatant !== undefined && actor !== null) results.push(await roll(combatant, actor));
+  }
+  return results;
+}

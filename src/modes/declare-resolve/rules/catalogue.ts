@@ -1,0 +1,123 @@
+/**
+ * The action catalogue of the `declare-resolve` mode, pure: its entries, the seed's defaults, the
+ * narrowing of a stored catalogue (a world setting, which a macro or a bad migration can corrupt) and
+ * the check of the rows a GM typed in the settings form (each row's error, never a silent save).
+ */
+import { isRecord } from "../../../core/common";
+import {
+  ACTION_KINDS,
+  MAX_ACTION_COST,
+  MAX_ACTION_NAME_LENGTH,
+  MAX_DEF_CHANGE,
+  type ActionKind,
+  type DeclaredAction,
+} from "./declare-resolve";
+import { isDeclaredAction } from "./state";
+
+/** One entry of the catalogue: what a declaration takes when it picks it. */
+export type CatalogueEntry = DeclaredAction;
+
+/** Most entries a catalogue holds. */
+export const MAX_CATALOGUE_ENTRIES = 100;
+
+/** The seed's catalogue (rulebook excerpt 002): Dodge 2 (defence), Melee Attack 4, Power Attack 7. */
+export const DEFAULT_CATALOGUE: readonly CatalogueEntry[] = [
+  { name: "Dodge", cost: 2, kind: "defence", def: 0 },
+  { name: "Melee Attack", cost: 4, kind: "attack", def: 0 },
+  { name: "Power Attack", cost: 7, kind: "attack", def: 0 },
+];
+
+function isKind(value: unknown): value is ActionKind {
+  return ACTION_KINDS.some((k) => k === value);
+}
+
+function isWhole(value: unknown, max: number, min: number): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
+/**
+ * A stored catalogue narrowed to its entries; null when it cannot be read (not a list of well-formed
+ * entries with distinct names, or empty). A JSON text is read as its value.
+ */
+export function parseCatalogue(data: unknown): readonly CatalogueEntry[] | null {
+  let value = data;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  const list = isRecord(value) && !Array.isArray(value) ? value.entries : value;
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_CATALOGUE_ENTRIES) return null;
+  if (!list.every(isDeclaredAction)) return null;
+  const names = new Set(list.map((e) => e.name.toLowerCase()));
+  if (names.size !== list.length) return null;
+  return list.map((e) => ({ name: e.name, cost: e.cost, kind: e.kind, def: e.def }));
+}
+
+/** A catalogue row as the settings form holds it: the typed texts. */
+export interface CatalogueRowInput {
+  readonly name: string;
+  readonly cost: string;
+  readonly kind: string;
+  /** Empty: no DEF change. */
+  readonly def: string;
+}
+
+/** Why a row cannot be saved (the last part of its i18n key), or null. */
+export type CatalogueRowError = "name" | "duplicate" | "cost" | "kind" | "def" | null;
+
+/** The checked rows: the entries (when every row is valid) and each row's error. */
+export interface CatalogueCheck {
+  /** Null while any row has an error, or when there is no row. */
+  readonly entries: readonly CatalogueEntry[] | null;
+  readonly errors: readonly CatalogueRowError[];
+}
+
+function wholeText(text: string, min: number, max: number): number | null {
+  const trimmed = text.trim();
+  if (!/^[+-]?\d+$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return isWhole(value, max, min) ? value + 0 : null;
+}
+
+/**
+ * Check the rows typed in the catalogue form: each needs a name (distinct, case aside), a whole AP
+ * cost of 0 or more, a kind (attack, defence or other) and, when given, a whole DEF change.
+ */
+export function checkCatalogueRows(rows: readonly CatalogueRowInput[]): CatalogueCheck {
+  const seen = new Set<string>();
+  const entries: CatalogueEntry[] = [];
+  const errors = rows.map((row): CatalogueRowError => {
+    const name = row.name.trim();
+    if (name === "" || name.length > MAX_ACTION_NAME_LENGTH) return "name";
+    if (seen.has(name.toLowerCase())) return "duplicate";
+    seen.add(name.toLowerCase());
+    const cost = wholeText(row.cost, 0, MAX_ACTION_COST);
+    if (cost === null) return "cost";
+    if (!isKind(row.kind)) return "kind";
+    const def = row.def.trim() === "" ? 0 : wholeText(row.def, -MAX_DEF_CHANGE, MAX_DEF_CHANGE);
+    if (def === null) return "def";
+    entries.push({ name, cost, kind: row.kind, def });
+    return null;
+  });
+  const ok = rows.length > 0 && rows.length <= MAX_CATALOGUE_ENTRIES && errors.every((e) => e === null);
+  return { entries: ok ? entries : null, errors };
+}
+
+/** The catalogue's entries as form rows. */
+export function catalogueRows(entries: readonly CatalogueEntry[]): CatalogueRowInput[] {
+  return entries.map((e) => ({
+    name: e.name,
+    cost: String(e.cost),
+    kind: e.kind,
+    def: e.def === 0 ? "" : String(e.def),
+  }));
+}
+
+/** The catalogue entry of this name (case aside), or undefined. */
+export function catalogueEntry(entries: readonly CatalogueEntry[], name: string): CatalogueEntry | undefined {
+  const wanted = name.trim().toLowerCase();
+  return entries.find((e) => e.name.toLowerCase() === wanted);
+}

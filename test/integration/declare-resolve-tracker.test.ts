@@ -1,0 +1,162 @@
+/**
+ * The `declare-resolve` tracker (issue 12 item 6) as each user sees it: the declaration form only for
+ * whoever may declare now (the declarer's owner and the GM), its running AP total and legality computed
+ * before sending; the GM's edits only for the GM; per row IP base → current, the AP bar, the action
+ * chips, DEF, "finishing"; the extra-attack queue; the upkeep and its live announcement. Rendered with
+ * the real templates, every button has a localised accessible name and no key leaks.
+ */
+import { describe, expect, it } from "vitest";
+import type { Sim, SimClient } from "../sim/index.js";
+import { ALICE, BOB, combatOn, idOf } from "./world.js";
+import { commandAs, declareAs, drEncounter, drWorld, rollIPs } from "./declare-resolve-world.js";
+
+interface TrackerApp {
+  _prepareContext(options: object): Promise<{ structuredInitiative?: Ctx | null }>;
+  render(options?: object): Promise<unknown>;
+  parts: Record<string, string>;
+}
+interface Ctx {
+  rows: { name: string; controls: { action: string }[]; mode: Record<string, unknown> | null }[];
+  panel: Record<string, unknown> | null;
+}
+
+async function contextOf(client: SimClient): Promise<Ctx> {
+  const ctx = (await (client.ui.combat as TrackerApp)._prepareContext({})).structuredInitiative;
+  if (!ctx) throw new Error("no context");
+  return ctx;
+}
+async function htmlOf(client: SimClient): Promise<string> {
+  const app = client.ui.combat as TrackerApp;
+  await app.render();
+  return Object.values(app.parts).join("");
+}
+function row(ctx: Ctx, name: string): Record<string, unknown> {
+  const found = ctx.rows.find((r) => r.name === name)?.mode;
+  if (!found) throw new Error(`no row ${name}`);
+  return found;
+}
+
+/** Brom 9, Aria 14, Officer 16, started: Brom declares first. */
+async function battle(): Promise<Sim> {
+  const sim = await drWorld({ renderTemplates: true });
+  await drEncounter(sim, ["aria", "brom", "officer"]);
+  await rollIPs(sim, { aria: [5, 5], brom: [3, 3], officer: [6, 6] });
+  await combatOn(sim.gm).startCombat();
+  await sim.settle();
+  return sim;
+}
+
+describe("the declare-resolve tracker", () => {
+  it("the declaration form is Bob's and the GM's while Brom declares; Alice sees none; only the GM edits", async () => {
+    const sim = await battle();
+    const alice = await contextOf(sim.client(ALICE));
+    const bob = await contextOf(sim.client(BOB));
+    const gm = await contextOf(sim.gm);
+    expect(alice.panel?.declareForm).toBeNull();
+    expect(bob.panel?.declareForm).toMatchObject({ heading: "Declare the actions of Brom", legal: true });
+    expect(gm.panel?.declareForm).not.toBeNull();
+    expect(row(alice, "Aria").edit).toBeNull();
+    expect(row(gm, "Aria").edit).not.toBeNull();
+    // Rolled and started: nobody rerolls.
+    for (const ctx of [alice, bob, gm]) for (const r of ctx.rows) expect(r.controls).toEqual([]);
+    const html = await htmlOf(sim.client(ALICE));
+    expect(html).not.toContain("si-dr-declare");
+    expect(html).not.toContain("si-dr-edit");
+    expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);
+  });
+
+  it("the running total and legality of the draft are shown before sending", async () => {
+    const sim = await battle();
+    const bob = sim.client(BOB);
+    const html = await htmlOf(bob);
+    expect(html).toContain("0 AP of 5 AP available.");
+    expect(html).toContain("No actions picked: declaring now means no actions this round.");
+    for (const b of html.match(/<button[^>]*>/g) ?? []) expect(b).toMatch(/aria-label="[^"]+"/);
+    expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);
+  });
+
+  it("rows show IP base → current, the AP bar, chips with costs, DEF, carried AP and finishing", async () => {
+    const sim = await battle();
+    await commandAs(sim, sim.gm, {
+      type: "addIPChange",
+      combatantId: idOf(sim.gm, "brom"),
+      cause: "Haste",
+      amount: 2,
+      duration: { kind: "untilRemoved" },
+    });
+    await declareAs(sim, sim.client(BOB), "brom", [{ name: "Brace", cost: 1, kind: "defence", def: 2 }]);
+    await declareAs(sim, sim.client(ALICE), "aria", [{ catalogue: "Power Attack" }]);
+    const jab = { name: "Jab", cost: 1, kind: "attack" };
+    await declareAs(sim, sim.gm, "officer", [jab, jab]);
+    const ctx = await contextOf(sim.client(ALICE));
+    expect(row(ctx, "Brom")).toMatchObject({ ip: "IP 9 → 11", def: "DEF +2" });
+    expect(row(ctx, "Brom").apCells).toEqual([
+      { state: "declared" },
+      { state: "free" },
+      { state: "free" },
+      { state: "free" },
+      { state: "free" },
+    ]);
+    expect(row(ctx, "Aria")).toMatchObject({ carriesOut: "Carries 2 AP into the next round" });
+    expect((row(ctx, "Officer").actions as { cost: string; extra: boolean }[]).map((a) => [a.cost, a.extra])).toEqual([
+      ["1 AP", false],
+      ["1 AP", true],
+    ]);
+    expect(ctx.panel?.extraQueue).toEqual([
+      { name: "Officer", actions: "Jab (1 AP)", now: false, passText: "2nd attack" },
+    ]);
+    // Round 2: Aria's carried Power Attack is finishing, her bar shows the 2 AP it takes.
+    for (let i = 0; i < 6 && combatOn(sim.gm).round === 1; i++) {
+      await combatOn(sim.gm).nextTurn();
+      await sim.settle();
+    }
+    const next = await contextOf(sim.client(BOB));
+    expect(row(next, "Aria")).toMatchObject({ finishing: "Finishing: Power Attack (2 AP)" });
+    expect((row(next, "Aria").apCells as { state: string }[]).map((c) => c.state)).toEqual([
+      "carried",
+      "carried",
+      "free",
+      "free",
+      "free",
+    ]);
+  });
+
+  it("the upkeep is listed and announced in the live region; the confirm button is the GM's", async () => {
+    const sim = await battle();
+    await commandAs(sim, sim.gm, {
+      type: "setConditions",
+      combatantId: idOf(sim.gm, "brom"),
+      bleeding: 1,
+      dazed: 0,
+      stunned: 2,
+    });
+    for (const key of ["brom", "aria", "officer"] as const) {
+      const client = key === "brom" ? sim.client(BOB) : key === "aria" ? sim.client(ALICE) : sim.gm;
+      await declareAs(sim, client, key, []);
+    }
+    const alice = await contextOf(sim.client(ALICE));
+    expect(alice.panel).toMatchObject({
+      isUpkeep: true,
+      upkeep: ["Brom: loses 1 hit to bleeding; stunned 2 → 1"],
+      upkeepControl: null,
+    });
+    expect(alice.panel?.live).toBe(
+      "Upkeep of round 1: the GM confirms it to begin the next round. Brom: loses 1 hit to bleeding; stunned 2 → 1",
+    );
+    expect((await contextOf(sim.gm)).panel?.upkeepControl).toMatchObject({ action: "siDrUpkeep" });
+    const html = await htmlOf(sim.client(ALICE));
+    expect(html).toMatch(/role="status" aria-live="polite" data-si="dr-live">Upkeep of round 1/);
+  });
+
+  it("a tie waits for the GM, who sees a button per tied combatant; players are told they wait", async () => {
+    const sim = await drWorld({ renderTemplates: true });
+    await drEncounter(sim, ["aria", "officer"]);
+    // 14 + 4 each: equal IP and equal modifier.
+    await rollIPs(sim, { aria: [5, 5], officer: [5, 5] });
+    const gm = await contextOf(sim.gm);
+    expect(gm.panel?.ties).toMatchObject([{ names: "Aria, Officer" }]);
+    expect((gm.panel?.ties as { controls: unknown[] }[])[0]?.controls).toHaveLength(2);
+    const alice = await contextOf(sim.client(ALICE));
+    expect(alice.panel).toMatchObject({ tieWait: true, ties: [{ names: "Aria, Officer", controls: [] }] });
+  });
+});
