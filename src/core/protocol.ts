@@ -16,6 +16,7 @@ export const GLUE_REFUSAL_CODES = [
   "missingActor",
   "notStructured",
   "writeFailed",
+  "gmOnlyField",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

@@ -148,6 +148,14 @@ export interface ModeModule<S, C extends Command> {
   };
   /** The refusal codes the mode's rules add to the shared ones (each has a message). */
   readonly refusalCodes: readonly string[];
+  /**
+   * The Combatant data only the GM may write in this mode, as paths in the Combatant's source: every
+   * module flag the mode keeps on a combatant (`flags.structured-initiative.<key>`) and any Foundry
+   * field it reads as the GM's (a side's `group`). Every module flag but the player's request is the
+   * GM's whether listed or not; the active GM puts back what a player wrote to any of them
+   * (`src/foundry/authority/guard.ts`), and the permission matrix tests each listed path.
+   */
+  readonly gmOnlyCombatantKeys: readonly string[];
   /** A fresh state from world settings (a policy the rules take at creation); the rules' `create` otherwise. */
   readonly create?: (roster: readonly RosterEntry[]) => S;
   /**

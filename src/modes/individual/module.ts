@@ -58,6 +58,8 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   },
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
+  // It keeps no data of its own on combatants (its module flags are the GM's all the same).
+  gmOnlyCombatantKeys: [],
   salvage: salvageInitiative,
   initiative: {
     rollInitiative: (combat, ids, options) => rollStructuredInitiative(combat, ids, options),

@@ -42,6 +42,7 @@ import {
   submit,
 } from "../../foundry/authority/controller";
 import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
+import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
 import { askedRollMode, postRoll } from "../../foundry/chat";
 import { notifyRefusal } from "../../foundry/notify";
@@ -597,10 +598,18 @@ export function onSidesCombatantCreated(combatant: Combatant.Implementation): vo
   if (sidesCombat(combat) && isAuthority()) void assignDefaultSides(combat);
 }
 
-/** `updateCombatant`: a side change (the `group` field) is mirrored (active GM). */
-export function onSidesCombatantUpdated(combatant: Combatant.Implementation, changed: object): void {
+/**
+ * `updateCombatant`: a GM's side change (the `group` field) is mirrored (active GM). A player's is
+ * not: only the GM changes sides, and the shared guard puts it back (`gmOnlyCombatantKeys`).
+ */
+export function onSidesCombatantUpdated(
+  combatant: Combatant.Implementation,
+  changed: object,
+  _options: unknown,
+  userId: string,
+): void {
   const combat = combatant.parent;
-  if (sidesCombat(combat) && isAuthority() && "group" in changed) void reconcileRoster(combat);
+  if (sidesCombat(combat) && isAuthority() && "group" in changed && isGMUser(userId)) void reconcileRoster(combat);
 }
 
 /** `create/update/deleteCombatantGroup`: a side added, renamed, recoloured or removed is mirrored. */

@@ -36,6 +36,8 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   },
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
+  // A combatant's side is its CombatantGroup: only the GM changes sides.
+  gmOnlyCombatantKeys: ["group"],
   initiative: {
     rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
     rollAll: (combat) => rollAllSides(combat, false),
