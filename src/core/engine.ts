@@ -61,6 +61,7 @@ export const REFUSAL_CODES = [
   "noSide",
   "notOnSide",
   "alreadyRolled",
+  "rerollGMOnly",
   "tiePending",
   "alreadyDeclared",
   "hesitated",

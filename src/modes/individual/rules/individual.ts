@@ -594,6 +594,8 @@ const handlers: Handlers = {
     if (state.started && (c.initiative !== null || state.order.includes(combatantId))) {
       return refuse("alreadyStarted", combatantId);
     }
+    // Players roll once, as in core; only the GM rolls again (the earlier roll stays in chat).
+    if (!who.isGM && c.initiative !== null) return refuse("rerollGMOnly", combatantId);
     const events: RuleEvent[] = [{ type: "initiativeRecorded", round: state.round, combatantId }];
     let s = updateCombatant(state, combatantId, (x) => ({ ...x, initiative: total, modifier }));
     s = { ...s, rollOffs: removeRollOffEntries(s.rollOffs, [combatantId]) };

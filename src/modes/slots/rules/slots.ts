@@ -559,6 +559,8 @@ const handlers: Handlers = {
     if (skill !== undefined && !isId(skill)) return refuse("invalidValue", combatantId);
     // After the start only a joiner that has not rolled may roll.
     if (state.started && c.check !== null) return refuse("alreadyStarted", combatantId);
+    // Players roll once, as in core; only the GM rolls again (the earlier roll stays in chat).
+    if (!who.isGM && c.check !== null) return refuse("rerollGMOnly", combatantId);
     const check: SlotsCheck = { primary, secondary, skill: skill ?? null };
     const events: SlotsEvent[] = [{ type: "checkRecorded", round: state.round, combatantId }];
     // Before the start a new check replaces the old one and its slot.
