@@ -62,6 +62,7 @@ export const REFUSAL_CODES = [
   "notOnSide",
   "alreadyRolled",
   "rerollGMOnly",
+  "typedResult",
   "tiePending",
   "alreadyDeclared",
   "hesitated",

@@ -17,6 +17,7 @@ export const GLUE_REFUSAL_CODES = [
   "notStructured",
   "writeFailed",
   "gmOnlyField",
+  "rollMismatch",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

@@ -213,11 +213,12 @@ describe("roll-off: still tied → a roll-off between exactly those tied, whose 
 
 describe("players roll once, as in core; only the GM rolls again (issue 15 item 4)", () => {
   const fresh = individualMode.create([pc("a"), pc("b")]);
-  const roll = (total: number): IndividualCommand => ({
+  const roll = (total: number, typed?: boolean): IndividualCommand => ({
     type: "recordInitiative",
     combatantId: "a",
     total,
     modifier: 0,
+    ...(typed === undefined ? {} : { typed }),
   });
   const once = must(fresh, roll(7), player("a")).state;
 
@@ -228,6 +229,16 @@ describe("players roll once, as in core; only the GM rolls again (issue 15 item 
     });
     expect(individualMode.allowed(fresh, player("a")).some((x) => x.type === "recordInitiative")).toBe(true);
     expect(individualMode.allowed(once, player("a")).some((x) => x.type === "recordInitiative")).toBe(false);
+  });
+
+  it("a result marked typed is the GM's only, and the tracker's mark follows the last record", () => {
+    expect(apply(fresh, roll(7, true), player("a"))).toEqual({
+      ok: false,
+      refusal: { code: "typedResult", combatantId: "a" },
+    });
+    const typed = must(fresh, roll(7, true)).state;
+    expect(typed.combatants.find((c) => c.id === "a")?.typed).toBe(true);
+    expect(must(typed, roll(9)).state.combatants.find((c) => c.id === "a")?.typed).toBeUndefined();
   });
 
   it("the GM re-rolls it before the start", () => {

@@ -6,6 +6,7 @@ import { defineMode } from "../contract";
 import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
 import {
+  checkSideRoll,
   onSidesActorUpdated,
   onSidesCombatantCreated,
   onSidesCombatantUpdated,
@@ -38,6 +39,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   refusalCodes: [],
   // A combatant's side is its CombatantGroup: only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
+  rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
     rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
     rollAll: (combat) => rollAllSides(combat, false),
