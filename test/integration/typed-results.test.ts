@@ -35,8 +35,8 @@ const cara: JsonObject = {
   system: { attributes: { init: { mod: 3 } } },
 };
 
-async function individual(): Promise<Sim> {
-  const sim = await world({ actors: [...ACTORS, cara] });
+async function individual(options: { renderTemplates?: boolean } = {}): Promise<Sim> {
+  const sim = await world({ actors: [...ACTORS, cara], ...options });
   await encounter(sim, ["aria", "officer"]);
   await combatOn(sim.gm).createEmbeddedDocuments("Combatant", [{ actorId: CARA }]);
   await sim.settle();
@@ -191,7 +191,7 @@ async function rowsOf(client: SimClient): Promise<RowContext[]> {
 
 describe("the GM may type a result; the tracker marks it as typed", () => {
   it("individual: the GM's typed 14 is taken and shown as typed on every client; a rolled one is not", async () => {
-    const sim = await individual();
+    const sim = await individual({ renderTemplates: true });
     const gm = apiOn(sim.gm);
     const command = { type: "recordInitiative", combatantId: idOf(sim.gm, "officer"), total: 14, modifier: 2 };
     expect(await gm.command(combatOn(sim.gm), command)).toEqual({ ok: true });
@@ -203,6 +203,14 @@ describe("the GM may type a result; the tracker marks it as typed", () => {
       expect(rows.find((r) => r.name === "Officer")?.mode?.typed).toBe(true);
       expect(rows.find((r) => r.name === "Aria")?.mode?.typed).toBe(false);
     }
+    // Rendered with the real templates: the badge, with its hint, in the Officer's row only.
+    const app = sim.client(ALICE).ui.combat as { render(): Promise<unknown>; parts: Record<string, string> };
+    await app.render();
+    const markup = Object.values(app.parts).join("");
+    const rowOf = (id: string): string =>
+      markup.split("<li").find((li) => li.includes(`data-combatant-id="${id}"`) && li.includes("si-badge")) ?? "";
+    expect(rowOf(idOf(sim.gm, "officer"))).toContain(">typed</span>");
+    expect(rowOf(idOf(sim.gm, "aria"))).not.toContain(">typed</span>");
     expectNoErrors(sim);
   });
 
