@@ -23,6 +23,8 @@ export const FLAGS = {
   encounter: "encounter",
   /** Combatant: a player's request to the GM (player-writable). */
   request: "request",
+  /** Combat: the ChatMessage ids whose rolls a result was taken from (each counts once), GM-written. */
+  rollsUsed: "rollsUsed",
 } as const;
 
 /** v13 query names (handlers in `CONFIG.queries`). */

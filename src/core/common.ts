@@ -125,3 +125,28 @@ export function allowedByTrial<S, C, A extends AllowedAction>(
   }
   return out;
 }
+
+/**
+ * A result the GM typed instead of rolling (issue 15: the tracker marks it). A command carries
+ * `typed: true` when the authority found no roll behind it; only the GM's may.
+ */
+export interface TypedMark {
+  /** Present (true) only on a typed result. */
+  readonly typed?: true;
+}
+
+/** `value` marked typed, or with any earlier mark removed. */
+export function markTyped<T extends object>(value: T, typed: boolean | undefined): T & TypedMark {
+  const { typed: _earlier, ...rest } = value as T & TypedMark;
+  return (typed === true ? { ...rest, typed: true } : rest) as T & TypedMark;
+}
+
+/** Whether untrusted data holds a well-formed mark (absent, or true). */
+export function isTypedMark(value: Readonly<Record<string, unknown>>): boolean {
+  return value.typed === undefined || value.typed === true;
+}
+
+/** The `typed` field of an untrusted command: true, false, or absent when malformed or missing. */
+export function parseTyped(data: Readonly<Record<string, unknown>>): { readonly typed?: boolean } {
+  return typeof data.typed === "boolean" ? { typed: data.typed } : {};
+}

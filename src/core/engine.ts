@@ -61,6 +61,8 @@ export const REFUSAL_CODES = [
   "noSide",
   "notOnSide",
   "alreadyRolled",
+  "rerollGMOnly",
+  "typedResult",
   "tiePending",
   "alreadyDeclared",
   "hesitated",

@@ -17,6 +17,8 @@ export const GLUE_REFUSAL_CODES = [
   "notStructured",
   "writeFailed",
   "newerFormat",
+  "gmOnlyField",
+  "rollMismatch",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

@@ -19,7 +19,8 @@ export function askedRollMode(options: Combat.InitiativeOptions | undefined): st
 
 /**
  * Post an evaluated roll to chat as the combatant's, with a flavour line and the roll mode. `flags`
- * are stored on the message (a mode finds its card again by them).
+ * are stored on the message (a mode finds its card again by them). Returns the message's id, which a
+ * command sends as the proof of its result (`authority/proofs.ts`).
  */
 export async function postRoll(
   roll: Roll,
@@ -27,12 +28,25 @@ export async function postRoll(
   flavor: string,
   rollMode?: string,
   flags?: Record<string, unknown>,
-): Promise<void> {
+): Promise<string | null> {
   const speaker = ChatMessage.getSpeaker({
     actor: combatant?.actor ?? null,
     token: combatant?.token ?? null,
     alias: combatant?.name ?? "",
   });
   const data = flags === undefined ? { speaker, flavor } : { speaker, flavor, flags };
-  await roll.toMessage(data, { rollMode: rollModeFor(combatant, rollMode) });
+  const message: unknown = await roll.toMessage(data, { rollMode: rollModeFor(combatant, rollMode) });
+  const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : null;
+  return typeof id === "string" ? id : null;
+}
+
+/** Whether a roll (from a chat message) was rolled with this formula, as Foundry writes it out. */
+export function rolledWith(roll: Roll, formula: string): boolean {
+  return Roll.validate(formula) && roll.formula === new Roll(formula).formula;
+}
+
+/** A roll's total, or null when it has none. */
+export function totalOf(roll: Roll | undefined): number | null {
+  const total = roll?.total;
+  return typeof total === "number" && Number.isFinite(total) ? total : null;
 }

@@ -14,6 +14,8 @@ declare module "fvtt-types/configuration" {
         encounter?: StoredEncounter;
         /** A request, as `encodeRequest` writes it. */
         request?: string;
+        /** The ChatMessage ids results were taken from (`src/foundry/authority/proofs.ts`). */
+        rollsUsed?: string[];
       };
     };
     Combatant: {

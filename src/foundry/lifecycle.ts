@@ -4,6 +4,7 @@ import { installedModes } from "./modes";
 import { createApi } from "./api";
 import { createCombatantClass, createCombatClass } from "./combat";
 import { onAuthorityChange, onOutcomeQuery } from "./authority/controller";
+import { rememberAllGuarded } from "./authority/guard";
 import { registerSettings } from "./settings";
 import { createTrackerClass } from "./tracker/tracker";
 
@@ -30,6 +31,7 @@ export function onInit(): void {
  * structured encounter in line with what changed while no GM applied it.
  */
 export function onReady(): void {
+  rememberAllGuarded();
   onAuthorityChange(true);
   void ui.combat.render();
 }

@@ -133,6 +133,13 @@ export interface ModeSample {
   readonly actors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
+/**
+ * Whether a command's numbers came from these rolls: the rolls of the requester's own chat messages
+ * the command names (in order), to be checked against the formulas the settings give for the actor
+ * as it stands now and against the command's totals.
+ */
+export type RollCheck = (combat: Combat.Implementation, command: Json, rolls: readonly Roll[]) => Promise<boolean>;
+
 /** Everything one structured mode brings. */
 export interface ModeModule<S, C extends Command> {
   readonly id: string;
@@ -148,6 +155,21 @@ export interface ModeModule<S, C extends Command> {
   };
   /** The refusal codes the mode's rules add to the shared ones (each has a message). */
   readonly refusalCodes: readonly string[];
+  /**
+   * The Combatant data only the GM may write in this mode, as paths in the Combatant's source: every
+   * module flag the mode keeps on a combatant (`flags.structured-initiative.<key>`) and any Foundry
+   * field it reads as the GM's (a side's `group`). Every module flag but the player's request is the
+   * GM's whether listed or not; the active GM puts back what a player wrote to any of them
+   * (`src/foundry/authority/guard.ts`), and the permission matrix tests each listed path.
+   */
+  readonly gmOnlyCombatantKeys: readonly string[];
+  /**
+   * The commands whose numbers are dice results, by type, with their check. A command of one of these
+   * types names the ChatMessages of its rolls (`rolls`: ids, `src/foundry/authority/proofs.ts`); the
+   * authority refuses a player's without them (a typed number) or whose rolls do not check, and marks
+   * the GM's without them as typed (`typed: true`), which the tracker shows.
+   */
+  readonly rolledResults: Readonly<Record<string, RollCheck>>;
   /** A fresh state from world settings (a policy the rules take at creation); the rules' `create` otherwise. */
   readonly create?: (roster: readonly RosterEntry[]) => S;
   /**

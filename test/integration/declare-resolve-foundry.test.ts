@@ -122,6 +122,18 @@ describe("initiative points are Foundry rolls, once per combat", () => {
     expect(chat(sim)).toEqual([]);
   });
 
+  it("a player's IP must come from their own chat roll: a typed number is refused, the GM's is marked typed", async () => {
+    const sim = await drWorld();
+    await drEncounter(sim, ["aria", "brom"]);
+    const alice = sim.client(ALICE);
+    const before = serverCombatJson(sim);
+    const typed = { type: "recordIP", combatantId: idOf(alice, "aria"), total: 20, modifier: 4 };
+    expect(await commandAs(sim, alice, typed)).toMatchObject({ ok: false, code: "typedResult" });
+    expect(serverCombatJson(sim)).toBe(before);
+    expect(await commandAs(sim, sim.gm, typed)).toMatchObject({ ok: true });
+    expect(drOn(sim.gm).combatants[0]?.ip).toMatchObject({ total: 20 });
+  });
+
   it("after the start nobody rerolls; an NPC joining after the start rolls as it joins", async () => {
     const sim = await battle();
     await start(sim);

@@ -202,6 +202,28 @@ describe("bad input is refused and changes nothing", () => {
     expect(serverCombatJson(sim)).toBe(before);
   });
 
+  it("a player's dice must come from their own chat roll: typed dice, or a roll used before, are refused", async () => {
+    const sim = await battle();
+    await ariaActs(sim);
+    const alice = sim.client(ALICE);
+    const aria = idOf(alice, "aria");
+    const before = serverCombatJson(sim);
+    // Shaped as the complexity wants and without doubles, but typed: no chat roll behind it.
+    expect(await send(sim, alice, { type: "skillRoll", combatantId: aria, dieSize: 8, dice: [7, 8] })).toMatchObject({
+      code: "typedResult",
+    });
+    expect(serverCombatJson(sim)).toBe(before);
+    await rollSkill(sim, alice, "aria", [1, 2], { skill: "Melee" });
+    const used = sim.server.world.messages.at(-1)?._id;
+    // The same chat roll again, with the dice the next complexity wants: refused as a mismatch.
+    const again = { type: "skillRoll", combatantId: aria, dieSize: 8, dice: [3, 4, 5], rolls: [used] };
+    // (The request itself is a write on Aria; the encounter must not change.)
+    const stored = (): string => JSON.stringify(combatOn(sim.gm).getFlag("structured-initiative", "encounter"));
+    const after = stored();
+    expect(await send(sim, alice, again)).toMatchObject({ code: "rollMismatch" });
+    expect(stored()).toBe(after);
+  });
+
   it("a player acting for someone else's PC is refused before any die, chat line or write", async () => {
     const sim = await battle();
     await ariaActs(sim);

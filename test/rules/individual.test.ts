@@ -211,6 +211,44 @@ describe("roll-off: still tied → a roll-off between exactly those tied, whose 
   });
 });
 
+describe("players roll once, as in core; only the GM rolls again (issue 15 item 4)", () => {
+  const fresh = individualMode.create([pc("a"), pc("b")]);
+  const roll = (total: number, typed?: boolean): IndividualCommand => ({
+    type: "recordInitiative",
+    combatantId: "a",
+    total,
+    modifier: 0,
+    ...(typed === undefined ? {} : { typed }),
+  });
+  const once = must(fresh, roll(7), player("a")).state;
+
+  it("a player's second roll for the same combatant is refused, and their Roll button goes", () => {
+    expect(apply(once, roll(19), player("a"))).toEqual({
+      ok: false,
+      refusal: { code: "rerollGMOnly", combatantId: "a" },
+    });
+    expect(individualMode.allowed(fresh, player("a")).some((x) => x.type === "recordInitiative")).toBe(true);
+    expect(individualMode.allowed(once, player("a")).some((x) => x.type === "recordInitiative")).toBe(false);
+  });
+
+  it("a result marked typed is the GM's only, and the tracker's mark follows the last record", () => {
+    expect(apply(fresh, roll(7, true), player("a"))).toEqual({
+      ok: false,
+      refusal: { code: "typedResult", combatantId: "a" },
+    });
+    const typed = must(fresh, roll(7, true)).state;
+    expect(typed.combatants.find((c) => c.id === "a")?.typed).toBe(true);
+    expect(must(typed, roll(9)).state.combatants.find((c) => c.id === "a")?.typed).toBeUndefined();
+  });
+
+  it("the GM re-rolls it before the start", () => {
+    expect(individualMode.allowed(once, GM).some((x) => x.type === "recordInitiative" && x.combatantId === "a")).toBe(
+      true,
+    );
+    expect(must(once, roll(19)).state.combatants.find((c) => c.id === "a")?.initiative).toBe(19);
+  });
+});
+
 describe("start", () => {
   it.each([
     { rule: "refused with no combatants", state: individualMode.create([]), code: "noCombatants", id: undefined },

@@ -255,6 +255,15 @@ describe("start: every combatant makes a check first", () => {
     expect(refusal(apply(fresh, check(["han", 1, 1]), LUKE))).toEqual({ code: "notOwner", combatantId: "han" });
     expect(apply(fresh, check(["t1", 1, 1]), GM).ok).toBe(true);
   });
+
+  it("players roll once, as in core: only the GM re-rolls a check before the start (issue 15 item 4)", () => {
+    const rolled = must(slotsMode.create(ROSTER), check(["luke", 1, 1]), LUKE).state;
+    expect(refusal(apply(rolled, check(["luke", 4, 4]), LUKE))).toEqual({ code: "rerollGMOnly", combatantId: "luke" });
+    expect(slotsMode.allowed(rolled, LUKE).some((a) => a.type === "recordCheck")).toBe(false);
+    expect(slotsMode.allowed(rolled, GM).some((a) => a.type === "recordCheck" && a.combatantId === "luke")).toBe(true);
+    const again = must(rolled, check(["luke", 4, 4]), GM).state;
+    expect(again.combatants.find((c) => c.id === "luke")?.check).toMatchObject({ primary: 4, secondary: 4 });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -869,9 +878,10 @@ describe("allowed() lists exactly what each user may do now", () => {
         `${a.type}${a.slot === undefined ? "" : `@${a.slot}`}${a.combatantId === undefined ? "" : `:${a.combatantId}`}`,
     );
 
-  it("before the start: players roll their own check", () => {
+  it("before the start: players roll their own check, once", () => {
     expect(list(slotsMode.create(ROSTER), LUKE)).toEqual(["recordCheck:luke"]);
-    expect(list(setup, LUKE)).toEqual(["recordCheck:luke"]);
+    // Luke has rolled: only the GM rolls again (issue 15 item 4).
+    expect(list(setup, LUKE)).toEqual([]);
     expect(list(setup, GM)).toContain("start");
   });
 

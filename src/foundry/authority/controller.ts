@@ -23,6 +23,7 @@ import { notifyRefusal, refusalCodes } from "../notify";
 import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
+import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -39,7 +40,11 @@ const serialise = createSerialQueue();
  * Write an applied command: one Combat update holding the encounter flag diff, round and turn.
  * Fires core's `combatStart`, `combatRound` and `combatTurn` as core does before its own update.
  */
-async function write(combat: Combat.Implementation, applied: Applied & { ok: true }): Promise<void> {
+async function write(
+  combat: Combat.Implementation,
+  applied: Applied & { ok: true },
+  usedRolls: readonly string[] = [],
+): Promise<void> {
   const { view, before } = applied;
   const round = view.round;
   const turn = turnOf(combat, view);
@@ -52,7 +57,8 @@ async function write(combat: Combat.Implementation, applied: Applied & { ok: tru
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
   else if (round !== before.round) Hooks.callAll("combatRound", combat, hookData, hookOptions);
   else if (view.current !== before.current) Hooks.callAll("combatTurn", combat, hookData, hookOptions);
-  const data = { round, turn, flags: { [MODULE_ID]: { [FLAGS.encounter]: applied.update } } };
+  const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
+  const data = { round, turn, flags: { [MODULE_ID]: flags } };
   await combat.update(asUpdate(data), { direction });
 }
 
@@ -100,7 +106,13 @@ export function applyAsAuthority(
     const bound = loadBound(combat);
     if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
     if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
-    const applied = bound.apply(command, who, historyLimit(), requestId);
+    // A dice result must come from the requester's own roll in chat (`proofs.ts`).
+    const proven = await proveCommand(combat, command as Json, who);
+    if (!proven.ok) {
+      moduleHooks.callAll(HOOKS.refused, combat, command, { code: proven.code });
+      return refusal(proven.code, combatantOf(command));
+    }
+    const applied = bound.apply(proven.command, who, historyLimit(), requestId);
     if (!applied.ok) {
       moduleHooks.callAll(HOOKS.refused, combat, command, applied.refusal);
       return refusal(
@@ -110,7 +122,7 @@ export function applyAsAuthority(
       );
     }
     try {
-      await write(combat, applied);
+      await write(combat, applied, proven.used);
     } catch (error) {
       console.error(`${MODULE_ID} |`, error);
       return refusal("writeFailed");
@@ -317,6 +329,9 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
   if (isAuthority()) return shown(combat, await applyAsAuthority(combat, command, who, null));
   const early = precheck(combat, command);
   if (early !== null) return shown(combat, early);
+  // A player's dice result names the chat messages it was rolled in; a typed number is not sent.
+  if (isRolledCommand(combat, command) && rollIdsOf(command)?.length === 0)
+    return shown(combat, refusal("typedResult", combatantOf(command)));
   const target = carrier(combat, who, command);
   if (target === null) return shown(combat, refusal("noOwnedCombatant"));
   const request: StoredRequest = {
@@ -375,6 +390,13 @@ function carrier(
   const id = typeof named === "string" && who.owns.includes(named) ? named : who.owns[0];
   const combatant = id === undefined ? undefined : combat.combatants.get(id);
   return combatant === undefined ? null : { kind: "combatant", document: combatant };
+}
+
+/** The combatant a command names, if any (for a refusal's message). */
+function combatantOf(command: unknown): string | undefined {
+  const id =
+    typeof command === "object" && command !== null ? (command as { combatantId?: unknown }).combatantId : null;
+  return typeof id === "string" ? id : undefined;
 }
 
 function settle(requestId: string, result: CommandResult): void {

@@ -2,6 +2,7 @@
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import { handleRequest, isAuthority, onAuthorityChange, reconcileRoster, restoreTurn } from "./controller";
 import { isStructured } from "./encounters";
+import { guardCombatant, rememberGuarded } from "./guard";
 import { tracksDefeat } from "../defeated";
 import { bindingOf, isModeSetting } from "../modes";
 import { defaultMode } from "../settings";
@@ -26,6 +27,7 @@ export function onPreCreateCombat(combat: Combat.Implementation, data: object): 
 
 /** `createCombat`: an encounter created with combatants already in it is brought in line. */
 export function onCreateCombat(combat: Combat.Implementation): void {
+  for (const combatant of combat.combatants.contents) rememberGuarded(combatant);
   if (isAuthority() && isStructured(combat) && combat.combatants.size > 0) void reconcileRoster(combat);
 }
 
@@ -48,7 +50,8 @@ export function onUpdateCombat(
 }
 
 /**
- * `updateCombatant` on the authority: a request a player wrote on a combatant they own; a combatant
+ * `updateCombatant`: GM-only data a player wrote is put back (`guard.ts`; every client remembers what
+ * a GM wrote). On the authority: a request a player wrote on a combatant they own; a combatant
  * marked defeated (or revived) in Foundry is mirrored into the rules of the modes that track it.
  */
 export function onUpdateCombatant(
@@ -58,15 +61,22 @@ export function onUpdateCombatant(
   userId: string,
 ): void {
   const combat = combatant.parent;
-  if (combat === null || !isAuthority() || !isStructured(combat)) return;
+  const structured = combat !== null && isStructured(combat);
+  guardCombatant(combatant, changed, userId, structured && isAuthority());
+  if (combat === null || !isAuthority() || !structured) return;
   const request = moduleFlags(changed)?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId);
   if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
 }
 
-/** `createCombatant` on the authority: a combatant joins the structured state. */
-export function onCreateCombatant(combatant: Combatant.Implementation): void {
+/**
+ * `createCombatant`: module flags a player created it with are put back (GM-only data, `guard.ts`);
+ * on the authority, the combatant joins the structured state.
+ */
+export function onCreateCombatant(combatant: Combatant.Implementation, _options: unknown, userId: string): void {
   const combat = combatant.parent;
+  const flags = (combatant._source as { flags?: unknown }).flags;
+  guardCombatant(combatant, { flags }, userId, combat !== null && isStructured(combat) && isAuthority());
   if (combat !== null && isAuthority() && isStructured(combat)) void reconcileRoster(combat);
 }
 

@@ -12,7 +12,8 @@ import type { RuleEvent } from "../../core/engine";
 import type { CommandResult } from "../../core/protocol";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import type { RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import type { EventOrigin } from "../contract";
 import { DR_BLED_FLAG, DR_DEF_FLAG } from "./constants";
@@ -80,10 +81,28 @@ export async function rollIP(
     const total = rollTotal(roll);
     if (total === null) return bad();
     const flavor = game.i18n.format(`${I18N}.Chat.DeclareResolveIP`, { name: combatant.name ?? "" });
-    await postRoll(roll, combatant, flavor, rollMode);
-    return submit(combat, { ...probe, total, modifier });
+    const message = await postRoll(roll, combatant, flavor, rollMode);
+    return submit(combat, { ...probe, total, modifier, ...(message === null ? {} : { rolls: [message] }) });
   });
 }
+
+/**
+ * The check of a player's IP (`rolledResults`): its one chat roll is the configured formula for that
+ * actor, with the command's total, and the modifier is the configured modifier's.
+ */
+export const DECLARE_RESOLVE_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
+  async recordIP(combat, command, rolls) {
+    const { combatantId, total, modifier } = command as { combatantId?: unknown; total?: unknown; modifier?: unknown };
+    const actor = typeof combatantId === "string" ? combat.combatants.get(combatantId)?.actor : undefined;
+    const [roll] = rolls;
+    if (actor === undefined || actor === null || roll === undefined || rolls.length !== 1) return false;
+    const data = actor.getRollData();
+    const formulas = ipFormulas();
+    const formula = resolveFormula(formulas.roll, data);
+    const expected = await modifierOf(formulas.modifier, data);
+    return formula !== null && rolledWith(roll, formula) && totalOf(roll) === total && expected === modifier;
+  },
+};
 
 /** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without IP. */
 export function ipToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {

@@ -6,7 +6,15 @@ import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
 import { registerCatalogueMenu } from "./catalogue-form";
-import { applyBudget, declareActions, declareResolveEffects, drState, ipToRoll, rollIP } from "./glue";
+import {
+  applyBudget,
+  DECLARE_RESOLVE_ROLL_CHECKS,
+  declareActions,
+  declareResolveEffects,
+  drState,
+  ipToRoll,
+  rollIP,
+} from "./glue";
 import {
   createDeclareResolve,
   DECLARE_RESOLVE_REFUSALS,
@@ -30,6 +38,9 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     ids: (state) => state.combatants.map((c) => c.id),
   },
   refusalCodes: DECLARE_RESOLVE_REFUSALS,
+  // No module data on a Combatant is a player\'s to write but the request.
+  gmOnlyCombatantKeys: [],
+  rolledResults: DECLARE_RESOLVE_ROLL_CHECKS,
   // A new encounter starts with the world's AP budget.
   create: (roster) => createDeclareResolve(roster, apBudget()),
   initiative: {

@@ -9,7 +9,8 @@ import type { RuleEvent } from "../../core/engine";
 import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { flatFootedAsStatus, initiativeFormulas } from "./settings";
@@ -47,26 +48,87 @@ function rollDataOf(combatant: Combatant.Implementation): Record<string, unknown
   return actor === null ? null : actor.getRollData();
 }
 
-/** Roll the check `die + modifier`, post it to chat and return its total, or null if it cannot roll. */
+/** The formula of the check `die + modifier` for this combatant's actor, or null when it cannot be built. */
+function checkFormula(speaker: Combatant.Implementation, modifier: number): string | null {
+  const die = resolveFormula(initiativeFormulas().die, rollDataOf(speaker) ?? {});
+  const formula = `${die ?? ""} + ${modifier}`;
+  return die === null || !Roll.validate(formula) ? null : formula;
+}
+
+/** A rolled check: its total and the chat message it was posted in (the proof a command sends). */
+export interface RolledCheck {
+  readonly total: number;
+  readonly messageId: string;
+}
+
+/** Roll the check `die + modifier`, post it to chat and return it, or null if it cannot roll. */
 export async function rollCheck(
   combat: Combat.Implementation,
   speaker: Combatant.Implementation,
   modifier: number,
   flavor: string,
   rollMode: string | undefined,
-): Promise<number | null> {
-  const die = resolveFormula(initiativeFormulas().die, rollDataOf(speaker) ?? {});
-  const formula = `${die ?? ""} + ${modifier}`;
-  if (die === null || !Roll.validate(formula)) {
+): Promise<RolledCheck | null> {
+  const formula = checkFormula(speaker, modifier);
+  if (formula === null) {
     notifyRefusal(combat, "invalidFormula");
     return null;
   }
   const roll = new Roll(formula);
   await roll.evaluate();
-  await postRoll(roll, speaker, flavor, rollMode);
-  const total = roll.total;
-  return typeof total === "number" && Number.isFinite(total) ? total : null;
+  const messageId = await postRoll(roll, speaker, flavor, rollMode);
+  const total = totalOf(roll);
+  return total === null || messageId === null ? null : { total, messageId };
 }
+
+/** Whether one roll is the check of `speaker` at `modifier` and came to `total`. */
+function isCheckRoll(
+  roll: Roll | undefined,
+  speaker: Combatant.Implementation | undefined,
+  modifier: number,
+  total: unknown,
+): boolean {
+  const formula = speaker === undefined ? null : checkFormula(speaker, modifier);
+  return roll !== undefined && formula !== null && rolledWith(roll, formula) && totalOf(roll) === total;
+}
+
+/**
+ * The checks of the individual mode's rolled results (`rolledResults`): the initiative check with the
+ * modifier the settings give the actor now, a group's check at its lowest modifier, each roll-off.
+ */
+export const INDIVIDUAL_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
+  async recordInitiative(combat, command, rolls) {
+    const { combatantId, total, modifier } = command as { combatantId?: unknown; total?: unknown; modifier?: unknown };
+    const combatant = typeof combatantId === "string" ? combat.combatants.get(combatantId) : undefined;
+    const data = combatant === undefined ? null : rollDataOf(combatant);
+    if (data === null || rolls.length !== 1) return false;
+    const expected = await evaluateModifier(initiativeFormulas().modifier, data);
+    return expected !== null && expected === modifier && isCheckRoll(rolls[0], combatant, expected, total);
+  },
+  recordGroupInitiative(combat, command, rolls) {
+    const { groupId, total } = command as { groupId?: unknown; total?: unknown };
+    const state = individualState(combat);
+    if (state === null || typeof groupId !== "string" || rolls.length !== 1) return Promise.resolve(false);
+    const modifier = groupModifier(state, groupId);
+    const speaker = groupMembers(state, groupId)
+      .map((id) => combat.combatants.get(id))
+      .find((c) => c !== undefined);
+    return Promise.resolve(modifier !== null && isCheckRoll(rolls[0], speaker, modifier, total));
+  },
+  recordRollOff(combat, command, rolls) {
+    const results = (command as { results?: unknown }).results;
+    const state = individualState(combat);
+    if (state === null || !Array.isArray(results) || results.length !== rolls.length) return Promise.resolve(false);
+    return Promise.resolve(
+      (results as unknown[]).every((result, i) => {
+        const { combatantId, total } = (result ?? {}) as { combatantId?: unknown; total?: unknown };
+        const entry = state.combatants.find((c) => c.id === combatantId);
+        const speaker = entry === undefined ? undefined : combat.combatants.get(entry.id);
+        return isCheckRoll(rolls[i], speaker, entry?.modifier ?? 0, total);
+      }),
+    );
+  },
+};
 
 /**
  * Roll initiative for these combatants. A member of a group makes the group's one check (GM only),
@@ -119,9 +181,9 @@ async function rollOne(
   const early = precheck(combat, command);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
-  const total = await rollCheck(combat, combatant, modifier, flavor, rollMode);
-  if (total === null) return { ok: false, code: "invalidFormula" };
-  return submit(combat, { ...command, total });
+  const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode);
+  if (rolled === null) return { ok: false, code: "invalidFormula" };
+  return submit(combat, { ...command, total: rolled.total, rolls: [rolled.messageId] });
 }
 
 async function rollGroup(
@@ -139,9 +201,9 @@ async function rollGroup(
   const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
-  const total = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "gmroll");
-  if (total === null) return { ok: false, code: "invalidFormula" };
-  return submit(combat, { type: "recordGroupInitiative", groupId, total });
+  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "gmroll");
+  if (rolled === null) return { ok: false, code: "invalidFormula" };
+  return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }
 
 /**

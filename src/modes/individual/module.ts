@@ -9,7 +9,13 @@ import { defineMode } from "../contract";
 import { individualSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { INDIVIDUAL_ACTIONS } from "./actions";
-import { combatantsToRoll, groupCombatants, individualEffects, rollStructuredInitiative } from "./glue";
+import {
+  combatantsToRoll,
+  groupCombatants,
+  INDIVIDUAL_ROLL_CHECKS,
+  individualEffects,
+  rollStructuredInitiative,
+} from "./glue";
 import { rollPendingRollOffs } from "./rolloff";
 import { individualMode, type IndividualCommand, type IndividualState } from "./rules/individual";
 import { parseIndividualState } from "./rules/state";
@@ -58,6 +64,9 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   },
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
+  // It keeps no data of its own on combatants (its module flags are the GM's all the same).
+  gmOnlyCombatantKeys: [],
+  rolledResults: INDIVIDUAL_ROLL_CHECKS,
   salvage: salvageInitiative,
   initiative: {
     rollInitiative: (combat, ids, options) => rollStructuredInitiative(combat, ids, options),

@@ -19,6 +19,7 @@ export async function rollOffSet(
   set: readonly string[],
 ): Promise<CommandResult> {
   const rolled: { combatantId: string; total: number }[] = [];
+  const rolls: string[] = [];
   for (const id of set) {
     const entry = state.combatants.find((c) => c.id === id);
     const speaker = combat.combatants.get(id);
@@ -27,11 +28,12 @@ export async function rollOffSet(
       return { ok: false, code: "unknownCombatant" };
     }
     const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
-    const total = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
-    if (total === null) return { ok: false, code: "invalidFormula" };
-    rolled.push({ combatantId: id, total });
+    const check = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
+    if (check === null) return { ok: false, code: "invalidFormula" };
+    rolled.push({ combatantId: id, total: check.total });
+    rolls.push(check.messageId);
   }
-  return submit(combat, { type: "recordRollOff", results: rolled });
+  return submit(combat, { type: "recordRollOff", results: rolled, rolls });
 }
 
 /** Roll every pending roll-off (GM), again while a roll-off ties again. */

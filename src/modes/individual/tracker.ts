@@ -22,6 +22,8 @@ export interface IndividualRowContext {
   readonly trigger: string;
   readonly acted: boolean;
   readonly needsRoll: boolean;
+  /** The GM typed the initiative instead of rolling it. */
+  readonly typed: boolean;
   readonly rollOffs: string;
   readonly hasRollOffs: boolean;
 }
@@ -117,6 +119,7 @@ export const individualTracker: ModeTracker<IndividualState> = {
           trigger: c.ready ?? "",
           acted,
           needsRoll: c.initiative === null,
+          typed: c.initiative !== null && c.typed === true,
           rollOffs: offs.join(", "),
           hasRollOffs: offs.length > 0,
         },

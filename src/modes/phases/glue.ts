@@ -19,7 +19,8 @@ import {
 } from "./rules/phases";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { postRoll } from "../../foundry/chat";
+import { postRoll, rolledWith } from "../../foundry/chat";
+import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { RuleEvent } from "../../core/engine";
 import type { CommandResult, RefusalDetail } from "../../core/protocol";
@@ -152,9 +153,31 @@ export async function rollSkill(
           intent: escapeText(intent.text),
         });
   const card = { combatId: combat.id ?? "", combatantId, round: state.round, flavor };
-  await postRoll(roll, combatant, flavor, options.rollMode, { [MODULE_ID]: { [PHASES_ROLL_FLAG]: card } });
-  return submit(combat, { ...base, dice: facesOf(roll) });
+  const message = await postRoll(roll, combatant, flavor, options.rollMode, {
+    [MODULE_ID]: { [PHASES_ROLL_FLAG]: card },
+  });
+  return submit(combat, { ...base, dice: facesOf(roll), ...(message === null ? {} : { rolls: [message] }) });
 }
+
+/**
+ * The check of a player's skill roll (`rolledResults`): its one chat roll is `{n}d{size}` of the
+ * command's die size and the dice the command sends are that roll's faces (a typed or forged set of
+ * dice, say one without doubles, does not check).
+ */
+export const PHASES_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
+  skillRoll(_combat, command, rolls) {
+    const { dieSize, dice } = command as { dieSize?: unknown; dice?: unknown };
+    const [roll] = rolls;
+    if (roll === undefined || rolls.length !== 1 || !Array.isArray(dice) || typeof dieSize !== "number")
+      return Promise.resolve(false);
+    const faces = facesOf(roll);
+    return Promise.resolve(
+      rolledWith(roll, `${String(dice.length)}d${String(dieSize)}`) &&
+        faces.length === dice.length &&
+        faces.every((face, i) => face === dice[i]),
+    );
+  },
+};
 
 /** The roll card's flag, narrowed. */
 function cardOf(message: ChatMessage.Implementation): { combatId: string; combatantId: string; flavor: string } | null {

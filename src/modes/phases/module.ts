@@ -6,7 +6,7 @@ import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { phasesSample } from "./sample";
 import { PHASES_ACTIONS } from "./actions";
-import { PHASES_API, PHASES_GLUE_REFUSALS, phasesEffects } from "./glue";
+import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
 import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
 import { parsePhasesState } from "./rules/state";
 import { phasesDefaults, registerPhasesSettings } from "./settings";
@@ -23,6 +23,9 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
     ids: (state) => state.combatants.map((c) => c.id),
   },
   refusalCodes: [...PHASES_REFUSALS, ...PHASES_GLUE_REFUSALS],
+  // No module data on a Combatant is a player\'s to write but the request.
+  gmOnlyCombatantKeys: [],
+  rolledResults: PHASES_ROLL_CHECKS,
   // A new encounter starts with the world's Advantage cap and Collapse points.
   create: (roster) => createPhases(roster, phasesDefaults()),
   // Nobody rolls initiative: the phases give the order.

@@ -42,8 +42,10 @@ import {
   submit,
 } from "../../foundry/authority/controller";
 import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
+import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
-import { askedRollMode, postRoll } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import { clock, type Cancel } from "../../foundry/clock";
 import type { Json } from "../../core/patch";
@@ -368,24 +370,43 @@ export async function rollSide(
     if (!early.ok) notifyRefusal(combat, early.code, early.combatantId);
     return early;
   }
-  const rollerId = sideRoller(state, sideId) ?? "";
-  const roller = combat.combatants.get(rollerId);
-  const entry = state.combatants.find((c) => c.id === rollerId);
+  const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
   const side = state.sides.find((s) => s.id === sideId);
-  const score = parseDiceCode(entry?.initiativeScore ?? null) ?? { dice: 0, pips: 0 };
-  // Wound penalties apply to the side's roll (RULES.md §1); Character and Force Points cannot be spent on it.
-  const wound = roller === undefined ? null : woundPenaltyOf(roller);
-  const code = wound === null ? score : subtractDiceCodes(score, wound);
-  const roll = new Roll(diceFormula(code));
+  const roll = new Roll(sideRollFormula(combat, state, sideId));
   await roll.evaluate();
   const flavor = game.i18n.format(`${I18N}.Chat.SideInitiative`, {
     side: side?.name ?? "",
     name: roller?.name ?? "",
   });
-  await postRoll(roll, roller, flavor, rollMode);
-  const total = typeof roll.total === "number" && Number.isFinite(roll.total) ? roll.total : 0;
-  return submit(combat, { ...probe, total });
+  const messageId = await postRoll(roll, roller, flavor, rollMode);
+  return submit(combat, { ...probe, total: totalOf(roll) ?? 0, rolls: messageId === null ? [] : [messageId] });
 }
+
+/** The formula of a side's roll: its roller's initiative score as D6 dice, less the roller's wound penalty. */
+function sideRollFormula(combat: Combat.Implementation, state: SidesState, sideId: string): string {
+  const rollerId = sideRoller(state, sideId) ?? "";
+  const roller = combat.combatants.get(rollerId);
+  const entry = state.combatants.find((c) => c.id === rollerId);
+  const score = parseDiceCode(entry?.initiativeScore ?? null) ?? { dice: 0, pips: 0 };
+  // Wound penalties apply to the side's roll (RULES.md §1); Character and Force Points cannot be spent on it.
+  const wound = roller === undefined ? null : woundPenaltyOf(roller);
+  return diceFormula(wound === null ? score : subtractDiceCodes(score, wound));
+}
+
+/** The check of a `recordSideRoll` (`rolledResults`): one roll of the side's formula, showing its total. */
+export const checkSideRoll: RollCheck = (combat, command, rolls) => {
+  const { sideId, total } = command as { sideId?: unknown; total?: unknown };
+  const state = sidesState(combat);
+  const roll = rolls[0];
+  return Promise.resolve(
+    state !== null &&
+      typeof sideId === "string" &&
+      rolls.length === 1 &&
+      roll !== undefined &&
+      rolledWith(roll, sideRollFormula(combat, state, sideId)) &&
+      totalOf(roll) === total,
+  );
+};
 
 /** Sides still to roll whose roller the current user owns (only GM sides for `npcsOnly`). */
 export function sidesToRollFor(combat: Combat.Implementation, npcsOnly: boolean): string[] {
@@ -597,10 +618,18 @@ export function onSidesCombatantCreated(combatant: Combatant.Implementation): vo
   if (sidesCombat(combat) && isAuthority()) void assignDefaultSides(combat);
 }
 
-/** `updateCombatant`: a side change (the `group` field) is mirrored (active GM). */
-export function onSidesCombatantUpdated(combatant: Combatant.Implementation, changed: object): void {
+/**
+ * `updateCombatant`: a GM's side change (the `group` field) is mirrored (active GM). A player's is
+ * not: only the GM changes sides, and the shared guard puts it back (`gmOnlyCombatantKeys`).
+ */
+export function onSidesCombatantUpdated(
+  combatant: Combatant.Implementation,
+  changed: object,
+  _options: unknown,
+  userId: string,
+): void {
   const combat = combatant.parent;
-  if (sidesCombat(combat) && isAuthority() && "group" in changed) void reconcileRoster(combat);
+  if (sidesCombat(combat) && isAuthority() && "group" in changed && isGMUser(userId)) void reconcileRoster(combat);
 }
 
 /** `create/update/deleteCombatantGroup`: a side added, renamed, recoloured or removed is mirrored. */

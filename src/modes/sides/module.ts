@@ -6,6 +6,7 @@ import { defineMode } from "../contract";
 import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
 import {
+  checkSideRoll,
   onSidesActorUpdated,
   onSidesCombatantCreated,
   onSidesCombatantUpdated,
@@ -36,6 +37,9 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   },
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
+  // A combatant's side is its CombatantGroup: only the GM changes sides.
+  gmOnlyCombatantKeys: ["group"],
+  rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
     rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
     rollAll: (combat) => rollAllSides(combat, false),

@@ -97,6 +97,8 @@ export interface SideContext {
   readonly kind: string;
   readonly roll: string;
   readonly rolled: boolean;
+  /** The GM typed the roll instead of rolling it. */
+  readonly typed: boolean;
   readonly roller: string;
   /** 1-based place in the declaration order, or "". */
   readonly place: string;
@@ -336,6 +338,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
         kind: i18n.localize(`${I18N}.Tracker.${S}.${isGMSide(state, side.id) ? "GMSide" : "PCSide"}`),
         roll: roll === null ? "" : String(roll),
         rolled: roll !== null,
+        typed: state.rolls.some((r) => r.sideId === side.id && r.typed === true),
         roller: roller === null ? "" : nameOf(roller),
         place: place < 0 ? "" : String(place + 1),
         controls,

@@ -7,9 +7,10 @@ import { I18N, MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { slotsMode, type SlotsState } from "./rules/slots";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
-import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
+import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
 import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
@@ -70,28 +71,68 @@ function formulasFor(
   return secondary === null ? null : { primary, secondary };
 }
 
+/** A check's scores and the chat messages of its rolls (the proof a command sends). */
+interface RolledScores extends CheckScores {
+  readonly rolls: readonly string[];
+}
+
+/** The scores a check's rolls show: the symbols of one narrative roll, or the totals of two. */
+function scoresOf(rolls: readonly Roll[], symbols: boolean): CheckScores | null {
+  if (symbols) return rolls.length === 1 ? readSymbols(rolls[0]) : null;
+  const p = totalOf(rolls[0]);
+  const s = totalOf(rolls[1]);
+  return rolls.length !== 2 || p === null || s === null ? null : { primary: p, secondary: s };
+}
+
 /** Roll one combatant's check, post it to chat, and return its scores (null: nothing could be read). */
 async function rollScores(
   combatant: Combatant.Implementation,
   formulas: { primary: string; secondary: string | null },
   skill: SlotSkill,
   rollMode: string | undefined,
-): Promise<CheckScores | null> {
+): Promise<RolledScores | null> {
   const name = combatant.name ?? "";
   const skillLabel = game.i18n.localize(`${I18N}.Tracker.Slots.Skill.${skill}`);
   const RollClass = formulas.secondary === null ? symbolRollClass(CONFIG.Dice.rolls, Roll) : Roll;
   const primary = new RollClass(formulas.primary);
   await primary.evaluate();
   const flavor = game.i18n.format(`${I18N}.Chat.SlotsCheck`, { name, skill: skillLabel });
-  await postRoll(primary, combatant, flavor, rollMode);
-  if (formulas.secondary === null) return readSymbols(primary);
-  const secondary = new Roll(formulas.secondary);
-  await secondary.evaluate();
-  await postRoll(secondary, combatant, game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name }), rollMode);
-  const p = rollTotal(primary);
-  const s = rollTotal(secondary);
-  return p === null || s === null ? null : { primary: p, secondary: s };
+  const rolls = [await postRoll(primary, combatant, flavor, rollMode)];
+  const evaluated: Roll[] = [primary];
+  if (formulas.secondary !== null) {
+    const secondary = new Roll(formulas.secondary);
+    await secondary.evaluate();
+    const tieBreak = game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name });
+    rolls.push(await postRoll(secondary, combatant, tieBreak, rollMode));
+    evaluated.push(secondary);
+  }
+  const scores = scoresOf(evaluated, formulas.secondary === null);
+  const ids = rolls.filter((id): id is string => id !== null);
+  return scores === null || ids.length !== rolls.length ? null : { ...scores, rolls: ids };
 }
+
+/**
+ * The check of a `recordCheck` (`rolledResults`): the rolls are the combatant's check with the skill
+ * the GM chose, from the configured formulas resolved for its actor, and show the command's scores.
+ */
+export const checkSlotsRolls: RollCheck = (combat, command, rolls) => {
+  const { combatantId, primary, secondary, skill } = command as Record<string, unknown>;
+  const combatant = typeof combatantId === "string" ? combat.combatants.get(combatantId) : undefined;
+  const actor = combatant?.actor ?? null;
+  if (combatant === undefined || actor === null || (skill !== undefined && skill !== skillOf(combatant)))
+    return Promise.resolve(false);
+  const formulas = formulasFor(slotsFormulas(), skillOf(combatant), actor.getRollData());
+  const expected =
+    formulas === null ? [] : [formulas.primary, ...(formulas.secondary === null ? [] : [formulas.secondary])];
+  const scores = formulas === null ? null : scoresOf(rolls, formulas.secondary === null);
+  return Promise.resolve(
+    scores !== null &&
+      expected.length === rolls.length &&
+      expected.every((formula, i) => rolls[i] !== undefined && rolledWith(rolls[i], formula)) &&
+      clampScore(scores.primary) === primary &&
+      clampScore(scores.secondary) === secondary,
+  );
+};
 
 /**
  * Roll the `slots` initiative check of these combatants: each with the skill the GM chose, from the
@@ -123,6 +164,7 @@ export async function rollSlotsChecks(
       ...probe,
       primary: clampScore(scores.primary),
       secondary: clampScore(scores.secondary),
+      rolls: [...scores.rolls],
     });
   });
 }

@@ -2,11 +2,13 @@
  * The `slots` mode (RULES.md §4): initiative slots that players fill, as in Edge of the Empire and
  * Genesys, as one mode module.
  */
+import { MODULE_ID } from "../../constants";
+import { SLOTS_SKILL_FLAG } from "./constants";
 import { defineMode } from "../contract";
 import { slotsSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
-import { applyKeepPolicy, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
+import { applyKeepPolicy, checkSlotsRolls, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
 import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
 import { parseSlotsState } from "./rules/state";
 import { onKeepSlotsChange, registerSlotsSettings, slotsKeepPolicy } from "./settings";
@@ -24,6 +26,9 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   },
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
+  // The skill of a combatant's check is the GM's choice.
+  gmOnlyCombatantKeys: [`flags.${MODULE_ID}.${SLOTS_SKILL_FLAG}`],
+  rolledResults: { recordCheck: checkSlotsRolls },
   // A new slots encounter starts with the world's keep-slot policy.
   create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }),
   initiative: {

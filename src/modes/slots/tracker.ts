@@ -23,6 +23,8 @@ export interface SlotsRowContext {
   readonly skillLabel: string;
   readonly showSkill: boolean;
   readonly needsRoll: boolean;
+  /** The GM typed the check instead of rolling it. */
+  readonly typed: boolean;
   readonly hasCheck: boolean;
   /** Localised scores of its check ("2 successes, 1 advantage"). */
   readonly scores: string;
@@ -185,6 +187,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           showSkill: c.check !== null || !state.started,
           needsRoll: c.check === null && !c.defeated,
           hasCheck: c.check !== null,
+          typed: c.check?.typed === true,
           scores: c.check === null ? "" : scoresText(c.check.primary, c.check.secondary),
           acted,
           toAct: state.started && canAct(state, c.id),

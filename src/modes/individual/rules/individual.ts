@@ -46,14 +46,17 @@ import {
   stepKind,
   withItem,
   without,
+  markTyped,
+  parseTyped,
+  type TypedMark,
 } from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
 // State, commands, events
 // ---------------------------------------------------------------------------------------------
 
-/** A combatant as the individual mode tracks it. */
-export interface IndividualCombatant {
+/** A combatant as the individual mode tracks it (`typed`: its initiative was typed by the GM). */
+export interface IndividualCombatant extends TypedMark {
   readonly id: string;
   readonly name: string;
   /** Has a player owner. */
@@ -128,6 +131,8 @@ export type IndividualCommand =
       readonly combatantId: string;
       readonly total: number;
       readonly modifier: number;
+      /** Typed, not rolled (set by the authority; only the GM may). */
+      readonly typed?: boolean;
     }
   | {
       readonly type: "setGroup";
@@ -137,7 +142,12 @@ export type IndividualCommand =
       /** The member's own initiative modifier (required to join a group: the group uses the lowest). */
       readonly modifier?: number;
     }
-  | { readonly type: "recordGroupInitiative"; readonly groupId: string; readonly total: number }
+  | {
+      readonly type: "recordGroupInitiative";
+      readonly groupId: string;
+      readonly total: number;
+      readonly typed?: boolean;
+    }
   | {
       readonly type: "recordRollOff";
       /** One result per tied combatant; a group is named by any one of its members. */
@@ -584,18 +594,21 @@ const handlers: Handlers = {
     return accept({ ...state, skipDefeated: skip });
   },
 
-  recordInitiative(state, { combatantId, total, modifier }, who) {
+  recordInitiative(state, { combatantId, total, modifier, typed }, who) {
     const c = findById(state.combatants, combatantId);
     if (c === undefined) return refuse("unknownCombatant", combatantId);
     if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+    if (typed === true && !who.isGM) return refuse("typedResult", combatantId);
     if (!isFiniteNumber(total) || !isFiniteNumber(modifier)) return refuse("invalidValue", combatantId);
     if (c.groupId !== null) return refuse("inGroup", combatantId);
     // After the start only a joiner that has not rolled may roll.
     if (state.started && (c.initiative !== null || state.order.includes(combatantId))) {
       return refuse("alreadyStarted", combatantId);
     }
+    // Players roll once, as in core; only the GM rolls again (the earlier roll stays in chat).
+    if (!who.isGM && c.initiative !== null) return refuse("rerollGMOnly", combatantId);
     const events: RuleEvent[] = [{ type: "initiativeRecorded", round: state.round, combatantId }];
-    let s = updateCombatant(state, combatantId, (x) => ({ ...x, initiative: total, modifier }));
+    let s = updateCombatant(state, combatantId, (x) => markTyped({ ...x, initiative: total, modifier }, typed));
     s = { ...s, rollOffs: removeRollOffEntries(s.rollOffs, [combatantId]) };
     return accept(s, events);
   },
@@ -612,17 +625,17 @@ const handlers: Handlers = {
     // A member takes its group's total (or none yet); leaving a group means rolling alone.
     const initiative = groupId === null ? null : (first?.initiative ?? null);
     const cleared = [combatantId, ...others, ...(c.groupId === null ? [] : groupMembers(state, c.groupId))];
-    let s = updateCombatant(state, combatantId, (x) => ({
-      ...x,
-      groupId,
-      initiative,
-      modifier: modifier === undefined ? x.modifier : modifier,
-    }));
+    let s = updateCombatant(state, combatantId, (x) =>
+      markTyped(
+        { ...x, groupId, initiative, modifier: modifier === undefined ? x.modifier : modifier },
+        initiative !== null && first?.typed === true,
+      ),
+    );
     s = { ...s, rollOffs: removeRollOffEntries(s.rollOffs, cleared) };
     return accept(s, [{ type: "groupChanged", round: s.round, combatantId }]);
   },
 
-  recordGroupInitiative(state, { groupId, total }, who) {
+  recordGroupInitiative(state, { groupId, total, typed }, who) {
     if (!who.isGM) return refuse("notGM");
     const members = groupMembers(state, groupId);
     if (members.length === 0) return refuse("unknownGroup");
@@ -630,7 +643,9 @@ const handlers: Handlers = {
     if (!isFiniteNumber(total)) return refuse("invalidValue");
     let s: IndividualState = {
       ...state,
-      combatants: state.combatants.map((c) => (c.groupId === groupId ? { ...c, initiative: total } : c)),
+      combatants: state.combatants.map((c) =>
+        c.groupId === groupId ? markTyped({ ...c, initiative: total }, typed) : c,
+      ),
     };
     s = { ...s, rollOffs: removeRollOffEntries(s.rollOffs, members) };
     return accept(
@@ -950,7 +965,7 @@ function parseCommand(data: unknown): IndividualCommand | null {
       return typeof d.skip === "boolean" ? { type: "setSkipDefeated", skip: d.skip } : null;
     case "recordInitiative":
       return isId(id) && isFiniteNumber(d.total) && isFiniteNumber(d.modifier)
-        ? { type: "recordInitiative", combatantId: id, total: d.total, modifier: d.modifier }
+        ? { type: "recordInitiative", combatantId: id, total: d.total, modifier: d.modifier, ...parseTyped(d) }
         : null;
     case "setGroup": {
       if (!isId(id)) return null;
@@ -961,7 +976,7 @@ function parseCommand(data: unknown): IndividualCommand | null {
     }
     case "recordGroupInitiative":
       return isId(d.groupId) && isFiniteNumber(d.total)
-        ? { type: "recordGroupInitiative", groupId: d.groupId, total: d.total }
+        ? { type: "recordGroupInitiative", groupId: d.groupId, total: d.total, ...parseTyped(d) }
         : null;
     case "recordRollOff": {
       const results = parseResults(d.results);

@@ -3,7 +3,7 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
+import { isFiniteNumber, isId, isRecord, isText, isTypedMark } from "../../../core/common";
 import type { DelayEntry, IndividualCombatant, IndividualState, RollOffResult } from "./individual";
 
 function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
@@ -25,7 +25,8 @@ function isCombatant(value: unknown): value is IndividualCombatant {
     isNullable(value.groupId, isId) &&
     typeof value.aware === "boolean" &&
     typeof value.defeated === "boolean" &&
-    isNullable(value.ready, isText)
+    isNullable(value.ready, isText) &&
+    isTypedMark(value)
   );
 }
 

@@ -51,6 +51,9 @@ import {
   parseRosterEntry,
   stepKind,
   without,
+  markTyped,
+  parseTyped,
+  type TypedMark,
 } from "../../../core/common";
 import {
   compareDiceCodes,
@@ -106,7 +109,7 @@ export interface Side {
 }
 
 /** A side's initiative roll this round. */
-export interface SideRoll {
+export interface SideRoll extends TypedMark {
   readonly sideId: string;
   readonly total: number;
 }
@@ -214,7 +217,7 @@ export type SidesCommand =
   | { readonly type: "configure"; readonly maxActions: number; readonly actionPenalty: string }
   | { readonly type: "start" }
   | { readonly type: "setRoller"; readonly sideId: string; readonly combatantId: string | null }
-  | { readonly type: "recordSideRoll"; readonly sideId: string; readonly total: number }
+  | { readonly type: "recordSideRoll"; readonly sideId: string; readonly total: number; readonly typed?: boolean }
   | { readonly type: "orderTiedSides"; readonly sideIds: readonly string[] }
   | {
       readonly type: "declare";
@@ -742,16 +745,17 @@ const handlers: Handlers = {
     return accept(s, [event]);
   },
 
-  recordSideRoll(state, { sideId, total }, who) {
+  recordSideRoll(state, { sideId, total, typed }, who) {
     if (!state.started) return refuse("notStarted");
     if (state.step !== "initiative") return refuse("wrongStep");
     if (findById(state.sides, sideId) === undefined) return refuse("unknownSide");
     const roller = sideRoller(state, sideId);
     if (roller === null) return refuse("emptySide");
     if (!canControl(who, roller)) return refuse("notOwner", roller);
+    if (typed === true && !who.isGM) return refuse("typedResult", roller);
     if (sideRoll(state, sideId) !== null) return refuse("alreadyRolled");
     if (!isFiniteNumber(total)) return refuse("invalidValue");
-    const s: SidesState = { ...state, rolls: [...state.rolls, { sideId, total }] };
+    const s: SidesState = { ...state, rolls: [...state.rolls, markTyped({ sideId, total }, typed)] };
     return accept(s, [{ type: "sideRolled", round: s.round, combatantId: roller }]);
   },
 
@@ -1111,7 +1115,7 @@ function parseCommand(data: unknown): SidesCommand | null {
       return isId(id) ? { type: "setRoller", sideId: d.sideId, combatantId: id } : null;
     case "recordSideRoll":
       return isId(d.sideId) && isFiniteNumber(d.total)
-        ? { type: "recordSideRoll", sideId: d.sideId, total: d.total }
+        ? { type: "recordSideRoll", sideId: d.sideId, total: d.total, ...parseTyped(d) }
         : null;
     case "orderTiedSides": {
       const sideIds = parseIdList(d.sideIds, MAX_SIDES);

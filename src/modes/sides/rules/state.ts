@@ -3,7 +3,7 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
+import { isFiniteNumber, isId, isRecord, isText, isTypedMark } from "../../../core/common";
 import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
@@ -70,7 +70,7 @@ function isSide(value: unknown): value is Side {
 }
 
 function isRoll(value: unknown): value is SideRoll {
-  return isRecord(value) && isId(value.sideId) && isFiniteNumber(value.total);
+  return isRecord(value) && isId(value.sideId) && isFiniteNumber(value.total) && isTypedMark(value);
 }
 
 function isDeclaration(value: unknown): value is Declaration {

@@ -55,6 +55,9 @@ import {
   stepKind,
   withItem,
   without,
+  markTyped,
+  parseTyped,
+  type TypedMark,
 } from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
@@ -70,7 +73,7 @@ export const MAX_CHECK_SCORE = 999;
 export const MAX_SLOT_INDEX = 9999;
 
 /** One initiative check result. */
-export interface SlotsCheck {
+export interface SlotsCheck extends TypedMark {
   /** Successes (or the generic primary score): ranks first. */
   readonly primary: number;
   /** Advantages (or the generic secondary score): breaks ties in the primary score. */
@@ -147,6 +150,8 @@ export type SlotsCommand =
       readonly primary: number;
       /** Advantages: an integer, at most {@link MAX_CHECK_SCORE} either way. */
       readonly secondary: number;
+      /** Typed, not rolled (set by the authority; only the GM may). */
+      readonly typed?: boolean;
       readonly skill?: string;
     }
   | { readonly type: "start" }
@@ -551,15 +556,18 @@ const handlers: Handlers = {
     ]);
   },
 
-  recordCheck(state, { combatantId, primary, secondary, skill }, who) {
+  recordCheck(state, { combatantId, primary, secondary, skill, typed }, who) {
     const c = findById(state.combatants, combatantId);
     if (c === undefined) return refuse("unknownCombatant", combatantId);
     if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+    if (typed === true && !who.isGM) return refuse("typedResult", combatantId);
     if (!isScore(primary) || !isScore(secondary)) return refuse("invalidValue", combatantId);
     if (skill !== undefined && !isId(skill)) return refuse("invalidValue", combatantId);
     // After the start only a joiner that has not rolled may roll.
     if (state.started && c.check !== null) return refuse("alreadyStarted", combatantId);
-    const check: SlotsCheck = { primary, secondary, skill: skill ?? null };
+    // Players roll once, as in core; only the GM rolls again (the earlier roll stays in chat).
+    if (!who.isGM && c.check !== null) return refuse("rerollGMOnly", combatantId);
+    const check: SlotsCheck = markTyped({ primary, secondary, skill: skill ?? null }, typed);
     const events: SlotsEvent[] = [{ type: "checkRecorded", round: state.round, combatantId }];
     // Before the start a new check replaces the old one and its slot.
     let s = c.slotted ? dropSlotOf(state, c, events) : state;
@@ -797,7 +805,13 @@ function parseCommand(data: unknown): SlotsCommand | null {
     }
     case "recordCheck": {
       if (!isId(id) || !isScore(d.primary) || !isScore(d.secondary)) return null;
-      const base = { type: "recordCheck", combatantId: id, primary: d.primary, secondary: d.secondary } as const;
+      const base = {
+        type: "recordCheck",
+        combatantId: id,
+        primary: d.primary,
+        secondary: d.secondary,
+        ...parseTyped(d),
+      } as const;
       if (d.skill === undefined || d.skill === null) return base;
       return isId(d.skill) ? { ...base, skill: d.skill } : null;
     }

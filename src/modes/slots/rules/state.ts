@@ -3,7 +3,7 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText } from "../../../core/common";
+import { isId, isRecord, isText, isTypedMark } from "../../../core/common";
 import { MAX_CHECK_SCORE, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
 
 function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
@@ -19,7 +19,13 @@ function isScore(value: unknown): value is number {
 }
 
 function isCheck(value: unknown): value is SlotsCheck {
-  return isRecord(value) && isScore(value.primary) && isScore(value.secondary) && isNullable(value.skill, isId);
+  return (
+    isRecord(value) &&
+    isScore(value.primary) &&
+    isScore(value.secondary) &&
+    isNullable(value.skill, isId) &&
+    isTypedMark(value)
+  );
 }
 
 function isCombatant(value: unknown): value is SlotsCombatant {

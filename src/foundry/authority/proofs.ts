@@ -1,0 +1,97 @@
+/**
+ * A result comes from a real roll. A command whose numbers are dice results (a mode's
+ * `rolledResults`) names the ChatMessages its rolls were posted in (`rolls`: their ids). On the
+ * authority each message must exist, be the requester's own and not have been used for a result
+ * before (the ids used are kept on the Combat, which only a GM writes); the mode then checks the
+ * messages' rolls against the configured formulas and the command's totals. A player's command with
+ * no rolls is a typed number and refused; the GM's is taken and marked typed.
+ */
+import { FLAGS, MODULE_ID } from "../../constants";
+import type { Requester } from "../../core/engine";
+import type { Json } from "../../core/patch";
+import { moduleOfCombat } from "./encounters";
+
+/** How many used message ids an encounter keeps (the oldest go first). */
+export const USED_ROLLS_KEPT = 500;
+/** The most messages one command may name. */
+const MAX_ROLLS = 32;
+
+/** The outcome of checking a command's rolls. */
+export type Proven =
+  | { readonly ok: true; readonly command: Json; readonly used: readonly string[] }
+  | { readonly ok: false; readonly code: "typedResult" | "rollMismatch" | "malformedCommand" };
+
+function field(command: Json, key: string): unknown {
+  return typeof command === "object" && command !== null && !Array.isArray(command)
+    ? (command as Readonly<Record<string, Json>>)[key]
+    : undefined;
+}
+
+/** Whether a command's type carries a dice result in this encounter's mode. */
+export function isRolledCommand(combat: Combat.Implementation, command: Json): boolean {
+  const type = field(command, "type");
+  const checks = moduleOfCombat(combat)?.rolledResults;
+  return typeof type === "string" && checks !== undefined && Object.hasOwn(checks, type);
+}
+
+/** The message ids a command names; [] for none, null when malformed. */
+export function rollIdsOf(command: Json): string[] | null {
+  const raw = field(command, "rolls");
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_ROLLS) return null;
+  const ids = raw.filter((id): id is string => typeof id === "string" && /^[A-Za-z0-9]{1,64}$/.test(id));
+  return ids.length === raw.length && new Set(ids).size === ids.length ? ids : null;
+}
+
+/** The message ids already used for a result in this encounter. */
+export function usedRolls(combat: Combat.Implementation): string[] {
+  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.rollsUsed);
+  return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === "string") : [];
+}
+
+/** A command as the rules take it: `typed` set by the authority, never by the sender. */
+function withTyped(command: Json, typed: boolean): Json {
+  const { rolls: _rolls, typed: _typed, ...rest } = command as Record<string, Json>;
+  return typed ? { ...rest, typed: true } : rest;
+}
+
+/**
+ * On the authority: check the rolls behind a command (commands that carry no dice result pass
+ * unchanged). Returns the command the rules take and the message ids to record as used.
+ */
+export async function proveCommand(combat: Combat.Implementation, command: Json, who: Requester): Promise<Proven> {
+  const type = field(command, "type");
+  const check = typeof type === "string" ? moduleOfCombat(combat)?.rolledResults[type] : undefined;
+  if (check === undefined || !isRolledCommand(combat, command)) return { ok: true, command, used: [] };
+  const ids = rollIdsOf(command);
+  if (ids === null) return { ok: false, code: "malformedCommand" };
+  if (ids.length === 0)
+    return who.isGM ? { ok: true, command: withTyped(command, true), used: [] } : { ok: false, code: "typedResult" };
+  const used = new Set(usedRolls(combat));
+  const rolls: Roll[] = [];
+  for (const id of ids) {
+    // A message this client does not know (deleted, never posted) proves nothing.
+    const message = game.messages.get(id) as ChatMessage.Implementation | undefined;
+    if (message === undefined || authorOf(message) !== who.userId || used.has(id)) return mismatch();
+    rolls.push(...message.rolls);
+  }
+  const ok = await check(combat, withTyped(command, false), rolls).catch(() => false);
+  return ok ? { ok: true, command: withTyped(command, false), used: ids } : mismatch();
+}
+
+/** The id of a message's author (as the server attests it), or null. */
+function authorOf(message: ChatMessage.Implementation): string | null {
+  const author: unknown = message.author;
+  const id = typeof author === "object" && author !== null ? (author as { id?: unknown }).id : null;
+  return typeof id === "string" ? id : null;
+}
+
+function mismatch(): Proven {
+  return { ok: false, code: "rollMismatch" };
+}
+
+/** The Combat flag update recording these message ids as used (nothing when there are none). */
+export function usedRollsUpdate(combat: Combat.Implementation, ids: readonly string[]): Record<string, unknown> {
+  if (ids.length === 0) return {};
+  return { [FLAGS.rollsUsed]: [...usedRolls(combat), ...ids].slice(-USED_ROLLS_KEPT) };
+}
