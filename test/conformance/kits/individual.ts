@@ -92,7 +92,10 @@ function* resolve(a: Action, now: () => IndividualState, fresh: () => string): I
       for (let i = 0; i < 8; i++) {
         const pending = pendingRollOffs(now())[0];
         if (pending === undefined) break;
-        yield [{ type: "recordRollOff", results: pending.map((combatantId, j) => ({ combatantId, total: i + j })) }, GM];
+        yield [
+          { type: "recordRollOff", results: pending.map((combatantId, j) => ({ combatantId, total: i + j })) },
+          GM,
+        ];
       }
       const first = now().combatants[0];
       if (a.surprise && first !== undefined) yield [{ type: "setAware", combatantId: first.id, aware: true }, GM];
@@ -129,7 +132,10 @@ function* resolve(a: Action, now: () => IndividualState, fresh: () => string): I
       return;
     case "delay": {
       const id = pick(s, a.t, true);
-      yield [{ type: "delay", combatantId: id, after: a.after === null ? null : pick(s, a.after) }, requester(a.by, id)];
+      yield [
+        { type: "delay", combatantId: id, after: a.after === null ? null : pick(s, a.after) },
+        requester(a.by, id),
+      ];
       return;
     }
     case "endDelay": {

@@ -91,7 +91,9 @@ function* resolve(a: Action, now: () => SlotsState, fresh: () => string): Iterab
       // Mostly a PC on a PC slot still to come, so that claims race for the same slots.
       const pcs = s.combatants.filter((c) => c.isPC);
       const id = a.t % 5 === 4 ? pick(s, a.t) : (pcs[a.t % Math.max(pcs.length, 1)]?.id ?? pick(s, a.t));
-      const open = s.slots.flatMap((x, i) => (x.kind === "pc" && (s.slotIndex === null || i >= s.slotIndex) ? [i] : []));
+      const open = s.slots.flatMap((x, i) =>
+        x.kind === "pc" && (s.slotIndex === null || i >= s.slotIndex) ? [i] : [],
+      );
       const index = a.slot % 4 === 3 ? a.slot : (open[a.slot % Math.max(open.length, 1)] ?? a.slot);
       yield [{ type: "claimSlot", slot: index, combatantId: id }, requester(a.by, id)];
       return;
@@ -172,7 +174,8 @@ function invariants(state: SlotsState): void {
   expect(new Set(fillers).size).toBe(fillers.length);
   expect([...state.acted].sort()).toEqual([...fillers].sort());
   if (state.started && state.slotIndex !== null) {
-    const stuck = state.slots[state.slotIndex]?.filledBy === null && eligibleFillers(state, state.slotIndex).length === 0;
+    const stuck =
+      state.slots[state.slotIndex]?.filledBy === null && eligibleFillers(state, state.slotIndex).length === 0;
     expect(stuck, "the current slot is open and nobody can fill it").toBe(false);
   }
 }
