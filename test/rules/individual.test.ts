@@ -622,7 +622,7 @@ describe("next turn and next round", () => {
 
   it("the owner of the acting combatant ends its own turn; nobody else's", () => {
     expect(must(battle, next, player("a")).state.current).toBe("c");
-    expect(apply(battle, next, player("c"))).toEqual({ ok: false, refusal: { code: "notYourTurn", combatantId: "a" } });
+    expect(apply(battle, next, player("c"))).toEqual({ ok: false, refusal: { code: "notOwner", combatantId: "a" } });
   });
 
   it("next round: the GM starts the next round at the top of the order; delayers keep their last place", () => {
@@ -849,7 +849,7 @@ describe("a refused command changes nothing", () => {
       state: battle,
       command: next,
       who: player("b"),
-      code: "notYourTurn",
+      code: "notOwner",
       id: "a",
     },
     {

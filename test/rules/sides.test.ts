@@ -512,7 +512,7 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
       declare("jaluun", 1),
       declare("ace", 1),
     );
-    expect(refusal(s, next, player("jaluun"))).toBe("notYourTurn");
+    expect(refusal(s, next, player("jaluun"))).toBe("notOwner");
     const done = must(s, next, player("ace"));
     expect(done.step).toBe("turn");
     expect(current(done.state)).toBe("jaluun");
@@ -864,7 +864,7 @@ describe("a refused command changes nothing", () => {
       state: run(passing, next),
       command: next,
       who: P,
-      code: "notYourTurn",
+      code: "notOwner",
       id: "jaluun",
     },
     {

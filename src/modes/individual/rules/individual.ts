@@ -698,9 +698,10 @@ const handlers: Handlers = {
 
   nextTurn(state, _command, who) {
     if (!state.started) return refuse("notStarted");
-    if (!who.isGM && (state.current === null || !who.owns.includes(state.current))) {
-      return refuse("notYourTurn", state.current ?? undefined);
-    }
+    if (!who.isGM && state.current === null) return refuse("notYourTurn");
+    // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
+    if (!who.isGM && state.current !== null && !who.owns.includes(state.current))
+      return refuse("notOwner", state.current);
     const events: RuleEvent[] = [];
     return turnOutcome(state, endTurn(state, events), events);
   },

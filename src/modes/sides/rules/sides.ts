@@ -820,7 +820,8 @@ const handlers: Handlers = {
     if (state.step === "declaration") return refuse("notDeclared", currentDeclarer(state) ?? undefined);
     const current = passCurrent(state);
     if (current === null) return refuse("wrongStep");
-    if (!canControl(who, current)) return refuse("notYourTurn", current);
+    // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
+    if (!canControl(who, current)) return refuse("notOwner", current);
     const events: RuleEvent[] = [];
     return accept(finishAction(state, events), events, "turn");
   },
