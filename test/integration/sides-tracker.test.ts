@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { SimClient } from "../sim/index.js";
 import { combatOn } from "./world.js";
-import { ALICE, BOB, cid, rollSideAs, run, sidesApi, sidesEncounter, sidesWorld } from "./sides-world.js";
+import { ALICE, BOB, cid, rollSideAs, run, sidesApi, sidesEncounter, sidesOn, sidesWorld } from "./sides-world.js";
 
 interface TrackerApp {
   render(options?: object): Promise<unknown>;
@@ -74,5 +74,36 @@ describe("the sides tracker", () => {
     expect(aliceView).toContain("Pass order");
     expectLabelledButtons(aliceView);
     expectLabelledButtons(await html(sim.gm));
+  });
+
+  it("reactions are limited per round by the world setting, and the row counts them (issue 15 item 11)", async () => {
+    const sim = await sidesWorld({ renderTemplates: true, settings: { "structured-initiative.sidesMaxReactions": 3 } });
+    await sidesEncounter(sim, ["ace", "jaluun", "officer", "trooper1"]);
+    await run(sim, sim.gm, { type: "start" });
+    expect(sidesOn(sim.gm).maxReactions).toBe(3);
+    await rollSideAs(sim, "Heroes", [6, 6, 6]);
+    await rollSideAs(sim, "Foes", [1, 1, 1, 1]);
+    const gm = combatOn(sim.gm);
+    for (const key of ["trooper1", "officer", "jaluun", "ace"] as const) {
+      await sidesApi(sim.gm).declare(gm, cid(sim.gm, key), ["Shoot"], false);
+      await sim.settle();
+    }
+    const alice = sim.client(ALICE);
+    const ace = cid(alice, "ace");
+    for (let i = 0; i < 3; i++)
+      expect(await sidesApi(alice).react(combatOn(alice), ace, "dodge")).toEqual({ ok: true });
+    await sim.settle();
+    expect(await sidesApi(alice).react(combatOn(alice), ace, "dodge")).toMatchObject({
+      ok: false,
+      code: "tooManyReactions",
+    });
+    await sim.settle();
+    expect(alice.notifications.at(-1)?.message).toBe("Ace has made as many reactions as a character may this round.");
+    const view = await html(alice);
+    expect(view).toContain("Reactions: Dodge ×3");
+    expect(view).not.toContain("Dodge, Dodge");
+    // At the limit the reaction buttons are gone.
+    expect(view).not.toContain("Ace dodges");
+    expect(view).toContain("Penalty −3D");
   });
 });

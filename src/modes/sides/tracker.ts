@@ -244,9 +244,17 @@ export const sidesTracker: ModeTracker<SidesState> = {
       const slowed = state.slowed.find((s) => s.combatantId === c.id);
       const lost = state.lost.filter((l) => l.combatantId === c.id).length;
       const code = penalty(state, c.id);
-      const reactions = (d?.reactions ?? []).map((r) =>
-        i18n.localize(`${I18N}.Tracker.${S}.${r.kind === "dodge" ? "Dodge" : "Parry"}`),
-      );
+      // One entry per kind, counted: "Dodge ×3, Parry".
+      const reactions = (["dodge", "parry"] as const).flatMap((kind) => {
+        const count = (d?.reactions ?? []).filter((r) => r.kind === kind).length;
+        if (count === 0) return [];
+        const reaction = i18n.localize(`${I18N}.Tracker.${S}.${kind === "dodge" ? "Dodge" : "Parry"}`);
+        return [
+          count === 1
+            ? reaction
+            : i18n.format(`${I18N}.Tracker.${S}.ReactionTimes`, { reaction, count: String(count) }),
+        ];
+      });
       const actions = (d?.hesitated ? [] : (d?.actions ?? [])).map((a, i) => ({
         number: String(i + 1),
         text: a.text,
