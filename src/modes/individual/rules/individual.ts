@@ -115,6 +115,8 @@ export interface IndividualState {
   readonly delaying: readonly DelayEntry[];
   /** Who is still flat-footed (present at the start of a surprise battle, no regular turn yet). */
   readonly flatFooted: readonly string[];
+  /** Whose place in the order comes from a delay or a readied action (not from the initiative). */
+  readonly moved: readonly string[];
 }
 
 /** Commands of the individual mode. */
@@ -562,6 +564,7 @@ const handlers: Handlers = {
       acted: without(state.acted, combatantId),
       waited: without(state.waited, combatantId),
       flatFooted: without(state.flatFooted, combatantId),
+      moved: without(state.moved, combatantId),
       delaying: state.delaying
         .filter((d) => d.combatantId !== combatantId)
         .map((d) => (d.after === combatantId ? { combatantId: d.combatantId, after: null } : d)),
@@ -733,6 +736,7 @@ const handlers: Handlers = {
       order: without(state.order, combatantId),
       delaying: [...state.delaying, { combatantId, after }],
       waited: withItem(state.waited, combatantId),
+      moved: withItem(state.moved, combatantId),
       current: null,
     };
     return turnOutcome(state, continueFrom(s, index, events), events);
@@ -773,6 +777,7 @@ const handlers: Handlers = {
     if (c.ready === null || !state.order.includes(combatantId)) return refuse("notReady", combatantId);
     const events: RuleEvent[] = [{ type: "readyTriggered", round: state.round, combatantId }];
     let s = updateCombatant(actNow(state, combatantId), combatantId, (x) => ({ ...x, ready: null }));
+    s = { ...s, moved: withItem(s.moved, combatantId) };
     if (!s.acted.includes(combatantId)) {
       // Triggered before its own turn this round came up: this is its turn for the round.
       s = beginTurn({ ...s, current: null }, combatantId, events);
@@ -1009,6 +1014,7 @@ function create(roster: readonly RosterEntry[]): IndividualState {
     waited: [],
     delaying: [],
     flatFooted: [],
+    moved: [],
   };
 }
 
