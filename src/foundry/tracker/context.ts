@@ -195,9 +195,12 @@ export function buildTrackerContext(
 
   const turnControls: ControlContext[] = [];
   const started = view?.started ?? false;
-  if (started && isGM) {
-    turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
-    turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
+  // Undo is offered only where the history holds a step to go back to.
+  if (started && isGM && bound !== null) {
+    if (bound.undoTarget("previousRound") !== null)
+      turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
+    if (bound.undoTarget("previousTurn") !== null)
+      turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
   }
   if (allowed.has("nextTurn"))
     turnControls.push(
