@@ -31,7 +31,7 @@ function sidesShown(frame: Frame): Promise<SidesShown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      round: text(document.querySelector("[data-si=round]")),
+      round: text(document.querySelector(".sim-round")),
       banner: text(document.querySelector("[data-si=banner]")),
       rows: document.querySelectorAll(".si-row").length,
       sides: Array.from(document.querySelectorAll(".si-sides__list .si-side")).map((s) =>

@@ -20,6 +20,9 @@ async function html(client: SimClient): Promise<string> {
   return Object.values(tracker(client).parts).join("");
 }
 
+/** How often a text appears in the rendered tracker. */
+const times = (html: string, text: string): number => html.split(text).length - 1;
+
 function expectLabelledButtons(text: string): void {
   const buttons = text.match(/<button[^>]*>/g) ?? [];
   expect(buttons.length).toBeGreaterThan(0);
@@ -37,10 +40,21 @@ describe("the sides tracker", () => {
     expect(gmView).toContain("--si-side-colour: #2f7d4f");
     expect(gmView).toContain("Add side");
     expect(await html(alice)).not.toContain("Add side");
+    // The step and the round appear once each (the banner names the step, the header the round).
+    expect(times(gmView, "Setting up")).toBe(1);
+    expect(times(gmView, "Round 0")).toBe(1);
+    // Before the start the GM moves characters and picks rollers.
+    expect(gmView).toContain('aria-label="Move Jaluun to the chosen side"');
+    expect(gmView).toContain('aria-label="Jaluun rolls for the side"');
 
     await run(sim, sim.gm, { type: "start" });
     gmView = await html(sim.gm);
     expect(gmView).toContain('data-si="banner">Initiative<');
+    expect(times(gmView, ">Initiative<")).toBe(1);
+    expect(times(gmView, "Round 1")).toBe(1);
+    // After the start: no Move or Roller controls (issue 15 item 13).
+    expect(gmView).not.toContain("to the chosen side");
+    expect(gmView).not.toContain('rolls for the side"');
     expect(await html(alice)).toContain("Roll initiative for Heroes");
     expect(await html(bob)).not.toContain("Roll initiative for Heroes");
 
