@@ -127,6 +127,14 @@ describe("the sides sample in Chromium", () => {
     await expect.poll(() => aliceRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge");
     expect(await slowAfter.inputValue()).toBe(pick);
     await screenshots(session.page, "sides-pass1");
+    // Two more dodges: the row counts them (issue 15 item 11), in every view.
+    for (const expected of ["Dodge ×2", "Dodge ×3"]) {
+      await frames.alice.locator('button[data-action="siSidesDodge"]').click();
+      await expect.poll(() => ariaRow.locator(".si-badges").textContent()).toContain(`Reactions: ${expected}`);
+    }
+    await expect.poll(() => aliceRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge ×3");
+    expect(await ariaRow.locator(".si-badges").textContent()).not.toContain("Dodge, Dodge");
+    await screenshots(session.page, "sides-dodges");
     const banners = new Set<string>();
     for (let step = 0; step < 20; step++) {
       const now = await agreed();

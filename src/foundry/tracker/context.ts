@@ -192,7 +192,8 @@ export function buildTrackerContext(
       isNext ? "si-row--next" : "",
       defeated ? "si-row--defeated" : "",
       hidden ? "si-row--hidden" : "",
-      extra?.acted === true ? "si-row--acted" : "",
+      // A row acting now or up next is never greyed out as done.
+      extra?.acted === true && !isCurrent && !isNext ? "si-row--acted" : "",
       extra?.waiting === true ? "si-row--waiting" : "",
     ]
       .filter((s) => s !== "")

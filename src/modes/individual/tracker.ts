@@ -62,17 +62,25 @@ const signed = (n: number): string => (n >= 0 ? `+${n}` : `${n}`);
 export const individualTracker: ModeTracker<IndividualState> = {
   rowPartial: INDIVIDUAL_TEMPLATES.row,
   panelPartial: INDIVIDUAL_TEMPLATES.panel,
-  build({ state, allowed, nameOf, control, i18n }): ModeOutput {
+  build({ bound, state, allowed, nameOf, control, i18n }): ModeOutput {
     const rows = new Map<string, ModeRow>();
     const acted_ = new Set(state.acted);
     const flat = new Set(state.flatFooted);
     const delaying = new Set(state.delaying.map((d) => d.combatantId));
     const moved = new Set(state.moved);
     const current = state.current === null ? -1 : state.order.indexOf(state.current);
-    // A moved row names its neighbour in the stored order, so its number never looks out of place.
+    // A moved row whose number looks out of place next to its neighbours in the stored order names
+    // the one it follows (or, at the top, the one it precedes).
+    const initiativeOf = (id: string | undefined): number | null =>
+      id === undefined ? null : (state.combatants.find((x) => x.id === id)?.initiative ?? null);
     const placedText = (at: number): string => {
+      const own = initiativeOf(state.order[at]);
       const before = state.order[at - 1];
       const after = state.order[at + 1];
+      const b = initiativeOf(before);
+      const a = initiativeOf(after);
+      const outOfPlace = own !== null && ((b !== null && b < own) || (a !== null && a > own));
+      if (!outOfPlace) return "";
       if (before !== undefined) return i18n.format(`${T}.PlacedAfter`, { name: nameOf(before) });
       return after === undefined ? "" : i18n.format(`${T}.PlacedBefore`, { name: nameOf(after) });
     };
@@ -115,7 +123,14 @@ export const individualTracker: ModeTracker<IndividualState> = {
       // "next", not "acted". Only a turn that is over is shown as acted.
       const at = state.order.indexOf(c.id);
       const interrupted = current >= 0 && at > current;
-      const acted = state.started && acted_.has(c.id) && state.current !== c.id && !isDelaying && !interrupted;
+      // Up next (a resumed turn, or the first turn of the next round) is not shown as acted either.
+      const acted =
+        state.started &&
+        acted_.has(c.id) &&
+        state.current !== c.id &&
+        bound.view.next !== c.id &&
+        !isDelaying &&
+        !interrupted;
       const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
       rows.set(c.id, {
         initiative: c.initiative,
