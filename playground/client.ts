@@ -142,7 +142,17 @@ function prepare(realm: SimRealm): void {
       return result;
     };
   }
-  (realm.foundry.applications.api as Dict).DialogV2 = { wait: dialogWait };
+  // DialogV2.wait and DialogV2.confirm (https://foundryvtt.com/api/classes/foundry.applications.api.DialogV2.html)
+  // in the playground's dialog: confirm resolves true for Yes, false for No, null when cancelled.
+  const dialogConfirm = (config: { window?: { title?: string }; content?: string }): Promise<unknown> =>
+    dialogWait({
+      ...config,
+      buttons: [
+        { action: "yes", label: "Yes", default: true, callback: () => true },
+        { action: "no", label: "No", callback: () => false },
+      ],
+    });
+  (realm.foundry.applications.api as Dict).DialogV2 = { wait: dialogWait, confirm: dialogConfirm };
   realm.Hooks.on("createChatMessage", (message: unknown) => {
     showChat(message as Dict);
   });

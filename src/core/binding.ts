@@ -6,6 +6,7 @@
 import {
   createEncounter,
   dispatch,
+  undoPreview,
   type AllowedAction,
   type Command,
   type Encounter,
@@ -43,6 +44,11 @@ export interface BoundEncounter<S = unknown> {
   readonly state: S;
   /** What this requester may do now. */
   allowed(who: Requester): readonly AllowedAction[];
+  /**
+   * Where previous turn / previous round would land: the view of the snapshot it restores, or null
+   * when the undo history holds none (the command would do nothing). Reads the stored history.
+   */
+  undoTarget(type: "previousTurn" | "previousRound"): TurnView | null;
   /** Check an untrusted command without applying it (the player's quick pre-check). */
   check(command: unknown, who: Requester): Refusal | { readonly code: "malformedCommand" } | null;
   /** Apply an untrusted command, with undo history bounded to `historyLimit`. */
@@ -121,6 +127,11 @@ export function bindMode<S, C extends Command>(
       view,
       state,
       allowed: (who) => definition.allowed(state, who),
+      undoTarget(type) {
+        if (Object.keys(stored.history).length === 0) return null;
+        const loaded = history();
+        return loaded === null ? null : undoPreview(definition, loaded.encounter, type);
+      },
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
         const command = definition.parseCommand(data);

@@ -246,6 +246,33 @@ export function dispatch<S, C extends Command>(
     : { ok: true, state: next, events: outcome.events, step: outcome.step };
 }
 
+/** The index of the history snapshot an undo command returns to (-1: none). */
+function undoTarget<S, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  encounter: Encounter<S>,
+  type: EngineCommand["type"],
+): number {
+  const { history } = encounter;
+  if (type === "previousTurn") return history.length - 1;
+  // Back to the start of the previous round: the oldest snapshot taken in that round.
+  const round = mode.view(encounter.state).round;
+  const wanted = Math.max(round - 1, 0);
+  return history.findIndex((snap) => mode.view(snap.state).round === wanted);
+}
+
+/**
+ * Where an undo command would land: the view of the snapshot it restores, or null when there is none
+ * (the command would be refused with `noHistory`, so it is not worth offering).
+ */
+export function undoPreview<S, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  encounter: Encounter<S>,
+  type: EngineCommand["type"],
+): TurnView | null {
+  const snapshot = encounter.history[undoTarget(mode, encounter, type)];
+  return snapshot === undefined ? null : mode.view(snapshot.state);
+}
+
 function undo<S, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
@@ -254,13 +281,7 @@ function undo<S, C extends Command>(
 ): Outcome<Encounter<S>> {
   if (!who.isGM) return refuse("notGM");
   const { history } = encounter;
-  let target = history.length - 1;
-  if (command.type === "previousRound") {
-    // Back to the start of the previous round: the oldest snapshot taken in that round.
-    const round = mode.view(encounter.state).round;
-    const wanted = Math.max(round - 1, 0);
-    target = history.findIndex((snap) => mode.view(snap.state).round === wanted);
-  }
+  const target = undoTarget(mode, encounter, command.type);
   const snapshot = history[target];
   if (target < 0 || snapshot === undefined) return refuse("noHistory");
   const restored: Encounter<S> = {

@@ -90,6 +90,8 @@ export interface ModeOutput {
   readonly list: object | null;
   /** The step pill is emphasised (a surprise round). */
   readonly emphasiseStep: boolean;
+  /** The mode's panel names the step itself (a banner): the glance strip then shows no step pill. */
+  readonly stepShown?: boolean;
 }
 
 /** A mode's part of the tracker: its partials and the context builder that feeds them. */

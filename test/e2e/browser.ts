@@ -159,7 +159,7 @@ export async function shown(frame: Frame): Promise<Shown> {
       order,
       current: text("[data-si=current]"),
       next: text("[data-si=next]"),
-      round: text("[data-si=round]"),
+      round: text(".sim-round"),
       step: text("[data-si=step]"),
       badges,
     };

@@ -31,7 +31,7 @@ function sidesShown(frame: Frame): Promise<SidesShown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      round: text(document.querySelector("[data-si=round]")),
+      round: text(document.querySelector(".sim-round")),
       banner: text(document.querySelector("[data-si=banner]")),
       rows: document.querySelectorAll(".si-row").length,
       sides: Array.from(document.querySelectorAll(".si-sides__list .si-side")).map((s) =>
@@ -127,6 +127,14 @@ describe("the sides sample in Chromium", () => {
     await expect.poll(() => aliceRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge");
     expect(await slowAfter.inputValue()).toBe(pick);
     await screenshots(session.page, "sides-pass1");
+    // Two more dodges: the row counts them (issue 15 item 11), in every view.
+    for (const expected of ["Dodge ×2", "Dodge ×3"]) {
+      await frames.alice.locator('button[data-action="siSidesDodge"]').click();
+      await expect.poll(() => ariaRow.locator(".si-badges").textContent()).toContain(`Reactions: ${expected}`);
+    }
+    await expect.poll(() => aliceRow.locator(".si-badges").textContent()).toContain("Reactions: Dodge ×3");
+    expect(await ariaRow.locator(".si-badges").textContent()).not.toContain("Dodge, Dodge");
+    await screenshots(session.page, "sides-dodges");
     const banners = new Set<string>();
     for (let step = 0; step < 20; step++) {
       const now = await agreed();

@@ -30,7 +30,7 @@ function slotsShown(frame: Frame): Promise<SlotsShown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      round: text(document.querySelector("[data-si=round]")),
+      round: text(document.querySelector(".sim-round")),
       rows: document.querySelectorAll(".si-row").length,
       needsRoll: Array.from(document.querySelectorAll(".si-row .si-badge")).filter((b) => text(b) === "needs a roll")
         .length,

@@ -25,7 +25,7 @@ describe("individual mode in the simulated Foundry", () => {
     await combatOn(alice).nextTurn();
     await sim.settle();
     expect(turnsOn(sim.gm).current).toBe("Officer");
-    expect(alice.notifications.at(-1)?.message).toMatch(/turn/i);
+    expect(alice.notifications.at(-1)?.message).toBe("You can only act for combatants you own.");
     for (const c of sim.clients) expect(c.errors).toEqual([]);
   });
 });

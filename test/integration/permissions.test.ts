@@ -114,7 +114,7 @@ const ROWS: readonly Row[] = [
     action: "nextTurn",
     setup: "battle",
     run: (c) => combatOn(c).nextTurn(),
-    expect: { owner: true, other: ["notYourTurn", "Aria"], gm: true },
+    expect: { owner: true, other: ["notOwner", "Aria"], gm: true },
     effect: (sim) => {
       expect(turnsOn(sim.gm).current).toBe("Brom");
     },

@@ -48,7 +48,7 @@ describe("two conflicting requests sent at once", () => {
     await sim.settle();
     expect(turnsOn(sim.gm)).toMatchObject({ current: "Brom", round: 1 });
     expect(appliedSteps(sim)).toBe(1);
-    expect(messagesOn(alice)).toEqual([refusalText("notYourTurn", "Brom")]);
+    expect(messagesOn(alice)).toEqual([refusalText("notOwner", "Brom")]);
     expectAgreement(sim);
     expectNoErrors(sim);
   });
@@ -66,7 +66,7 @@ describe("two conflicting requests sent at once", () => {
     expect(turnsOn(sim.gm).current).toBe("Brom");
     expect(appliedSteps(sim)).toBe(1);
     const loser = byGM.ok ? alice : sim.gm;
-    expect(messagesOn(loser)).toEqual([refusalText("notYourTurn", "Brom")]);
+    expect(messagesOn(loser)).toEqual([refusalText("notOwner", "Brom")]);
     expectAgreement(sim);
   });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { SimClient } from "../sim/index.js";
 import { combatOn } from "./world.js";
-import { ALICE, BOB, cid, rollSideAs, run, sidesApi, sidesEncounter, sidesWorld } from "./sides-world.js";
+import { ALICE, BOB, cid, rollSideAs, run, sidesApi, sidesEncounter, sidesOn, sidesWorld } from "./sides-world.js";
 
 interface TrackerApp {
   render(options?: object): Promise<unknown>;
@@ -19,6 +19,9 @@ async function html(client: SimClient): Promise<string> {
   await tracker(client).render();
   return Object.values(tracker(client).parts).join("");
 }
+
+/** How often a text appears in the rendered tracker. */
+const times = (html: string, text: string): number => html.split(text).length - 1;
 
 function expectLabelledButtons(text: string): void {
   const buttons = text.match(/<button[^>]*>/g) ?? [];
@@ -37,10 +40,21 @@ describe("the sides tracker", () => {
     expect(gmView).toContain("--si-side-colour: #2f7d4f");
     expect(gmView).toContain("Add side");
     expect(await html(alice)).not.toContain("Add side");
+    // The step and the round appear once each (the banner names the step, the header the round).
+    expect(times(gmView, "Setting up")).toBe(1);
+    expect(times(gmView, "Round 0")).toBe(1);
+    // Before the start the GM moves characters and picks rollers.
+    expect(gmView).toContain('aria-label="Move Jaluun to the chosen side"');
+    expect(gmView).toContain('aria-label="Jaluun rolls for the side"');
 
     await run(sim, sim.gm, { type: "start" });
     gmView = await html(sim.gm);
     expect(gmView).toContain('data-si="banner">Initiative<');
+    expect(times(gmView, ">Initiative<")).toBe(1);
+    expect(times(gmView, "Round 1")).toBe(1);
+    // After the start: no Move or Roller controls (issue 15 item 13).
+    expect(gmView).not.toContain("to the chosen side");
+    expect(gmView).not.toContain('rolls for the side"');
     expect(await html(alice)).toContain("Roll initiative for Heroes");
     expect(await html(bob)).not.toContain("Roll initiative for Heroes");
 
@@ -74,5 +88,36 @@ describe("the sides tracker", () => {
     expect(aliceView).toContain("Pass order");
     expectLabelledButtons(aliceView);
     expectLabelledButtons(await html(sim.gm));
+  });
+
+  it("reactions are limited per round by the world setting, and the row counts them (issue 15 item 11)", async () => {
+    const sim = await sidesWorld({ renderTemplates: true, settings: { "structured-initiative.sidesMaxReactions": 3 } });
+    await sidesEncounter(sim, ["ace", "jaluun", "officer", "trooper1"]);
+    await run(sim, sim.gm, { type: "start" });
+    expect(sidesOn(sim.gm).maxReactions).toBe(3);
+    await rollSideAs(sim, "Heroes", [6, 6, 6]);
+    await rollSideAs(sim, "Foes", [1, 1, 1, 1]);
+    const gm = combatOn(sim.gm);
+    for (const key of ["trooper1", "officer", "jaluun", "ace"] as const) {
+      await sidesApi(sim.gm).declare(gm, cid(sim.gm, key), ["Shoot"], false);
+      await sim.settle();
+    }
+    const alice = sim.client(ALICE);
+    const ace = cid(alice, "ace");
+    for (let i = 0; i < 3; i++)
+      expect(await sidesApi(alice).react(combatOn(alice), ace, "dodge")).toEqual({ ok: true });
+    await sim.settle();
+    expect(await sidesApi(alice).react(combatOn(alice), ace, "dodge")).toMatchObject({
+      ok: false,
+      code: "tooManyReactions",
+    });
+    await sim.settle();
+    expect(alice.notifications.at(-1)?.message).toBe("Ace has made as many reactions as a character may this round.");
+    const view = await html(alice);
+    expect(view).toContain("Reactions: Dodge ×3");
+    expect(view).not.toContain("Dodge, Dodge");
+    // At the limit the reaction buttons are gone.
+    expect(view).not.toContain("Ace dodges");
+    expect(view).toContain("Penalty −3D");
   });
 });

@@ -235,7 +235,7 @@ describe("turns go down the slot list; combat.combatant is the current slot's fi
     await as(sim, BOB, { type: "claimSlot", slot: 0, combatantId: idOf(sim.gm, "brom") });
     await combatOn(sim.client(ALICE)).nextTurn();
     await sim.settle();
-    expect(messagesOn(sim.client(ALICE))).toEqual([refusalText("notYourTurn", "Brom")]);
+    expect(messagesOn(sim.client(ALICE))).toEqual([refusalText("notOwner", "Brom")]);
     expectSlotsInvariants(sim);
   });
 });

@@ -133,7 +133,7 @@ const ROWS: readonly Row[] = [
     action: "next turn (end Aria's turn)",
     setup: "ariaActing",
     run: (c) => combatOn(c).nextTurn(),
-    expect: { owner: true, other: ["notYourTurn", "Aria"], gm: true },
+    expect: { owner: true, other: ["notOwner", "Aria"], gm: true },
     effect: (sim) => {
       expect(slotsOn(sim.gm).slotIndex).toBe(1);
     },

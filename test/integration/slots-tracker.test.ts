@@ -27,7 +27,8 @@ interface SlotRow {
   filler: string;
   claimant: string;
   controls: Control[];
-  assign: { slot: string; label: string; options: { id: string; name: string }[] } | null;
+  assign: { slot: string; label: string; buttonLabel: string; options: { id: string; name: string }[] } | null;
+  scoresAria: string;
 }
 interface Ctx {
   rows: {
@@ -167,9 +168,20 @@ describe("the slots tracker", () => {
     const slot = (await contextOf(sim.gm)).list?.slots[0];
     expect(slot?.controls).toEqual([]);
     expect(slot?.assign?.label).toBe("Combatant to assign to slot 1");
+    // The button says what it does, not what the select is (issue 15 item 13).
+    expect(slot?.assign?.buttonLabel).toBe("Assign the chosen combatant to slot 1");
     expect(slot?.assign?.options.map((o) => o.name)).toEqual(["Officer", "Trooper 1", "Trooper 2", "Trooper 3"]);
     // Players see no assign control.
     expect((await contextOf(sim.client(ALICE))).list?.slots[0]?.assign).toBeNull();
+    // Counts agree with their words: "1 advantage", not "1 advantages" (issue 15 item 13).
+    const scores = (await contextOf(sim.gm)).list?.slots.map((s) => s.scoresAria);
+    expect(scores).toEqual([
+      "4 successes, 4 advantages",
+      "3 successes, 2 advantages",
+      "2 successes, 2 advantages",
+      "2 successes, 1 advantage",
+      "1 success, 1 advantage",
+    ]);
   });
 
   it("renders the slot list with labelled buttons, text kinds and no untranslated keys", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SimClient } from "../sim/index.js";
-import { ALICE, BOB, apiOn, combatOn, encounter, idOf, world } from "./world.js";
+import { ALICE, BOB, apiOn, combatOn, encounter, idOf, rollAs, start, world } from "./world.js";
 
 interface Control {
   action: string;
@@ -125,6 +125,14 @@ describe("the structured combat tracker", () => {
     expect(html).toContain("Roll initiative for Aria");
     expect(html).not.toContain("Roll initiative for Brom");
     expect(html).toContain("Individual initiative");
+    // The round and the step appear once each: the header names the round (issue 15 item 13).
+    const times = (text: string): number => html.split(text).length - 1;
+    expect([times("Round 0"), times("Setting up")]).toEqual([1, 1]);
+    await rollAs(sim, { aria: 15, brom: 10, officer: 4 });
+    await start(sim);
+    await tracker(alice).render();
+    const started = Object.values(tracker(alice).parts).join("");
+    expect([started.split("Round 1").length - 1, started.split("Regular round").length - 1]).toEqual([1, 1]);
   });
 
   it("players see at once when the GM leaves and when the GM comes back", async () => {
@@ -142,20 +150,74 @@ describe("the structured combat tracker", () => {
     expect(noGM()).toBe(false);
   });
 
-  it("a system-default encounter renders exactly the parent's parts and context", async () => {
+  const PARENT_PARTS = {
+    header: { template: "templates/sidebar/tabs/combat/header.hbs" },
+    tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
+    footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
+  };
+
+  it("a system-default encounter renders exactly the parent's parts and context, but for the GM's mode select before the start", async () => {
     const sim = await world({ renderTemplates: true });
     await encounter(sim, ["aria", "brom"], "system");
-    const app = tracker(sim.gm);
-    const parts = app._configureRenderParts({});
-    expect(parts).toEqual({
-      header: { template: "templates/sidebar/tabs/combat/header.hbs" },
-      tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
-      footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
-    });
-    const ctx = await app._prepareContext({});
+    // A player: exactly the parent's.
+    const alice = tracker(sim.client(ALICE));
+    expect(alice._configureRenderParts({})).toEqual(PARENT_PARTS);
+    const ctx = await alice._prepareContext({});
     expect("structuredInitiative" in ctx).toBe(false);
+    expect("structuredInitiativeMode" in ctx).toBe(false);
+    await alice.render();
+    expect(alice.parts.tracker).toContain("Aria");
+    expect(Object.values(alice.parts).join("")).not.toContain("structured-initiative");
+    // The GM before the start: the parent's parts and the mode select above the list (issue 15 item 13).
+    const app = tracker(sim.gm);
+    expect(Object.keys(app._configureRenderParts({}))).toEqual([
+      "header",
+      "structuredInitiativeMode",
+      "tracker",
+      "footer",
+    ]);
+    expect("structuredInitiative" in (await app._prepareContext({}))).toBe(false);
     await app.render();
     expect(app.parts.tracker).toContain("Aria");
-    expect(app.parts.tracker).not.toContain("structured-initiative");
+    const select = app.parts.structuredInitiativeMode ?? "";
+    expect(select).toContain('name="structured-initiative-mode"');
+    expect([...select.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      "system",
+      "individual",
+      "sides",
+      "slots",
+      "declare-resolve",
+      "phases",
+    ]);
+    // Started: exactly the parent's again.
+    await combatOn(sim.gm).startCombat();
+    await sim.settle();
+    expect(app._configureRenderParts({})).toEqual(PARENT_PARTS);
+  });
+
+  it("after choosing system default, the GM can go back to a structured mode before the start", async () => {
+    const sim = await world({ renderTemplates: true });
+    await encounter(sim, ["aria", "brom"]);
+    expect(await apiOn(sim.gm).setMode(combatOn(sim.gm), "system")).toEqual({ ok: true });
+    await sim.settle();
+    const app = tracker(sim.gm);
+    await app.render();
+    expect(app.parts.structuredInitiativeMode).toContain('<option value="system" selected>');
+    // The select's change goes through setMode.
+    expect(await apiOn(sim.gm).setMode(combatOn(sim.gm), "individual")).toEqual({ ok: true });
+    await sim.settle();
+    expect(apiOn(sim.gm).modeOf(combatOn(sim.gm))).toBe("individual");
+    await app.render();
+    expect(Object.keys(app.parts)).toContain("structuredInitiativeGlance");
+  });
+
+  it("the mode choices are the registered modes only", async () => {
+    const sim = await world();
+    await encounter(sim, ["aria"]);
+    const ctx = (await tracker(sim.gm)._prepareContext({})).structuredInitiative as unknown as {
+      modeChoice: { value: string }[];
+    };
+    expect(ctx.modeChoice.map((c) => c.value)).toEqual(apiOn(sim.gm).modes);
+    expect(apiOn(sim.gm).modes).toEqual(["system", "individual", "sides", "slots", "declare-resolve", "phases"]);
   });
 });

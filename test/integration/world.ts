@@ -137,6 +137,7 @@ export interface Api {
   isCorrupted(combat: SimCombat): boolean;
   resetEncounter(combat: SimCombat): Promise<{ ok: boolean; code?: string }>;
   modeOf(combat: SimCombat): string;
+  modes: readonly string[];
   setSlotsSkill(combat: SimCombat, combatantId: string, skill: string): Promise<{ ok: boolean; code?: string }>;
 }
 

@@ -501,6 +501,24 @@ describe("delay: act later; the new position holds for later rounds", () => {
     expect(turns(back.state, 5)).toEqual(["1:c", "1:d", "2:b", "2:a", "2:c"]);
   });
 
+  it("a place that comes from a delay or a ready is marked (issue 15 item 10); removal forgets it", () => {
+    expect(battle.moved).toEqual([]);
+    const delayed = run(battle, { type: "delay", combatantId: "a", after: "c" });
+    expect(delayed.moved).toEqual(["a"]);
+    const later = run(delayed, next, next, next, next);
+    expect(later.round).toBe(2);
+    expect(order(later)).toEqual(["b", "c", "a", "d"]);
+    expect(later.moved).toEqual(["a"]);
+    expect(run(later, { type: "removeCombatant", combatantId: "a" }).moved).toEqual([]);
+    const triggered = run(battle, { type: "ready", combatantId: "a", trigger: "x" }, next, {
+      type: "triggerReady",
+      combatantId: "a",
+    });
+    expect(triggered.moved).toEqual(["a"]);
+    // Readying alone moves nobody.
+    expect(run(battle, { type: "ready", combatantId: "a", trigger: "x" }).moved).toEqual([]);
+  });
+
   it("delay{after}: acts right after that combatant's turn", () => {
     const s = run(battle, { type: "delay", combatantId: "a", after: "c" });
     expect(turns(s, 6)).toEqual(["1:b", "1:c", "1:a", "1:d", "2:b", "2:c"]);
@@ -660,7 +678,7 @@ describe("next turn and next round", () => {
 
   it("the owner of the acting combatant ends its own turn; nobody else's", () => {
     expect(must(battle, next, player("a")).state.current).toBe("c");
-    expect(apply(battle, next, player("c"))).toEqual({ ok: false, refusal: { code: "notYourTurn", combatantId: "a" } });
+    expect(apply(battle, next, player("c"))).toEqual({ ok: false, refusal: { code: "notOwner", combatantId: "a" } });
   });
 
   it("next round: the GM starts the next round at the top of the order; delayers keep their last place", () => {
@@ -887,7 +905,7 @@ describe("a refused command changes nothing", () => {
       state: battle,
       command: next,
       who: player("b"),
-      code: "notYourTurn",
+      code: "notOwner",
       id: "a",
     },
     {
@@ -1217,5 +1235,18 @@ describe("view", () => {
 
   it("next is the first of the next round at the end of a round", () => {
     expect(individualMode.view(run(started(ABC), next, next))).toMatchObject({ current: "b", next: "a" });
+  });
+});
+
+describe("stored states from before a field existed", () => {
+  it("a state without `moved` reads as nobody moved; a `moved` naming a stranger is refused", async () => {
+    const { parseIndividualState } = await import("../../src/modes/individual/rules/state");
+    const s = started([
+      ["a", 20, 0],
+      ["b", 15, 0],
+    ]);
+    const { moved: _moved, ...old } = s;
+    expect(parseIndividualState(JSON.parse(JSON.stringify(old)))?.moved).toEqual([]);
+    expect(parseIndividualState({ ...s, moved: ["zz"] })).toBeNull();
   });
 });

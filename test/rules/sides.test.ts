@@ -512,7 +512,7 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
       declare("jaluun", 1),
       declare("ace", 1),
     );
-    expect(refusal(s, next, player("jaluun"))).toBe("notYourTurn");
+    expect(refusal(s, next, player("jaluun"))).toBe("notOwner");
     const done = must(s, next, player("ace"));
     expect(done.step).toBe("turn");
     expect(current(done.state)).toBe("jaluun");
@@ -564,6 +564,32 @@ describe("reactions: a character who is attacked may dodge or parry; it counts a
     const outcome = must(battle(), { type: "react", combatantId: "trooper1", kind: "dodge" });
     expect(outcome.step).toBe("turn");
     expect(current(outcome.state)).toBe("ace");
+  });
+
+  const dodge: SidesCommand = { type: "react", combatantId: "jaluun", kind: "dodge" };
+  const parry: SidesCommand = { type: "react", combatantId: "jaluun", kind: "parry" };
+
+  it("at most 10 reactions a round by default (issue 15 item 11: thirty dodges were accepted)", () => {
+    const s = run(battle(), ...Array.from({ length: 10 }, () => dodge));
+    expect(s.maxReactions).toBe(10);
+    expect(refusal(s, dodge, player("jaluun"))).toBe("tooManyReactions");
+    expect(refusal(s, parry)).toBe("tooManyReactions");
+    expect(penalty(s, "jaluun")).toBe("10D");
+  });
+
+  it("the limit is configurable; a new round starts the count again", () => {
+    let s = run(battle(), { type: "configure", maxActions: 10, actionPenalty: "1D", maxReactions: 3 }, dodge, parry);
+    expect(refusal(s, dodge)).toBe("accepted");
+    s = run(s, dodge);
+    expect(refusal(s, dodge)).toBe("tooManyReactions");
+    // A configure without a limit keeps it.
+    s = run(s, { type: "configure", maxActions: 10, actionPenalty: "1D" });
+    expect(s.maxReactions).toBe(3);
+    expect(refusal(s, { type: "configure", maxActions: 10, actionPenalty: "1D", maxReactions: 0 })).toBe(
+      "invalidValue",
+    );
+    s = run(s, { type: "nextRound" });
+    expect(s.declarations).toEqual([]);
   });
 });
 
@@ -864,7 +890,7 @@ describe("a refused command changes nothing", () => {
       state: run(passing, next),
       command: next,
       who: P,
-      code: "notYourTurn",
+      code: "notOwner",
       id: "jaluun",
     },
     {

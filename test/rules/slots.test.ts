@@ -326,7 +326,7 @@ describe("turns go down the slot list, one slot at a time", () => {
   it("the owner of the PC filling the slot ends its turn; nobody else's", () => {
     const s = run(battle, fill(0, "t2"), next, fill(1, "han"));
     expect(apply(s, next, HAN).ok).toBe(true);
-    expect(refusal(apply(s, next, LUKE))).toEqual({ code: "notYourTurn", combatantId: "han" });
+    expect(refusal(apply(s, next, LUKE))).toEqual({ code: "notOwner", combatantId: "han" });
     expect(refusal(apply(battle, next, LUKE))).toEqual({ code: "notYourTurn" });
   });
 
@@ -756,7 +756,7 @@ describe("a refused command changes nothing", () => {
       state: atHan,
       command: next,
       who: LUKE,
-      code: "notYourTurn",
+      code: "notOwner",
       id: "han",
     },
     { name: "a player ends an open slot", state: battle, command: next, who: LUKE, code: "notYourTurn" },

@@ -6,7 +6,7 @@
 import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../../constants";
 import { createApi } from "../api";
 import { submit } from "../authority/controller";
-import { moduleOfCombat } from "../authority/encounters";
+import { loadBound, moduleOfCombat } from "../authority/encounters";
 import type { CommandResult } from "../../core/protocol";
 import { defaultMode } from "../settings";
 import type { Json } from "../../core/patch";
@@ -46,14 +46,48 @@ interface ModeDialog {
   }): Promise<unknown>;
 }
 
+/** The part of DialogV2 an undo's confirmation uses (https://foundryvtt.com/api/classes/foundry.applications.api.DialogV2.html#confirm). */
+interface ConfirmDialog {
+  confirm(config: {
+    window: { title: string };
+    content: string;
+    rejectClose: boolean;
+    modal: boolean;
+  }): Promise<unknown>;
+}
+
+/**
+ * Previous turn or previous round. One that would return the encounter to setting up (undoing the
+ * start) asks the GM first; cancelled, nothing is sent (null).
+ */
+export async function undoStep(
+  combat: Combat.Implementation,
+  type: "previousTurn" | "previousRound",
+): Promise<CommandResult | null> {
+  const target = loadBound(combat)?.undoTarget(type) ?? null;
+  if (target !== null && !target.started) {
+    const Dialog = (foundry.applications.api as unknown as { DialogV2?: Partial<ConfirmDialog> }).DialogV2;
+    if (typeof Dialog?.confirm === "function") {
+      const yes = await Dialog.confirm({
+        window: { title: game.i18n.localize(`${I18N}.Tracker.UndoSetupTitle`) },
+        content: `<p>${game.i18n.localize(`${I18N}.Tracker.UndoSetup`)}</p>`,
+        rejectClose: false,
+        modal: true,
+      });
+      if (yes !== true) return null;
+    }
+  }
+  return command(combat, { type });
+}
+
 /**
  * Ask the GM which mode a new encounter uses (world default preselected); null when cancelled.
  * Without a dialog class (tests), the world default is used.
  */
 export async function chooseMode(): Promise<string | null> {
   const fallback = defaultMode();
-  const Dialog = (foundry.applications.api as unknown as { DialogV2?: ModeDialog }).DialogV2;
-  if (Dialog === undefined) return fallback;
+  const Dialog = (foundry.applications.api as unknown as { DialogV2?: Partial<ModeDialog> }).DialogV2;
+  if (typeof Dialog?.wait !== "function") return fallback;
   const modes = [SYSTEM_DEFAULT, ...createApi().modes.filter((m) => m !== SYSTEM_DEFAULT)].map((value) => ({
     value,
     label: `${I18N}.Mode.${value}`,
@@ -102,8 +136,8 @@ export const SHARED_ACTIONS: ActionTable = {
     moduleOfCombat(combat)?.initiative.rollInitiative(combat, [target.dataset.combatantId ?? ""]) ?? [],
   siStart: (combat) => command(combat, { type: "start", surprise: false }),
   siNextTurn: (combat) => command(combat, { type: "nextTurn" }),
-  siPreviousTurn: (combat) => command(combat, { type: "previousTurn" }),
+  siPreviousTurn: (combat) => undoStep(combat, "previousTurn"),
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
-  siPreviousRound: (combat) => command(combat, { type: "previousRound" }),
+  siPreviousRound: (combat) => undoStep(combat, "previousRound"),
   siReset: (combat) => reset(combat),
 };

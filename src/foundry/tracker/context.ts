@@ -78,6 +78,8 @@ export interface TrackerContext {
   readonly rowPartial: string;
   /** The step pill is emphasised (a surprise round). */
   readonly surpriseRound: boolean;
+  /** The mode's panel names the step: no step pill (the header shows the round, so the strip does not). */
+  readonly stepShown: boolean;
   /** The mode's panel above the set-up controls: its partial ("" for none) and data. */
   readonly panelPartial: string;
   readonly panel: object | null;
@@ -106,6 +108,30 @@ function allowedFor(bound: BoundEncounter, who: Requester): readonly AllowedActi
     byWho.set(key, actions);
   }
   return actions;
+}
+
+/** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */
+export function modeChoiceFor(mode: string): ModeOptionContext[] {
+  return [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
+    value,
+    label: `${I18N}.Mode.${value}`,
+    selected: value === mode,
+  }));
+}
+
+/** What a system-default encounter's mode select shows (GM, before the start), under `structuredInitiativeMode`. */
+export interface ModeSwitchContext {
+  readonly rootClass: string;
+  readonly modeChoice: readonly ModeOptionContext[];
+}
+
+/**
+ * The mode select of a system-default encounter: the GM's way back to a structured mode until the
+ * combat starts; null for players and once it has started.
+ */
+export function buildModeSwitch(combat: Combat.Implementation, user: User.Implementation): ModeSwitchContext | null {
+  if (!user.isGM || combat.started || combat.round !== 0) return null;
+  return { rootClass: CSS_ROOT, modeChoice: modeChoiceFor(modeOf(combat)) };
 }
 
 /**
@@ -169,7 +195,8 @@ export function buildTrackerContext(
       isNext ? "si-row--next" : "",
       defeated ? "si-row--defeated" : "",
       hidden ? "si-row--hidden" : "",
-      extra?.acted === true ? "si-row--acted" : "",
+      // A row acting now or up next is never greyed out as done.
+      extra?.acted === true && !isCurrent && !isNext ? "si-row--acted" : "",
       extra?.waiting === true ? "si-row--waiting" : "",
     ]
       .filter((s) => s !== "")
@@ -198,9 +225,12 @@ export function buildTrackerContext(
 
   const turnControls: ControlContext[] = [];
   const started = view?.started ?? false;
-  if (started && isGM) {
-    turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
-    turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
+  // Undo is offered only where the history holds a step to go back to.
+  if (started && isGM && bound !== null) {
+    if (bound.undoTarget("previousRound") !== null)
+      turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
+    if (bound.undoTarget("previousTurn") !== null)
+      turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
   }
   if (allowed.has("nextTurn"))
     turnControls.push(
@@ -227,13 +257,7 @@ export function buildTrackerContext(
           next: nextName,
         });
   const canChooseMode = isGM && !combat.started && combat.round === 0 && !started;
-  const modeChoice = canChooseMode
-    ? [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
-        value,
-        label: `${I18N}.Mode.${value}`,
-        selected: value === mode,
-      }))
-    : [];
+  const modeChoice = canChooseMode ? modeChoiceFor(mode) : [];
   const setupControls = modeOut?.setupControls ?? [];
   const panel = modeOut?.panel ?? null;
   const list = modeOut?.list ?? null;
@@ -265,6 +289,7 @@ export function buildTrackerContext(
     empty: rows.length === 0,
     rowPartial: modeTracker?.rowPartial ?? "",
     surpriseRound: modeOut?.emphasiseStep ?? false,
+    stepShown: modeOut?.stepShown ?? false,
     panelPartial: panel === null ? "" : (modeTracker?.panelPartial ?? ""),
     panel,
     listPartial: list === null ? "" : (modeTracker?.listPartial ?? ""),

@@ -105,4 +105,24 @@ function add(map: Map<string, Set<string>>, key: string, value: string): void {
 export interface Localiser {
   localize(key: string): string;
   format(key: string, data: Record<string, string>): string;
+  /** The language code (Foundry's `game.i18n.lang`). */
+  readonly lang?: string;
+}
+
+/**
+ * A count in words that agree with it: `key` holds one text per plural category of the language
+ * (`one`, `other`, and `few`, `many`… where the language has them), each with `{count}`; a missing
+ * category falls back to `other`.
+ */
+export function formatCount(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
+  let category: string = "other";
+  try {
+    category = new Intl.PluralRules(i18n.lang ?? "en").select(count);
+  } catch {
+    // An unknown language code: the "other" text.
+  }
+  const values = { ...data, count: String(count) };
+  const wanted = `${key}.${category}`;
+  // Foundry's localize returns the key itself when it has no text for it.
+  return i18n.localize(wanted) === wanted ? i18n.format(`${key}.other`, values) : i18n.format(wanted, values);
 }

@@ -8,13 +8,15 @@ import { HOOKS, MODULE_ID, TEMPLATES, TRACKER_PARTS } from "../../constants";
 import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
 import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
-import { buildTrackerContext, type TrackerContext } from "./context";
+import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
 import { tryPatchParts } from "./dom-patch";
 import { moduleHooks } from "../hooks";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
+/** The key of a system-default encounter's mode select data in the render context. */
+export const SWITCH_KEY = "structuredInitiativeMode";
 
 type TrackerClass = typeof foundry.applications.sidebar.tabs.CombatTracker;
 
@@ -93,7 +95,17 @@ export function createTrackerClass(Base: TrackerClass) {
       options: Parameters<InstanceType<TrackerClass>["_configureRenderParts"]>[0],
     ): ReturnType<InstanceType<TrackerClass>["_configureRenderParts"]> {
       const parts = super._configureRenderParts(options);
-      if (this.structuredCombat === null) return parts;
+      if (this.structuredCombat === null) {
+        // A system-default encounter: the parent's parts, and the GM's mode select before the start.
+        const combat = this.viewed;
+        if (combat === null || buildModeSwitch(combat, game.user) === null) return parts;
+        const out: Record<string, PartConfig> = {};
+        for (const [id, part] of Object.entries(parts as Record<string, PartConfig>)) {
+          if (id === TRACKER_PARTS.tracker) out[TRACKER_PARTS.modeSwitch] = { template: TEMPLATES.modeSwitch };
+          out[id] = part;
+        }
+        return out;
+      }
       const out: Record<string, PartConfig> = {};
       for (const [id, part] of Object.entries(parts as Record<string, PartConfig>)) {
         if (id === TRACKER_PARTS.tracker) {
@@ -111,7 +123,11 @@ export function createTrackerClass(Base: TrackerClass) {
     ): ReturnType<InstanceType<TrackerClass>["_prepareContext"]> {
       const context = await super._prepareContext(options);
       const combat = this.structuredCombat;
-      if (combat === null) return context;
+      if (combat === null) {
+        const viewed = this.viewed;
+        const modeSwitch = viewed === null ? null : buildModeSwitch(viewed, game.user);
+        return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
+      }
       await loadPartials();
       const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null);
       return Object.assign(context, { [CONTEXT_KEY]: data });

@@ -7,6 +7,9 @@ import { groupMembers, pendingRollOffs, type IndividualState } from "./rules/ind
 import type { ControlContext } from "../../foundry/tracker/controls";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 import { INDIVIDUAL_TEMPLATES } from "./constants";
+import { I18N } from "../../constants";
+
+const T = `${I18N}.Tracker`;
 
 /** The individual mode's part of a row. */
 export interface IndividualRowContext {
@@ -21,6 +24,8 @@ export interface IndividualRowContext {
   readonly readied: boolean;
   readonly trigger: string;
   readonly acted: boolean;
+  /** Why the row stands where it does when a delay or a ready put it there ("after Officer"), or "". */
+  readonly placedBy: string;
   readonly needsRoll: boolean;
   /** The GM typed the initiative instead of rolling it. */
   readonly typed: boolean;
@@ -59,11 +64,28 @@ const signed = (n: number): string => (n >= 0 ? `+${n}` : `${n}`);
 export const individualTracker: ModeTracker<IndividualState> = {
   rowPartial: INDIVIDUAL_TEMPLATES.row,
   panelPartial: INDIVIDUAL_TEMPLATES.panel,
-  build({ state, allowed, nameOf, control }): ModeOutput {
+  build({ bound, state, allowed, nameOf, control, i18n }): ModeOutput {
     const rows = new Map<string, ModeRow>();
     const acted_ = new Set(state.acted);
     const flat = new Set(state.flatFooted);
     const delaying = new Set(state.delaying.map((d) => d.combatantId));
+    const moved = new Set(state.moved);
+    const current = state.current === null ? -1 : state.order.indexOf(state.current);
+    // A moved row whose number looks out of place next to its neighbours in the stored order names
+    // the one it follows (or, at the top, the one it precedes).
+    const initiativeOf = (id: string | undefined): number | null =>
+      id === undefined ? null : (state.combatants.find((x) => x.id === id)?.initiative ?? null);
+    const placedText = (at: number): string => {
+      const own = initiativeOf(state.order[at]);
+      const before = state.order[at - 1];
+      const after = state.order[at + 1];
+      const b = initiativeOf(before);
+      const a = initiativeOf(after);
+      const outOfPlace = own !== null && ((b !== null && b < own) || (a !== null && a > own));
+      if (!outOfPlace) return "";
+      if (before !== undefined) return i18n.format(`${T}.PlacedAfter`, { name: nameOf(before) });
+      return after === undefined ? "" : i18n.format(`${T}.PlacedBefore`, { name: nameOf(after) });
+    };
     const rollOffText = new Map<string, string[]>();
     for (const set of state.rollOffs)
       for (const r of set) {
@@ -99,7 +121,19 @@ export const individualTracker: ModeTracker<IndividualState> = {
         : null;
       const offs = rollOffText.get(c.id) ?? [];
       const isDelaying = delaying.has(c.id);
-      const acted = state.started && acted_.has(c.id) && state.current !== c.id && !isDelaying;
+      // A turn that began and was interrupted (it stands after the one acting now) resumes: it is
+      // "next", not "acted". Only a turn that is over is shown as acted.
+      const at = state.order.indexOf(c.id);
+      const interrupted = current >= 0 && at > current;
+      // Up next (a resumed turn, or the first turn of the next round) is not shown as acted either.
+      const acted =
+        state.started &&
+        acted_.has(c.id) &&
+        state.current !== c.id &&
+        bound.view.next !== c.id &&
+        !isDelaying &&
+        !interrupted;
+      const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
       rows.set(c.id, {
         initiative: c.initiative,
         controls,
@@ -118,6 +152,7 @@ export const individualTracker: ModeTracker<IndividualState> = {
           readied: c.ready !== null,
           trigger: c.ready ?? "",
           acted,
+          placedBy,
           needsRoll: c.initiative === null,
           typed: c.initiative !== null && c.typed === true,
           rollOffs: offs.join(", "),

@@ -7,6 +7,7 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.sidesTactics": string;
     "structured-initiative.sidesActionPenalty": string;
     "structured-initiative.sidesCountdown": number;
+    "structured-initiative.sidesMaxReactions": number;
     "structured-initiative.sidesWoundPenalty": string;
   }
 }

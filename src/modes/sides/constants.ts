@@ -15,6 +15,8 @@ export const SIDES_SETTINGS = {
   sidesActionPenalty: "sidesActionPenalty",
   /** Seconds a character has to declare (0: no countdown). */
   sidesCountdown: "sidesCountdown",
+  /** Most reactions (dodges and parries) a character may make in a round. */
+  sidesMaxReactions: "sidesMaxReactions",
   /** The wound penalty taken off a side's roll (a formula; empty: none). */
   sidesWoundPenalty: "sidesWoundPenalty",
 } as const;

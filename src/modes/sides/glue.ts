@@ -50,7 +50,14 @@ import { notifyRefusal } from "../../foundry/notify";
 import { clock, type Cancel } from "../../foundry/clock";
 import type { Json } from "../../core/patch";
 import type { CommandResult } from "../../core/protocol";
-import { sidesActionPenalty, sidesCountdownMs, sidesFormulas, sidesWoundPenalty, type SidesFormulas } from "./settings";
+import {
+  sidesActionPenalty,
+  sidesCountdownMs,
+  sidesFormulas,
+  sidesMaxReactions,
+  sidesWoundPenalty,
+  type SidesFormulas,
+} from "./settings";
 
 /** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
 export const SIDE_FLAGS = {
@@ -182,9 +189,10 @@ export function syncSides(combat: Combat.Implementation, state: SidesState): Jso
     )
       out.push({ type: "setTraits", combatantId: id, ...traits });
   }
-  const penalty = normaliseDiceCode(sidesActionPenalty());
-  if (penalty !== null && penalty !== state.actionPenalty)
-    out.push({ type: "configure", maxActions: state.maxActions, actionPenalty: penalty });
+  const penalty = normaliseDiceCode(sidesActionPenalty()) ?? state.actionPenalty;
+  const maxReactions = sidesMaxReactions();
+  if (penalty !== state.actionPenalty || maxReactions !== state.maxReactions)
+    out.push({ type: "configure", maxActions: state.maxActions, actionPenalty: penalty, maxReactions });
   for (const side of state.sides) if (!ids.has(side.id)) out.push({ type: "removeSide", sideId: side.id });
   return out;
 }

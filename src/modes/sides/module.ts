@@ -20,7 +20,7 @@ import {
   syncSides,
   tickCountdowns,
 } from "./glue";
-import { sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
+import { SIDES_REFUSALS, sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
 import { parseSidesState } from "./rules/state";
 import { registerSidesSettings } from "./settings";
 import { sidesTracker } from "./tracker";
@@ -35,8 +35,8 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
     remove: (id) => ({ type: "removeCombatant", combatantId: id }),
     ids: (state) => state.combatants.map((c) => c.id),
   },
-  // Its refusal codes are among the shared ones.
-  refusalCodes: [],
+  // Its refusal codes are among the shared ones, but for the reaction limit.
+  refusalCodes: SIDES_REFUSALS,
   // A combatant's side is its CombatantGroup: only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
   rolledResults: { recordSideRoll: checkSideRoll },

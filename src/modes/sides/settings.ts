@@ -5,6 +5,7 @@
  */
 import { I18N, MODULE_ID } from "../../constants";
 import { SIDES_SETTINGS } from "./constants";
+import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/sides";
 
 /** The trait formulas of the `sides` mode. */
 export interface SidesFormulas {
@@ -64,6 +65,14 @@ export function registerSidesSettings(): void {
     type: String,
     default: DEFAULT_SIDES_PENALTY,
   });
+  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesMaxReactions, {
+    name: `${I18N}.Settings.SidesMaxReactions.Name`,
+    hint: `${I18N}.Settings.SidesMaxReactions.Hint`,
+    scope: "world",
+    config: true,
+    type: Number,
+    default: DEFAULT_MAX_REACTIONS,
+  });
   game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesCountdown, {
     name: `${I18N}.Settings.SidesCountdown.Name`,
     hint: `${I18N}.Settings.SidesCountdown.Hint`,
@@ -92,6 +101,12 @@ export function sidesWoundPenalty(): string {
 /** The per-action penalty setting (as typed; the rules normalise or refuse it). */
 export function sidesActionPenalty(): string {
   return game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesActionPenalty);
+}
+
+/** The reaction limit per character and round, a whole number from 1 to the rules' cap. */
+export function sidesMaxReactions(): number {
+  const value = game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesMaxReactions);
+  return Number.isFinite(value) ? Math.min(Math.max(Math.round(value), 1), MAX_ACTIONS_LIMIT) : DEFAULT_MAX_REACTIONS;
 }
 
 /** The countdown in milliseconds (0: no countdown), at most ten minutes. */

@@ -26,7 +26,7 @@ import {
 } from "./rules/sides";
 import { clockView } from "./glue";
 import { clock as pageClock } from "../../foundry/clock";
-import type { ControlContext, ControlFactory } from "../../foundry/tracker/controls";
+import { formatCount, type ControlContext, type ControlFactory } from "../../foundry/tracker/controls";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = "Sides";
@@ -61,7 +61,8 @@ export interface SidesRowContext {
   readonly reactions: string;
   /** Localised "acts after X", or "". */
   readonly slowedAfter: string;
-  readonly lost: number;
+  /** "1 action lost" / "2 actions lost", or "". */
+  readonly lost: string;
   readonly hasLost: boolean;
   /** Declares now. */
   readonly declaring: boolean;
@@ -212,7 +213,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
         controls.push(control({ ...base, action: "siSidesParry", label: `${S}.Parry`, aria: `${S}.ParryFor` }));
       }
       const side = state.sides.find((s) => s.id === c.sideId);
-      if (who.isGM && side !== undefined && state.step !== "pass" && sideRoller(state, side.id) !== c.id)
+      // Sides and rollers are set up before the start; afterwards the controls are gone.
+      if (who.isGM && side !== undefined && !state.started && sideRoller(state, side.id) !== c.id)
         controls.push(
           control({
             ...base,
@@ -223,7 +225,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
           }),
         );
       const move: MoveContext | null =
-        who.isGM && state.sides.length > 1 && (!state.started || state.step === "initiative")
+        who.isGM && state.sides.length > 1 && !state.started
           ? {
               combatantId: c.id,
               selectLabel: i18n.format(`${I18N}.Tracker.${S}.SideFor`, { name: nameOf(c.id) }),
@@ -246,9 +248,17 @@ export const sidesTracker: ModeTracker<SidesState> = {
       const slowed = state.slowed.find((s) => s.combatantId === c.id);
       const lost = state.lost.filter((l) => l.combatantId === c.id).length;
       const code = penalty(state, c.id);
-      const reactions = (d?.reactions ?? []).map((r) =>
-        i18n.localize(`${I18N}.Tracker.${S}.${r.kind === "dodge" ? "Dodge" : "Parry"}`),
-      );
+      // One entry per kind, counted: "Dodge ×3, Parry".
+      const reactions = (["dodge", "parry"] as const).flatMap((kind) => {
+        const count = (d?.reactions ?? []).filter((r) => r.kind === kind).length;
+        if (count === 0) return [];
+        const reaction = i18n.localize(`${I18N}.Tracker.${S}.${kind === "dodge" ? "Dodge" : "Parry"}`);
+        return [
+          count === 1
+            ? reaction
+            : i18n.format(`${I18N}.Tracker.${S}.ReactionTimes`, { reaction, count: String(count) }),
+        ];
+      });
       const actions = (d?.hesitated ? [] : (d?.actions ?? [])).map((a, i) => ({
         number: String(i + 1),
         text: a.text,
@@ -282,7 +292,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
               : i18n.format(`${I18N}.Tracker.${S}.ActsAfter`, {
                   name: slowed.after === null ? "" : nameOf(slowed.after),
                 }),
-          lost,
+          lost: lost > 0 ? formatCount(i18n, `${I18N}.Tracker.${S}.Lost`, lost) : "",
           hasLost: lost > 0,
           declaring: declarer === c.id,
           slowDown,
@@ -441,6 +451,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
       setupControls,
       list: null,
       emphasiseStep: false,
+      // The banner names the step ("Pass 2"), so the glance strip does not repeat it.
+      stepShown: true,
       panel: {
         banner,
         sides,

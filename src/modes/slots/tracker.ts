@@ -9,7 +9,7 @@ import { SLOTS_TEMPLATES } from "./constants";
 import type { AllowedAction } from "../../core/engine";
 import { slotsView, type SlotsState } from "./rules/slots";
 import { skillOf as slotSkillOf } from "./glue";
-import type { ControlContext } from "../../foundry/tracker/controls";
+import { formatCount, type ControlContext } from "../../foundry/tracker/controls";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = `${I18N}.Tracker.Slots`;
@@ -51,6 +51,8 @@ export interface SlotAssignContext {
   readonly slot: string;
   /** Localised accessible name of the select. */
   readonly label: string;
+  /** Localised accessible name of the Assign button (what it does, not what the select is). */
+  readonly buttonLabel: string;
   readonly options: readonly { readonly id: string; readonly name: string }[];
 }
 
@@ -214,6 +216,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           ? {
               slot: String(s.index),
               label: format("AssignChoose", { number: String(s.index + 1) }),
+              buttonLabel: format("AssignChosen", { number: String(s.index + 1) }),
               options: fillers.map((id) => ({ id, name: nameOf(id) })),
             }
           : null;
@@ -249,7 +252,10 @@ export const slotsTracker: ModeTracker<SlotsState> = {
         hasClaimant: s.claimedBy !== null,
         open: state.started && s.filledBy === null && !s.passed,
         upNow: s.current && s.filledBy === null,
-        scoresAria: format("ScoresLong", { primary: String(s.primary), secondary: String(s.secondary) }),
+        scoresAria: format("ScoresLong", {
+          successes: formatCount(i18n, `${S}.Successes`, s.primary),
+          advantages: formatCount(i18n, `${S}.Advantages`, s.secondary),
+        }),
         css,
         controls,
         assign,

@@ -118,6 +118,8 @@ export interface IndividualState {
   readonly delaying: readonly DelayEntry[];
   /** Who is still flat-footed (present at the start of a surprise battle, no regular turn yet). */
   readonly flatFooted: readonly string[];
+  /** Whose place in the order comes from a delay or a readied action (not from the initiative). */
+  readonly moved: readonly string[];
 }
 
 /** Commands of the individual mode. */
@@ -572,6 +574,7 @@ const handlers: Handlers = {
       acted: without(state.acted, combatantId),
       waited: without(state.waited, combatantId),
       flatFooted: without(state.flatFooted, combatantId),
+      moved: without(state.moved, combatantId),
       delaying: state.delaying
         .filter((d) => d.combatantId !== combatantId)
         .map((d) => (d.after === combatantId ? { combatantId: d.combatantId, after: null } : d)),
@@ -713,9 +716,10 @@ const handlers: Handlers = {
 
   nextTurn(state, _command, who) {
     if (!state.started) return refuse("notStarted");
-    if (!who.isGM && (state.current === null || !who.owns.includes(state.current))) {
-      return refuse("notYourTurn", state.current ?? undefined);
-    }
+    if (!who.isGM && state.current === null) return refuse("notYourTurn");
+    // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
+    if (!who.isGM && state.current !== null && !who.owns.includes(state.current))
+      return refuse("notOwner", state.current);
     const events: RuleEvent[] = [];
     return turnOutcome(state, endTurn(state, events), events);
   },
@@ -747,6 +751,7 @@ const handlers: Handlers = {
       order: without(state.order, combatantId),
       delaying: [...state.delaying, { combatantId, after }],
       waited: withItem(state.waited, combatantId),
+      moved: withItem(state.moved, combatantId),
       current: null,
     };
     return turnOutcome(state, continueFrom(s, index, events), events);
@@ -787,6 +792,7 @@ const handlers: Handlers = {
     if (c.ready === null || !state.order.includes(combatantId)) return refuse("notReady", combatantId);
     const events: RuleEvent[] = [{ type: "readyTriggered", round: state.round, combatantId }];
     let s = updateCombatant(actNow(state, combatantId), combatantId, (x) => ({ ...x, ready: null }));
+    s = { ...s, moved: withItem(s.moved, combatantId) };
     if (!s.acted.includes(combatantId)) {
       // Triggered before its own turn this round came up: this is its turn for the round.
       s = beginTurn({ ...s, current: null }, combatantId, events);
@@ -1023,6 +1029,7 @@ function create(roster: readonly RosterEntry[]): IndividualState {
     waited: [],
     delaying: [],
     flatFooted: [],
+    moved: [],
   };
 }
 

@@ -61,9 +61,11 @@ export function parseIndividualState(data: unknown): IndividualState | null {
     isIdList(d.waited) &&
     Array.isArray(d.delaying) &&
     d.delaying.every(isDelay) &&
-    isIdList(d.flatFooted);
+    isIdList(d.flatFooted) &&
+    (d.moved === undefined || isIdList(d.moved));
   if (!shapeOk) return null;
-  const state = d as unknown as IndividualState;
+  // Encounters stored before `moved` existed: nobody's place is marked as moved.
+  const state = (d.moved === undefined ? { ...d, moved: [] } : d) as unknown as IndividualState;
   // Consistency: ids unique, every referenced id is a known combatant, current is placed.
   const known = new Set(state.combatants.map((c) => c.id));
   if (known.size !== state.combatants.length) return null;
@@ -73,6 +75,7 @@ export function parseIndividualState(data: unknown): IndividualState | null {
     ...state.acted,
     ...state.waited,
     ...state.flatFooted,
+    ...state.moved,
     ...state.delaying.map((entry) => entry.combatantId),
   ];
   if (!referenced.every((id) => known.has(id))) return null;

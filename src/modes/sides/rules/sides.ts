@@ -73,6 +73,11 @@ export const DEFAULT_MAX_ACTIONS = 10;
 export const MAX_ACTIONS_LIMIT = 99;
 /** Default multiple-action penalty per action beyond the first (the D6 preset: −1D). */
 export const DEFAULT_ACTION_PENALTY = "1D";
+/** Default most reactions (dodges and parries) one character may make in a round. */
+export const DEFAULT_MAX_REACTIONS = 10;
+
+/** Refusal codes this mode adds to the shared ones (each has a message `Refusal.<code>`). */
+export const SIDES_REFUSALS = ["tooManyReactions"] as const;
 /** Longest text of one declared action. */
 export const MAX_ACTION_TEXT_LENGTH = 200;
 /** Longest side name. */
@@ -163,6 +168,8 @@ export interface SidesState {
   readonly sides: readonly Side[];
   /** Most actions a character may declare in a round. */
   readonly maxActions: number;
+  /** Most reactions (dodges and parries) a character may make in a round. */
+  readonly maxReactions: number;
   /** The multiple-action penalty per action beyond the first, as a dice code. */
   readonly actionPenalty: string;
   readonly started: boolean;
@@ -214,7 +221,13 @@ export type SidesCommand =
       readonly perception: string;
       readonly initiativeScore: string;
     }
-  | { readonly type: "configure"; readonly maxActions: number; readonly actionPenalty: string }
+  | {
+      readonly type: "configure";
+      readonly maxActions: number;
+      readonly actionPenalty: string;
+      /** Absent: keep the current limit. */
+      readonly maxReactions?: number;
+    }
   | { readonly type: "start" }
   | { readonly type: "setRoller"; readonly sideId: string; readonly combatantId: string | null }
   | { readonly type: "recordSideRoll"; readonly sideId: string; readonly total: number; readonly typed?: boolean }
@@ -709,11 +722,13 @@ const handlers: Handlers = {
     return accept(s, [{ type: "traitsChanged", round: s.round, combatantId }]);
   },
 
-  configure(state, { maxActions, actionPenalty }, who) {
+  configure(state, { maxActions, actionPenalty, maxReactions = state.maxReactions }, who) {
     if (!who.isGM) return refuse("notGM");
     const per = normaliseDiceCode(actionPenalty);
-    if (!isMaxActions(maxActions) || per === null) return refuse("invalidValue");
-    return accept({ ...state, maxActions, actionPenalty: per }, [{ type: "configured", round: state.round }]);
+    if (!isMaxActions(maxActions) || !isMaxActions(maxReactions) || per === null) return refuse("invalidValue");
+    return accept({ ...state, maxActions, maxReactions, actionPenalty: per }, [
+      { type: "configured", round: state.round },
+    ]);
   },
 
   start(state, _command, who) {
@@ -824,7 +839,8 @@ const handlers: Handlers = {
     if (state.step === "declaration") return refuse("notDeclared", currentDeclarer(state) ?? undefined);
     const current = passCurrent(state);
     if (current === null) return refuse("wrongStep");
-    if (!canControl(who, current)) return refuse("notYourTurn", current);
+    // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
+    if (!canControl(who, current)) return refuse("notOwner", current);
     const events: RuleEvent[] = [];
     return accept(finishAction(state, events), events, "turn");
   },
@@ -845,6 +861,7 @@ const handlers: Handlers = {
     if (d === undefined) return refuse("notDeclared", combatantId);
     if (d.hesitated) return refuse("hesitated", combatantId);
     if (!isReactionKind(kind)) return refuse("invalidValue", combatantId);
+    if (d.reactions.length >= state.maxReactions) return refuse("tooManyReactions", combatantId);
     if (d.actions.length + d.reactions.length >= MAX_ACTIONS_LIMIT) return refuse("tooManyActions", combatantId);
     const s = updateDeclaration(state, combatantId, (x) => ({
       ...x,
@@ -1102,8 +1119,10 @@ function parseCommand(data: unknown): SidesCommand | null {
     }
     case "configure": {
       const actionPenalty = normaliseDiceCode(d.actionPenalty);
-      return isMaxActions(d.maxActions) && actionPenalty !== null
-        ? { type: "configure", maxActions: d.maxActions, actionPenalty }
+      if (!isMaxActions(d.maxActions) || actionPenalty === null) return null;
+      if (d.maxReactions === undefined) return { type: "configure", maxActions: d.maxActions, actionPenalty };
+      return isMaxActions(d.maxReactions)
+        ? { type: "configure", maxActions: d.maxActions, actionPenalty, maxReactions: d.maxReactions }
         : null;
     }
     case "start":
@@ -1159,6 +1178,7 @@ function create(roster: readonly RosterEntry[]): SidesState {
     combatants,
     sides: [],
     maxActions: DEFAULT_MAX_ACTIONS,
+    maxReactions: DEFAULT_MAX_REACTIONS,
     actionPenalty: DEFAULT_ACTION_PENALTY,
     started: false,
     round: 0,

@@ -7,6 +7,7 @@ import { isFiniteNumber, isId, isRecord, isText, isTypedMark } from "../../../co
 import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
+  DEFAULT_MAX_REACTIONS,
   MAX_ACTIONS_LIMIT,
   MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
@@ -116,6 +117,7 @@ export function parseSidesState(data: unknown): SidesState | null {
     d.sides.length <= MAX_SIDES &&
     d.sides.every(isSide) &&
     isCount(d.maxActions, 1, MAX_ACTIONS_LIMIT) &&
+    (d.maxReactions === undefined || isCount(d.maxReactions, 1, MAX_ACTIONS_LIMIT)) &&
     isCanonicalCode(d.actionPenalty) &&
     typeof d.started === "boolean" &&
     isCount(d.round, 0, Number.MAX_SAFE_INTEGER) &&
@@ -136,7 +138,10 @@ export function parseSidesState(data: unknown): SidesState | null {
     d.lost.every(isLost) &&
     isIdLists(d.tieOrders);
   if (!shapeOk) return null;
-  const state = d as unknown as SidesState;
+  // Encounters stored before the reaction limit existed get the default one.
+  const state = (d.maxReactions === undefined
+    ? { ...d, maxReactions: DEFAULT_MAX_REACTIONS }
+    : d) as unknown as SidesState;
   return consistent(state) ? state : null;
 }
 

@@ -646,7 +646,9 @@ const handlers: Handlers = {
     if (!state.started) return refuse("notStarted");
     const filler = state.slotIndex === null ? null : (state.slots[state.slotIndex]?.filledBy ?? null);
     // The GM may also end an open slot (it passes unfilled) or a round that has run out.
-    if (!who.isGM && (filler === null || !who.owns.includes(filler))) return refuse("notYourTurn", filler ?? undefined);
+    if (!who.isGM && filler === null) return refuse("notYourTurn");
+    // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
+    if (!who.isGM && filler !== null && !who.owns.includes(filler)) return refuse("notOwner", filler);
     const events: SlotsEvent[] = [];
     const s = advance(state, events);
     return accept(s, events, stepKind(state.round, s.round));

@@ -1,0 +1,137 @@
+/**
+ * End to end, in Chromium (issue 15 items 6, 10 and 13): undoing the start asks the GM first; "Act
+ * now" during another's turn leaves that one "Next", never also "Acted"; a delayed PC's row says where
+ * it stands in later rounds; a system-default encounter keeps the GM's way back to a structured mode.
+ */
+import { describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import "../../playground/host.js";
+import { loadViews, screenshots, shown, useSession, VIEWS, type Shown, type View } from "./browser.js";
+
+const session = useSession();
+let frames: Record<View, Frame>;
+
+async function agreed(check: (s: Shown) => boolean = () => true): Promise<Shown> {
+  let last: Shown[] = [];
+  await expect
+    .poll(
+      async () => {
+        last = await Promise.all(VIEWS.map((view) => shown(frames[view])));
+        const [first, ...rest] = last;
+        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
+      },
+      { timeout: 5000, interval: 50 },
+    )
+    .toBe(true);
+  const first = last[0];
+  if (first === undefined) throw new Error("no views");
+  return first;
+}
+
+async function click(view: View, selector: string): Promise<void> {
+  await frames[view].locator(selector).first().click();
+}
+
+/** The GM moves on until `name` acts. */
+async function until(name: string): Promise<Shown> {
+  let state = await agreed();
+  for (let i = 0; i < 8 && state.current !== name; i++) {
+    const before = state.current;
+    await click("gm", 'button[data-action="siNextTurn"]');
+    state = await agreed((s) => s.current !== before);
+  }
+  expect(state.current).toBe(name);
+  return state;
+}
+
+/** No row is "Acted" and also "Next" or "Acting now". */
+function expectNoContradiction(state: Shown): void {
+  for (const [name, badges] of Object.entries(state.badges))
+    expect(badges.includes("Acted") && (badges.includes("Next") || badges.includes("Acting now")), name).toBe(false);
+}
+
+describe("table-ready individual tracker in Chromium", () => {
+  it("undoing the start asks; act now leaves the interrupted one next; a delayed row says where it stands", async () => {
+    frames = await loadViews(session, "sample=none&seed=3");
+    await click("gm", 'button[data-action="createCombat"]');
+    const create = frames.gm.locator("dialog[open]");
+    await create.locator('select[name="mode"]').selectOption("individual");
+    await create.locator('button[data-action="create"]').click();
+    await session.page.locator("#pg-add-tokens").click();
+    await agreed((s) => s.order.length === 6);
+    await click("gm", 'button[data-action="siRollAll"]');
+    await agreed((s) => Object.values(s.badges).every((b) => !b.includes("needs a roll")));
+    for (let i = 0; i < 6 && (await frames.gm.locator('button[data-action="siRollOff"]').count()) > 0; i++) {
+      await click("gm", 'button[data-action="siRollOff"]');
+      await agreed();
+    }
+    await click("gm", 'button[data-action="siStart"]');
+    const begun = await agreed((s) => s.round === "Round 1" && s.current !== "");
+
+    // Previous round in round 1 would undo the start: the GM is asked; No keeps the battle.
+    await click("gm", 'button[data-action="siPreviousRound"]');
+    const confirm = frames.gm.locator("dialog[open]");
+    await expect.poll(() => confirm.textContent()).toContain("Return to setting up?");
+    await screenshots(session.page, "table-undo-confirm");
+    await confirm.locator('button[data-action="no"]').click();
+    await expect.poll(() => frames.gm.locator("dialog[open]").count()).toBe(0);
+    expect((await agreed((s) => s.round === "Round 1")).current).toBe(begun.current);
+
+    // Aria delays on her turn; the next one acts, the one after is called; Alice acts now, before that one.
+    await until("Aria");
+    await click("alice", 'button[data-action="siDelay"]');
+    let state = await agreed((s) => s.current !== "Aria" && (s.badges.Aria ?? []).includes("Delaying"));
+    const passed = state.current;
+    await click("gm", 'button[data-action="siNextTurn"]');
+    state = await agreed((s) => s.current !== passed);
+    const interrupted = state.current;
+    await click("alice", 'button[data-action="siEndDelay"]');
+    state = await agreed((s) => s.current === "Aria");
+    expect(state.next).toBe(interrupted);
+    expect(state.badges[interrupted]).toContain("Next");
+    expect(state.badges[interrupted]).not.toContain("Acted");
+    expect(state.badges[passed]).toContain("Acted");
+    expect(state.badges.Aria).toContain(`after ${passed}`);
+    expectNoContradiction(state);
+    await screenshots(session.page, "table-act-now");
+
+    // On to round 2: Aria's row says whom she follows.
+    for (let i = 0; i < 10 && state.round === "Round 1"; i++) {
+      const before = state.current;
+      await click("gm", 'button[data-action="siNextTurn"]');
+      state = await agreed((s) => s.current !== before || s.round !== "Round 1");
+      expectNoContradiction(state);
+    }
+    state = await agreed((s) => s.round === "Round 2");
+    expect(state.current).toBe(state.order[0]);
+    expect(state.order.indexOf("Aria")).toBe(state.order.indexOf(passed) + 1);
+    expect(state.badges.Aria).toContain(`after ${passed}`);
+    await screenshots(session.page, "table-round2");
+    expect(session.errors).toEqual([]);
+  });
+
+  it("after choosing system default, the GM's tracker keeps a way back before the start", async () => {
+    frames = await loadViews(session, "sample=none&seed=3");
+    await click("gm", 'button[data-action="createCombat"]');
+    const create = frames.gm.locator("dialog[open]");
+    await create.locator('select[name="mode"]').selectOption("system");
+    await create.locator('button[data-action="create"]').click();
+    await session.page.locator("#pg-add-tokens").click();
+    const select = frames.gm.locator("select[name='structured-initiative-mode']");
+    await expect.poll(() => select.count()).toBe(1);
+    expect(await select.locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual([
+      "system",
+      "individual",
+      "sides",
+      "slots",
+    ]);
+    // Players get the system's tracker untouched.
+    for (const view of ["alice", "bob"] as const)
+      expect(await frames[view].locator("select[name='structured-initiative-mode']").count()).toBe(0);
+    await screenshots(session.page, "table-system-default");
+    await select.selectOption("individual");
+    await agreed((s) => s.order.length === 6 && s.step === "Setting up");
+    await screenshots(session.page, "table-back-to-structured");
+    expect(session.errors).toEqual([]);
+  });
+});

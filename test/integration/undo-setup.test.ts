@@ -1,0 +1,86 @@
+/**
+ * Previous turn and previous round near the start (issue 15 item 6): in round 1 either could return
+ * the encounter to setting up with no warning. One that would undo the start asks the GM first
+ * (DialogV2.confirm); refused, nothing changes. Neither is offered where the undo history holds
+ * nothing for it to do.
+ */
+import { describe, expect, it } from "vitest";
+import type { Sim, SimClient } from "../sim/index.js";
+import { SETTINGS, combatOn, encounter, rollAs, start, turnsOn, world } from "./world.js";
+import type { CreateSimOptions } from "../sim/index.js";
+
+interface TrackerApp {
+  _prepareContext(options: object): Promise<{ structuredInitiative?: { turnControls: { action: string }[] } | null }>;
+}
+
+async function turnActions(client: SimClient): Promise<string[]> {
+  const ctx = (await (client.ui.combat as TrackerApp)._prepareContext({})).structuredInitiative;
+  return (ctx?.turnControls ?? []).map((c) => c.action);
+}
+
+interface Dialogs {
+  answer: boolean;
+  asked: string[];
+}
+const dialogs = (client: SimClient): Dialogs => client.eval("foundry.applications.api.DialogV2") as Dialogs;
+
+async function battle(extra: CreateSimOptions = {}): Promise<Sim> {
+  const sim = await world(extra);
+  await encounter(sim, ["aria", "brom", "officer", "trooper1"]);
+  await rollAs(sim, { aria: 15, brom: 10, officer: 4, trooper1: 1 });
+  await start(sim);
+  return sim;
+}
+
+describe("undo near the start", () => {
+  it("in round 1, previous round asks before returning to setting up; No changes nothing", async () => {
+    const sim = await battle();
+    await combatOn(sim.gm).nextTurn();
+    await sim.settle();
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Brom" });
+    const asked = dialogs(sim.gm);
+    asked.answer = false;
+    await sim.gm.runAction("siPreviousRound");
+    await sim.settle();
+    expect(asked.asked).toEqual(["Return to setting up?"]);
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Brom" });
+
+    asked.answer = true;
+    await sim.gm.runAction("siPreviousRound");
+    await sim.settle();
+    expect(asked.asked).toHaveLength(2);
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 0, current: null });
+  });
+
+  it("previous turn asks only when it would undo the start", async () => {
+    const sim = await battle();
+    await combatOn(sim.gm).nextTurn();
+    await sim.settle();
+    const asked = dialogs(sim.gm);
+    // Back to Aria's turn: still round 1, no question.
+    await sim.gm.runAction("siPreviousTurn");
+    await sim.settle();
+    expect(asked.asked).toEqual([]);
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Aria" });
+    // One more would undo the start: asked; No keeps the battle.
+    asked.answer = false;
+    await sim.gm.runAction("siPreviousTurn");
+    await sim.settle();
+    expect(asked.asked).toEqual(["Return to setting up?"]);
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Aria" });
+  });
+
+  it("previous turn and previous round are offered only where the history holds a step for them", async () => {
+    // A history of one step: after the first turn change the start's snapshot is gone.
+    const sim = await battle({ settings: { ...SETTINGS, "structured-initiative.historyLimit": 1 } });
+    expect(await turnActions(sim.gm)).toEqual(["siPreviousRound", "siPreviousTurn", "siNextTurn", "siNextRound"]);
+    await combatOn(sim.gm).nextTurn();
+    await sim.settle();
+    // Round 1 has no earlier round kept: previous round would do nothing.
+    expect(await turnActions(sim.gm)).toEqual(["siPreviousTurn", "siNextTurn", "siNextRound"]);
+    await combatOn(sim.gm).previousTurn();
+    await sim.settle();
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Aria" });
+    expect(await turnActions(sim.gm)).toEqual(["siNextTurn", "siNextRound"]);
+  });
+});
