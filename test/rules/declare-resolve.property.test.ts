@@ -17,18 +17,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_CODES, dispatch, type AllowedAction, type Encounter, type Requester } from "../../src/core/engine";
+import { REFUSAL_CODES, dispatch, type Encounter, type Requester } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
-  availableAP,
-  currentDeclarer,
   declareResolveMode,
-  pendingTies,
-  type ActionInput,
   type DeclareResolveCommand,
   type DeclareResolveState,
 } from "../../src/modes/declare-resolve/rules/declare-resolve";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
+import { drActions, drCommandFor, drCommands, expectDeclarationsFit, type DrAction } from "./declare-resolve-commands";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 /** Every refusal code the rules may return: the shared ones and the mode's own. */
@@ -44,226 +41,13 @@ function requester(state: DeclareResolveState, by: By): Requester {
   return { userId: by, isGM: false, owns };
 }
 
-type Action =
-  | { k: "roll"; t: number; total: number; mod: number; by: By }
-  | { k: "rollAll"; totals: readonly number[] }
-  | { k: "start"; by: By }
-  | { k: "orderTie"; seed: number; by: By }
-  | { k: "declare"; current: boolean; t: number; actions: readonly number[]; by: By }
-  | { k: "next"; by: By }
-  | { k: "nextRound"; by: By }
-  | { k: "upkeep"; by: By }
-  | { k: "ipChange"; t: number; amount: number; duration: number }
-  | { k: "removeChange"; t: number }
-  | { k: "conditions"; t: number; bleeding: number; dazed: number; stunned: number }
-  | { k: "budget"; budget: number }
-  | { k: "add"; isPC: boolean }
-  | { k: "remove"; t: number }
-  | { k: "defeat"; t: number; v: boolean };
+type Action = DrAction<By>;
 
-/** The catalogue the glue would send, plus a few bad entries. */
-const CATALOGUE: readonly ActionInput[] = [
-  { name: "Dodge", cost: 2, kind: "defence", def: 3 },
-  { name: "Melee Attack", cost: 4, kind: "attack" },
-  { name: "Power Attack", cost: 7, kind: "attack" },
-  { name: "Jab", cost: 1, kind: "attack" },
-  { name: "Shout", cost: 0, kind: "other" },
-  { name: "Ritual", cost: 12, kind: "other" },
-  { name: "Cheat", cost: -1, kind: "other" },
-  { name: "Odd", cost: Number.NaN, kind: "other" },
-  { name: "Sing", cost: 1, kind: "song" },
-];
-
-const by = fc.constantFrom<By>("gm", "gm", "p1", "p2");
-const t = fc.nat(20);
-const action: fc.Arbitrary<Action> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      k: fc.constant("roll" as const),
-      t,
-      total: fc.integer({ min: 2, max: 8 }),
-      mod: fc.integer({ min: 0, max: 2 }),
-      by,
-    }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("rollAll" as const),
-      totals: fc.array(fc.integer({ min: 2, max: 9 }), { minLength: 8, maxLength: 8 }),
-    }),
-    weight: 2,
-  },
-  { arbitrary: fc.record({ k: fc.constant("start" as const), by }), weight: 2 },
-  { arbitrary: fc.record({ k: fc.constant("orderTie" as const), seed: fc.nat(), by }), weight: 3 },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("declare" as const),
-      current: fc.boolean(),
-      t,
-      // Jab (1 AP) often, so that declarations with extra attacks fit the budget.
-      actions: fc.array(
-        fc.oneof({ arbitrary: fc.constant(3), weight: 2 }, { arbitrary: fc.nat(CATALOGUE.length - 1), weight: 3 }),
-        {
-          maxLength: 3,
-        },
-      ),
-      by,
-    }),
-    weight: 10,
-  },
-  { arbitrary: fc.record({ k: fc.constant("next" as const), by }), weight: 8 },
-  { arbitrary: fc.record({ k: fc.constant("nextRound" as const), by }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("upkeep" as const), by }), weight: 2 },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("ipChange" as const),
-      t,
-      amount: fc.integer({ min: -3, max: 3 }),
-      duration: fc.nat(3),
-    }),
-    weight: 2,
-  },
-  { arbitrary: fc.record({ k: fc.constant("removeChange" as const), t }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      k: fc.constant("conditions" as const),
-      t,
-      bleeding: fc.nat(3),
-      dazed: fc.nat(2),
-      stunned: fc.nat(2),
-    }),
-    weight: 1,
-  },
-  { arbitrary: fc.record({ k: fc.constant("budget" as const), budget: fc.integer({ min: 1, max: 8 }) }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("add" as const), isPC: fc.boolean() }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("remove" as const), t }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant("defeat" as const), t, v: fc.boolean() }), weight: 1 },
-);
-
-/** A combatant id from a number: mostly a present one, sometimes a stranger. */
-function pick(state: DeclareResolveState, n: number): string {
-  if (n % 11 === 10) return "ghost";
-  return state.combatants[n % Math.max(state.combatants.length, 1)]?.id ?? "ghost";
-}
+const action: fc.Arbitrary<Action> = drActions(fc.constantFrom<By>("gm", "gm", "p1", "p2"));
 
 /** Turn an abstract action into commands and their senders, against the current state. */
 function resolve(state: DeclareResolveState, a: Action, fresh: () => string): [DeclareResolveCommand, Requester][] {
-  switch (a.k) {
-    case "roll":
-      return [
-        [{ type: "recordIP", combatantId: pick(state, a.t), total: a.total, modifier: a.mod }, requester(state, a.by)],
-      ];
-    case "rollAll":
-      return state.combatants
-        .filter((c) => c.ip === null)
-        .map((c, i) => [{ type: "recordIP", combatantId: c.id, total: a.totals[i % 8] ?? 5, modifier: i % 3 }, GM]);
-    case "start":
-      return [[{ type: "start" }, requester(state, a.by)]];
-    case "orderTie": {
-      const tie = pendingTies(state)[a.seed % Math.max(pendingTies(state).length, 1)];
-      if (tie === undefined) return [];
-      // A rotation of the tie, chosen by the seed.
-      const r = a.seed % tie.length;
-      return [[{ type: "orderTied", combatantIds: [...tie.slice(r), ...tie.slice(0, r)] }, requester(state, a.by)]];
-    }
-    case "declare": {
-      const id = a.current ? (currentDeclarer(state) ?? pick(state, a.t)) : pick(state, a.t);
-      const actions = a.actions.map((i) => CATALOGUE[i] ?? { name: "Jab", cost: 1, kind: "attack" });
-      return [[{ type: "declare", combatantId: id, actions }, requester(state, a.by)]];
-    }
-    case "next":
-      return [[{ type: "nextTurn" }, requester(state, a.by)]];
-    case "nextRound":
-      return [[{ type: "nextRound" }, requester(state, a.by)]];
-    case "upkeep":
-      return [[{ type: "upkeep" }, requester(state, a.by)]];
-    case "ipChange": {
-      const durations = [
-        { kind: "round" },
-        { kind: "rounds", rounds: 2 },
-        { kind: "untilRemoved" },
-        { kind: "rounds", rounds: 1 },
-      ] as const;
-      return [
-        [
-          {
-            type: "addIPChange",
-            combatantId: pick(state, a.t),
-            cause: "Haste",
-            amount: a.amount,
-            duration: durations[a.duration % durations.length] ?? { kind: "round" },
-          },
-          GM,
-        ],
-      ];
-    }
-    case "removeChange": {
-      const c = state.combatants.find((x) => x.ipChanges.length > 0);
-      const changeId = c?.ipChanges[a.t % Math.max(c.ipChanges.length, 1)]?.id ?? "none";
-      return [[{ type: "removeIPChange", combatantId: c?.id ?? pick(state, a.t), changeId }, GM]];
-    }
-    case "conditions":
-      return [
-        [
-          {
-            type: "setConditions",
-            combatantId: pick(state, a.t),
-            bleeding: a.bleeding,
-            dazed: a.dazed,
-            stunned: a.stunned,
-          },
-          GM,
-        ],
-      ];
-    case "budget":
-      return [[{ type: "setBudget", budget: a.budget }, GM]];
-    case "add":
-      return [[{ type: "addCombatant", combatant: { id: fresh(), name: "joiner", isPC: a.isPC } }, GM]];
-    case "remove":
-      return [[{ type: "removeCombatant", combatantId: pick(state, a.t) }, GM]];
-    case "defeat":
-      return [[{ type: "setDefeated", combatantId: pick(state, a.t), defeated: a.v }, GM]];
-  }
-}
-
-/** The command an allowed action stands for (the tracker's button sends it). */
-function commandFor(state: DeclareResolveState, allowed: AllowedAction): DeclareResolveCommand | null {
-  const id = allowed.combatantId ?? "";
-  const c = state.combatants.find((x) => x.id === id);
-  switch (allowed.type) {
-    case "start":
-    case "nextTurn":
-    case "nextRound":
-    case "upkeep":
-      return { type: allowed.type };
-    case "setBudget":
-      return { type: "setBudget", budget: state.budget };
-    case "addCombatant":
-      return { type: "addCombatant", combatant: { id: "brand-new", name: "New", isPC: false } };
-    case "orderTied": {
-      const tie = pendingTies(state).find((x) => x[0] === id);
-      return tie === undefined ? null : { type: "orderTied", combatantIds: tie };
-    }
-    case "declare":
-      return { type: "declare", combatantId: id, actions: [] };
-    case "recordIP":
-      return { type: "recordIP", combatantId: id, total: 0, modifier: 0 };
-    case "setDefeated":
-      return c === undefined ? null : { type: "setDefeated", combatantId: id, defeated: !c.defeated };
-    case "removeCombatant":
-      return { type: "removeCombatant", combatantId: id };
-    case "setConditions":
-      return c === undefined ? null : { type: "setConditions", combatantId: id, ...c.conditions };
-    case "addIPChange":
-      return { type: "addIPChange", combatantId: id, cause: "?", amount: 0, duration: { kind: "round" } };
-    case "removeIPChange": {
-      const changeId = c?.ipChanges[0]?.id;
-      return changeId === undefined ? null : { type: "removeIPChange", combatantId: id, changeId };
-    }
-    default:
-      return null;
-  }
+  return drCommands(state, a, fresh, (by) => requester(state, by));
 }
 
 function deepFreeze<T>(value: T): T {
@@ -280,25 +64,14 @@ function checkState(state: DeclareResolveState): void {
   const ids = state.combatants.map((c) => c.id);
   expect([...view.order].sort()).toEqual([...ids].sort());
   if (view.current !== null) expect(ids).toContain(view.current);
-  for (const c of state.combatants) {
-    const d = c.declaration;
-    if (d === null) continue;
-    const total = d.actions.reduce((sum, x) => sum + x.cost, 0);
-    const available = availableAP(state, c);
-    if (d.carry === 0) expect(total).toBeLessThanOrEqual(available);
-    else {
-      expect(d.actions).toHaveLength(1);
-      expect(d.carry).toBe(total - available);
-      expect(d.carry).toBeLessThanOrEqual(state.budget);
-    }
-  }
+  expectDeclarationsFit(state);
 }
 
 function checkAllowed(state: DeclareResolveState): void {
   for (const sender of ["gm", "p1", "p2"] as const) {
     const who = requester(state, sender);
     for (const allowed of declareResolveMode.allowed(state, who)) {
-      const command = commandFor(state, allowed);
+      const command = drCommandFor(state, allowed);
       expect(command, `no command for ${allowed.type}`).not.toBeNull();
       if (command === null) continue;
       const outcome = declareResolveMode.apply(state, command, who);

@@ -534,6 +534,27 @@ describe("bad declarations get distinct refusals and change nothing", () => {
     });
   });
 
+  it.each([
+    ["text", "lots"],
+    ["null", null],
+    ["an object", {}],
+    ["a number too big for a double", "1e400"],
+  ])(
+    "a cost sent as %s parses to a clean command (finite, the same through JSON), still refused as invalidCost",
+    (_what, cost) => {
+      const parsed = declareResolveMode.parseCommand({
+        type: "declare",
+        combatantId: "bob",
+        actions: [{ name: "Odd", cost, kind: "other" }],
+      });
+      expect(parsed?.type).toBe("declare");
+      if (parsed?.type !== "declare") return;
+      expect(Number.isFinite(parsed.actions[0]?.cost)).toBe(true);
+      expect(JSON.parse(JSON.stringify(parsed))).toEqual(parsed);
+      expect(refusal(apply(atBob, parsed, BOB))?.code).toBe("invalidCost");
+    },
+  );
+
   it("a declaration outside the declare step is refused as the wrong step", () => {
     const s = declareAll(battle, { alice: [MELEE] });
     expect(currentStep(s)).toBe("resolve");

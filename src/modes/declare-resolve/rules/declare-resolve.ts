@@ -144,7 +144,7 @@ export interface DeclaredAction {
 /** An action as a declaration sends it (the glue resolves catalogue entries into these); validated by `declare`. */
 export interface ActionInput {
   readonly name: string;
-  /** NaN when the sender gave something that is not a number. */
+  /** Not a whole number 0 or more (NaN, or -1 from `parseCommand`) when the sender gave something that is not a cost. */
   readonly cost: number;
   /** Checked against {@link ACTION_KINDS}. */
   readonly kind: string;
@@ -1257,11 +1257,20 @@ export function declareResolveAllowed(state: DeclareResolveState, who: Requester
 // Untrusted data
 // ---------------------------------------------------------------------------------------------
 
-/** A cost as sent: a number as is, a numeric string as its number, anything else NaN (refused as `invalidCost`). */
+/**
+ * A cost that is no number, as `parseCommand` passes it on: negative, so refused as `invalidCost`, and
+ * finite, so the parsed command stays plain JSON (a NaN would come back from JSON as null).
+ */
+const NOT_A_COST = -1;
+
+/**
+ * A cost as sent: a finite number as is, a numeric string as its number, anything else
+ * {@link NOT_A_COST} (refused as `invalidCost`).
+ */
 function parseCost(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (typeof value === "string" && value.trim() !== "" && value.length <= MAX_ID_LENGTH) return Number(value);
-  return Number.NaN;
+  const cost =
+    typeof value === "string" && value.trim() !== "" && value.length <= MAX_ID_LENGTH ? Number(value) : value;
+  return isFiniteNumber(cost) ? cost : NOT_A_COST;
 }
 
 function parseActionInput(data: unknown): ActionInput | null {
