@@ -28,7 +28,7 @@ function drShown(frame: Frame): Promise<DrShown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      round: text(document.querySelector("[data-si=round]")),
+      round: text(document.querySelector(".sim-round")),
       step: text(document.querySelector("[data-si=step]")),
       now: text(document.querySelector("[data-si=current]")),
       rolls: text(document.querySelector("[data-si=dr-rolls]")),

@@ -28,7 +28,7 @@ function phasesShown(frame: Frame): Promise<PhasesShown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      round: text(document.querySelector("[data-si=round]")),
+      round: text(document.querySelector(".sim-round")),
       banner: text(document.querySelector(".si-phases-step--now")),
       // The GM sees intents in phase 1 too; compare them from phase 2 on.
       intents: Array.from(document.querySelectorAll(".si-phases-intent")).map((li) =>

@@ -124,6 +124,8 @@ describe("table-ready individual tracker in Chromium", () => {
       "individual",
       "sides",
       "slots",
+      "declare-resolve",
+      "phases",
     ]);
     // Players get the system's tracker untouched.
     for (const view of ["alice", "bob"] as const)
