@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 /** The repository root. */
@@ -164,6 +164,24 @@ export async function shown(frame: Frame): Promise<Shown> {
       badges,
     };
   });
+}
+
+/** Wait until all three views show the same thing (and it satisfies `check`); return it. */
+export async function agreedIn(frames: Record<View, Frame>, check: (s: Shown) => boolean = () => true): Promise<Shown> {
+  let last: Shown[] = [];
+  await expect
+    .poll(
+      async () => {
+        last = await Promise.all(VIEWS.map((view) => shown(frames[view])));
+        const [first, ...rest] = last;
+        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
+      },
+      { timeout: 5000, interval: 50 },
+    )
+    .toBe(true);
+  const first = last[0];
+  if (first === undefined) throw new Error("no views");
+  return first;
 }
 
 /** Elements of the tracker wider than the sidebar allows (horizontal overflow). */

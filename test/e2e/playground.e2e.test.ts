@@ -6,12 +6,12 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
 import {
+  agreedIn,
   USERS,
   frameOf,
   useSession,
   overflowing,
   screenshots,
-  shown,
   VIEWS,
   type Shown,
   type View,
@@ -25,22 +25,9 @@ async function load(query: string): Promise<void> {
   frames = await loadViews(session, query);
 }
 
-/** Wait until all three views show the same thing (and it satisfies `check`); return it. */
-async function agreed(check: (s: Shown) => boolean = () => true): Promise<Shown> {
-  let last: Shown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => shown(frames[view])));
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
-      },
-      { timeout: 5000, interval: 50 },
-    )
-    .toBe(true);
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+/** Wait until all three views agree (and satisfy `check`). */
+function agreed(check?: (s: Shown) => boolean): Promise<Shown> {
+  return agreedIn(frames, check);
 }
 
 /** The names of the rows that hold a control a view's user can use. */

@@ -6,26 +6,14 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { loadViews, screenshots, shown, useSession, VIEWS, type Shown, type View } from "./browser.js";
+import { agreedIn, loadViews, screenshots, useSession, type Shown, type View } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
 
-async function agreed(check: (s: Shown) => boolean = () => true): Promise<Shown> {
-  let last: Shown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => shown(frames[view])));
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
-      },
-      { timeout: 5000, interval: 50 },
-    )
-    .toBe(true);
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+/** Wait until all three views agree (and satisfy `check`). */
+function agreed(check?: (s: Shown) => boolean): Promise<Shown> {
+  return agreedIn(frames, check);
 }
 
 async function click(view: View, selector: string): Promise<void> {
@@ -44,6 +32,16 @@ async function until(name: string): Promise<Shown> {
   return state;
 }
 
+/** Open the playground without a sample and create an encounter of `mode` holding the sample tokens. */
+async function create(mode: string): Promise<void> {
+  frames = await loadViews(session, "sample=none&seed=3");
+  await click("gm", 'button[data-action="createCombat"]');
+  const dialog = frames.gm.locator("dialog[open]");
+  await dialog.locator('select[name="mode"]').selectOption(mode);
+  await dialog.locator('button[data-action="create"]').click();
+  await session.page.locator("#pg-add-tokens").click();
+}
+
 /** No row is "Acted" and also "Next" or "Acting now". */
 function expectNoContradiction(state: Shown): void {
   for (const [name, badges] of Object.entries(state.badges))
@@ -52,12 +50,7 @@ function expectNoContradiction(state: Shown): void {
 
 describe("table-ready individual tracker in Chromium", () => {
   it("undoing the start asks; act now leaves the interrupted one next; a delayed row says where it stands", async () => {
-    frames = await loadViews(session, "sample=none&seed=3");
-    await click("gm", 'button[data-action="createCombat"]');
-    const create = frames.gm.locator("dialog[open]");
-    await create.locator('select[name="mode"]').selectOption("individual");
-    await create.locator('button[data-action="create"]').click();
-    await session.page.locator("#pg-add-tokens").click();
+    await create("individual");
     await agreed((s) => s.order.length === 6);
     await click("gm", 'button[data-action="siRollAll"]');
     await agreed((s) => Object.values(s.badges).every((b) => !b.includes("needs a roll")));
@@ -111,12 +104,7 @@ describe("table-ready individual tracker in Chromium", () => {
   });
 
   it("after choosing system default, the GM's tracker keeps a way back before the start", async () => {
-    frames = await loadViews(session, "sample=none&seed=3");
-    await click("gm", 'button[data-action="createCombat"]');
-    const create = frames.gm.locator("dialog[open]");
-    await create.locator('select[name="mode"]').selectOption("system");
-    await create.locator('button[data-action="create"]').click();
-    await session.page.locator("#pg-add-tokens").click();
+    await create("system");
     const select = frames.gm.locator("select[name='structured-initiative-mode']");
     await expect.poll(() => select.count()).toBe(1);
     expect(await select.locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual([
