@@ -34,8 +34,8 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
     remove: (id) => ({ type: "removeCombatant", combatantId: id }),
     ids: (state) => state.combatants.map((c) => c.id),
   },
-  // Its refusal codes are among the shared ones.
-  refusalCodes: [],
+  // Its other refusal codes are among the shared ones.
+  refusalCodes: ["notSlowed"],
   initiative: {
     rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
     rollAll: (combat) => rollAllSides(combat, false),

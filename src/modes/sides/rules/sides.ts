@@ -76,6 +76,8 @@ export const MAX_ACTION_TEXT_LENGTH = 200;
 export const MAX_SIDE_NAME_LENGTH = 100;
 /** Most sides an encounter may have. */
 export const MAX_SIDES = 20;
+/** Most replaced totals kept for one side's roll (the latest ones). */
+export const MAX_EARLIER_ROLLS = 20;
 
 /** A combatant as the sides mode tracks it. Traits are canonical dice codes, null until known. */
 export interface SidesCombatant {
@@ -109,6 +111,8 @@ export interface Side {
 export interface SideRoll {
   readonly sideId: string;
   readonly total: number;
+  /** The totals it replaced (the GM's re-rolls and corrections), oldest first; absent when none. */
+  readonly earlier?: readonly number[];
 }
 
 /** One declared action: what the character says it will do. Dodges and parries are never declared. */
@@ -227,7 +231,8 @@ export type SidesCommand =
   | { readonly type: "nextTurn" }
   | { readonly type: "nextRound" }
   | { readonly type: "react"; readonly combatantId: string; readonly kind: ReactionKind }
-  | { readonly type: "slowDown"; readonly combatantId: string; readonly after: string };
+  | { readonly type: "slowDown"; readonly combatantId: string; readonly after: string }
+  | { readonly type: "letPass"; readonly combatantId: string };
 
 /** The `type` of every sides-mode command. */
 export type SidesCommandType = SidesCommand["type"];
@@ -309,6 +314,11 @@ export function sideRoller(state: SidesState, sideId: string): string | null {
 /** A side's roll this round, or null. */
 export function sideRoll(state: SidesState, sideId: string): number | null {
   return state.rolls.find((r) => r.sideId === sideId)?.total ?? null;
+}
+
+/** The totals a side's roll this round replaced (re-rolls and corrections), oldest first. */
+export function earlierRolls(state: SidesState, sideId: string): readonly number[] {
+  return state.rolls.find((r) => r.sideId === sideId)?.earlier ?? [];
 }
 
 /** Sides with members that have not rolled this round (in the initiative step). */
@@ -535,16 +545,24 @@ function settle(state: SidesState, events: RuleEvent[]): SidesState {
   return state;
 }
 
-/** The current actor's action is done; characters slowed to follow it act next, in the order they slowed. */
-function finishAction(state: SidesState, events: RuleEvent[]): SidesState {
+/**
+ * The current actor's action is done (or, `lost`, its moment passed without it acting: the action is
+ * lost and its penalty stands); characters slowed to follow it act next, in the order they slowed.
+ */
+function finishAction(state: SidesState, events: RuleEvent[], lost = false): SidesState {
   const current = passCurrent(state);
   if (current === null) return state;
-  events.push({ type: "actionTaken", round: state.round, combatantId: current });
+  events.push({ type: lost ? "slowedActionLost" : "actionTaken", round: state.round, combatantId: current });
   const followers = slowedWaiting(state)
     .filter((entry) => entry.after === current)
     .map((entry) => entry.combatantId);
   const at = state.passOrder.indexOf(current) + 1;
-  return { ...state, done: [...state.done, current], passOrder: insertAt(state.passOrder, at, ...followers) };
+  return {
+    ...state,
+    done: [...state.done, current],
+    passOrder: insertAt(state.passOrder, at, ...followers),
+    lost: lost ? [...state.lost, { combatantId: current, pass: state.pass }] : state.lost,
+  };
 }
 
 /** Who declares or acts now. */
@@ -744,15 +762,35 @@ const handlers: Handlers = {
 
   recordSideRoll(state, { sideId, total }, who) {
     if (!state.started) return refuse("notStarted");
-    if (state.step !== "initiative") return refuse("wrongStep");
+    // The GM may still correct a roll in the declaration step, until the first declaration.
+    const correcting = state.step === "declaration" && state.declarations.length === 0 && who.isGM;
+    if (state.step !== "initiative" && !correcting) return refuse("wrongStep");
     if (findById(state.sides, sideId) === undefined) return refuse("unknownSide");
     const roller = sideRoller(state, sideId);
     if (roller === null) return refuse("emptySide");
     if (!canControl(who, roller)) return refuse("notOwner", roller);
-    if (sideRoll(state, sideId) !== null) return refuse("alreadyRolled");
+    const old = state.rolls.find((r) => r.sideId === sideId);
+    // A side rolls once a round; only the GM re-rolls or corrects it (the old total is kept).
+    if (old !== undefined && !who.isGM) return refuse("alreadyRolled");
     if (!isFiniteNumber(total)) return refuse("invalidValue");
-    const s: SidesState = { ...state, rolls: [...state.rolls, { sideId, total }] };
-    return accept(s, [{ type: "sideRolled", round: s.round, combatantId: roller }]);
+    const events: RuleEvent[] = [{ type: "sideRolled", round: state.round, combatantId: roller }];
+    if (old === undefined) return accept({ ...state, rolls: [...state.rolls, { sideId, total }] }, events, "turn");
+    const replaced: SideRoll = {
+      sideId,
+      total,
+      earlier: [...(old.earlier ?? []), old.total].slice(-MAX_EARLIER_ROLLS),
+    };
+    // The declaration order is worked out again from the corrected rolls (`settle`); the GM's order
+    // of a tie this side was in no longer holds.
+    const s: SidesState = {
+      ...state,
+      step: "initiative",
+      sideOrder: [],
+      declarationOrder: [],
+      rolls: state.rolls.map((r) => (r.sideId === sideId ? replaced : r)),
+      sideTieOrders: withoutId(state.sideTieOrders, sideId),
+    };
+    return accept(s, events, "turn");
   },
 
   orderTiedSides(state, { sideIds }, who) {
@@ -867,6 +905,17 @@ const handlers: Handlers = {
     };
     return accept(s, [{ type: "slowedDown", round: s.round, combatantId }], "turn");
   },
+
+  letPass(state, { combatantId }, who) {
+    const wrong = needPass(state);
+    if (wrong !== null) return wrong;
+    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+    if (!state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("notSlowed", combatantId);
+    if (passCurrent(state) !== combatantId) return refuse("notYourTurn", combatantId);
+    const events: RuleEvent[] = [];
+    return accept(finishAction(state, events, true), events, "turn");
+  },
 };
 
 function applyHandler(state: SidesState, command: SidesCommand, who: Requester): Outcome<SidesState> {
@@ -908,6 +957,8 @@ function applyHandler(state: SidesState, command: SidesCommand, who: Requester):
       return h.react(state, command, who);
     case "slowDown":
       return h.slowDown(state, command, who);
+    case "letPass":
+      return h.letPass(state, command, who);
     default:
       // Reached only by data that bypassed `parseCommand`.
       return refuse("unknownCommand");
@@ -994,6 +1045,7 @@ function probes(state: SidesState, who: Requester): Probe[] {
       on({ type: "declare", combatantId, actions: [], forcePoint: false }),
       on({ type: "hesitate", combatantId }),
       on({ type: "react", combatantId, kind: "dodge" }),
+      on({ type: "letPass", combatantId }),
     );
     if (follow !== undefined) list.push(on({ type: "slowDown", combatantId, after: follow }));
   }
@@ -1076,6 +1128,7 @@ function parseCommand(data: unknown): SidesCommand | null {
     }
     case "removeCombatant":
     case "hesitate":
+    case "letPass":
       return isId(id) ? { type: d.type, combatantId: id } : null;
     case "defineSide": {
       const { sideId, name, colour, isGMSide: mark } = d;
@@ -1182,4 +1235,6 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  // Previous round keeps the round's side rolls: it lands where the declaration step began.
+  roundStart: (state) => state.started && state.step !== "initiative",
 };

@@ -8,6 +8,7 @@ import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
   MAX_ACTIONS_LIMIT,
+  MAX_EARLIER_ROLLS,
   MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
   type Declaration,
@@ -70,7 +71,14 @@ function isSide(value: unknown): value is Side {
 }
 
 function isRoll(value: unknown): value is SideRoll {
-  return isRecord(value) && isId(value.sideId) && isFiniteNumber(value.total);
+  const { earlier } = isRecord(value) ? value : {};
+  return (
+    isRecord(value) &&
+    isId(value.sideId) &&
+    isFiniteNumber(value.total) &&
+    (earlier === undefined ||
+      (Array.isArray(earlier) && earlier.length <= MAX_EARLIER_ROLLS && earlier.every(isFiniteNumber)))
+  );
 }
 
 function isDeclaration(value: unknown): value is Declaration {
