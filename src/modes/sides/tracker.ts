@@ -462,7 +462,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
               now,
               next,
               waiting: isWaiting,
-              stateLabel: `${I18N}.Tracker.${S}.${now ? "StateNow" : next ? "StateNext" : lost ? "StateLost" : done ? "StateDone" : isWaiting ? "StateWaiting" : "StateLater"}`,
+              stateLabel: `${I18N}.Tracker.${S}.${now ? "StateNow" : lost ? "StateLost" : next ? "StateNext" : done ? "StateDone" : isWaiting ? "StateWaiting" : "StateLater"}`,
             };
           });
 
