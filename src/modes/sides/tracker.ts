@@ -162,8 +162,8 @@ export interface SidesPanelContext {
   readonly sides: readonly SideContext[];
   /** After the initiative step the sides fold into one line (the list keeps the room). */
   readonly collapsed: boolean;
-  /** That line: each side's place and roll. */
-  readonly summary: string;
+  /** That line: each side's place and roll, with its earlier rolls (struck through). */
+  readonly summary: readonly { readonly text: string; readonly earlier: readonly string[] }[];
   readonly sideTies: readonly SidesTieContext[];
   readonly hasSideTies: boolean;
   /** i18n key of the tie block's heading: a question for the GM, "waiting for the GM" for players. */
@@ -485,15 +485,14 @@ export const sidesTracker: ModeTracker<SidesState> = {
         ? i18n.format(`${I18N}.Tracker.${S}.Pass`, { pass: String(pass) })
         : i18n.localize(`${I18N}.Step.${state.step}`);
     const collapsed = state.started && state.step !== "initiative";
-    const summary = sides
-      .map((side) =>
-        i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
-          name: side.name,
-          place: side.place === "" ? "–" : side.place,
-          roll: side.rolled ? side.roll : "–",
-        }),
-      )
-      .join(" · ");
+    const summary = sides.map((side) => ({
+      text: i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
+        name: side.name,
+        place: side.place === "" ? "–" : side.place,
+        roll: side.rolled ? side.roll : "–",
+      }),
+      earlier: side.earlier,
+    }));
     const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - pageClock.now()) / 1000));
     return {
       rows,
