@@ -727,6 +727,15 @@ describe("undo: every declaration and every resolved action is a step", () => {
     expect(beforeDeclarations.state).toEqual(base.state);
   });
 
+  /** The seed's declarations when only Ace acts, once: his action ends the round. */
+  const ONE_ACTION_ROUND: Any[] = [
+    declare("trooper1", 0),
+    declare("trooper2", 0),
+    declare("jaluun", 0),
+    declare("ace", 1),
+    next,
+  ];
+
   it("previous turn during the initiative step takes back the last side roll only", () => {
     const fresh: Encounter<SidesState> = { ...createEncounter(sidesMode, []), state: setup([ACE, TROOPER1, GAN]) };
     const initiative = play(
@@ -760,14 +769,7 @@ describe("undo: every declaration and every resolved action is a step", () => {
       { type: "recordSideRoll", sideId: "empire", total: 9 },
     );
     expect(round1.state.step).toBe("declaration");
-    const round2 = play(
-      round1,
-      declare("trooper1", 0),
-      declare("trooper2", 0),
-      declare("jaluun", 0),
-      declare("ace", 1),
-      next,
-    );
+    const round2 = play(round1, ...ONE_ACTION_ROUND);
     expect(round2.state.round).toBe(2);
     const back = play(round2, { type: "previousRound" });
     expect(back.state).toEqual(round1.state);
@@ -783,14 +785,7 @@ describe("undo: every declaration and every resolved action is a step", () => {
   it("previous round returns to the start of the previous round", () => {
     const e = createEncounter(sidesMode, []);
     const base: Encounter<SidesState> = { ...e, state: seedDeclaration() };
-    const round2 = play(
-      base,
-      declare("trooper1", 0),
-      declare("trooper2", 0),
-      declare("jaluun", 0),
-      declare("ace", 1),
-      next,
-    );
+    const round2 = play(base, ...ONE_ACTION_ROUND);
     expect(round2.state.round).toBe(2);
     const back = play(round2, { type: "previousRound" });
     expect(back.state).toEqual(base.state);
