@@ -165,6 +165,12 @@ export interface ModeDefinition<S, C extends Command> {
   isRosterCommand(command: C): boolean;
   /** Commands are untrusted data from the network: narrow them. */
   parseCommand(data: unknown): C | null;
+  /**
+   * Where `previousRound` may land: the first kept snapshot of the previous round for which this
+   * holds (a round that opens with rolls nobody wants to lose starts after them). Absent, or when no
+   * snapshot of that round holds it: the oldest snapshot of that round.
+   */
+  roundStart?(state: S): boolean;
 }
 
 /** An undo snapshot: the mode state before a step. */
@@ -254,10 +260,13 @@ function undoTarget<S, C extends Command>(
 ): number {
   const { history } = encounter;
   if (type === "previousTurn") return history.length - 1;
-  // Back to the start of the previous round: the oldest snapshot taken in that round.
+  // Back to the start of the previous round: the oldest snapshot taken in that round, or the first
+  // the mode calls the round's start.
   const round = mode.view(encounter.state).round;
   const wanted = Math.max(round - 1, 0);
-  return history.findIndex((snap) => mode.view(snap.state).round === wanted);
+  const inRound = (snap: Snapshot<S>): boolean => mode.view(snap.state).round === wanted;
+  const preferred = history.findIndex((snap) => inRound(snap) && mode.roundStart?.(snap.state) === true);
+  return preferred >= 0 ? preferred : history.findIndex(inRound);
 }
 
 /**

@@ -88,7 +88,11 @@ describe("the sides sample in Chromium", () => {
     expect(await frames.bob.locator('button[data-action="siSidesRoll"]').count()).toBe(0);
     await frames.alice.locator('button[data-action="siSidesRoll"]').click();
     await agreed((s) => s.sides.filter((x) => x.includes("|rolled")).length === 1);
-    await frames.gm.locator('button[data-action="siSidesRoll"]').click();
+    // The heroes' roll is the GM's to re-roll now; the foes still roll.
+    await frames.gm
+      .locator(".si-sides__list .si-side", { hasText: "Foes" })
+      .locator('button[data-action="siSidesRoll"]')
+      .click();
     await agreed((s) => s.banner === "Declaration");
     await screenshots(session.page, "sides-declaration");
 

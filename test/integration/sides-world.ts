@@ -132,6 +132,8 @@ export interface SidesApi {
   declare(combat: SimCombat, combatantId: string, texts: string[], forcePoint: boolean): Result;
   react(combat: SimCombat, combatantId: string, kind: string): Result;
   slowDown(combat: SimCombat, combatantId: string, after: string): Result;
+  letPass(combat: SimCombat, combatantId: string): Result;
+  correctSideRoll(combat: SimCombat, sideId: string, total: number): Result;
   addSide(combat: SimCombat, name: string, colour: string, members?: string[]): Result;
   editSide(combat: SimCombat, sideId: string, name: string, colour: string): Result;
   moveToSide(combat: SimCombat, combatantId: string, sideId: string): Result;

@@ -16,10 +16,12 @@ import {
   currentPass,
   declaringSides,
   isGMSide,
+  earlierRolls,
   lostActions,
   penalty,
   pendingSideTies,
   pendingTies,
+  sideRoll,
   sideRoller,
   sidesMode,
   sidesToRoll,
@@ -230,21 +232,58 @@ describe("initiative: each side's roller is the member with the highest initiati
     expect(refusal(s, { type: "setRoller", sideId: "heroes", combatantId: "st" })).toBe("notOnSide");
   });
 
-  it("the roller's owner records the side's roll; other players may not; a side rolls once a round", () => {
+  it("the roller's owner records the side's roll; other players may not; a player rolls once a round", () => {
     expect(refusal(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("han"))).toBe("notOwner");
     const rolled = must(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("leia")).state;
-    expect(refusal(rolled, { type: "recordSideRoll", sideId: "heroes", total: 14 })).toBe("alreadyRolled");
+    expect(refusal(rolled, { type: "recordSideRoll", sideId: "heroes", total: 14 }, player("leia"))).toBe(
+      "alreadyRolled",
+    );
     expect(sidesToRoll(rolled)).toEqual(["empire"]);
     expect(rolled.step).toBe("initiative");
   });
 
-  it("when all sides have rolled, the declaration step begins: an undoable step", () => {
+  it("each side roll is an undoable step; when all sides have rolled, the declaration step begins", () => {
     const once = must(s, { type: "recordSideRoll", sideId: "heroes", total: 11 });
-    expect(once.step).toBeUndefined();
+    expect(once.step).toBe("turn");
     const both = must(once.state, { type: "recordSideRoll", sideId: "empire", total: 7 });
     expect(both.step).toBe("turn");
     expect(both.state.step).toBe("declaration");
     expect(both.state.sideOrder).toEqual(["empire", "heroes"]);
+  });
+
+  it("the GM re-rolls or corrects a side's roll: an undoable step that keeps the old total", () => {
+    const once = must(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("leia")).state;
+    const fixed = must(once, { type: "recordSideRoll", sideId: "heroes", total: 5 });
+    expect(fixed.step).toBe("turn");
+    expect(sideRoll(fixed.state, "heroes")).toBe(5);
+    expect(earlierRolls(fixed.state, "heroes")).toEqual([11]);
+    const again = must(fixed.state, { type: "recordSideRoll", sideId: "heroes", total: 8 }).state;
+    expect(earlierRolls(again, "heroes")).toEqual([11, 5]);
+    expect(parseSidesState(JSON.parse(JSON.stringify(again)))).toEqual(again);
+  });
+
+  it("a correction after the last roll, before anyone declared, orders the sides again", () => {
+    const declaring = roll(s, { heroes: 11, empire: 7 });
+    expect(declaringSides(declaring)).toEqual(["empire", "heroes"]);
+    const fixed = must(declaring, { type: "recordSideRoll", sideId: "heroes", total: 3 }).state;
+    expect(fixed.step).toBe("declaration");
+    expect(declaringSides(fixed)).toEqual(["heroes", "empire"]);
+    expect(fixed.declarationOrder[0]).toBe("han");
+    expect(earlierRolls(fixed, "heroes")).toEqual([11]);
+  });
+
+  it("a correction into a tie of two PC sides waits for the GM again", () => {
+    const two = run(
+      setup([
+        { id: "han", side: "heroes", dex: "3D", per: "3D" },
+        { id: "lando", side: "pirates", dex: "3D", per: "3D", pc: true },
+      ]),
+      { type: "start" },
+    );
+    const declaring = roll(two, { heroes: 9, pirates: 6 });
+    const tied = must(declaring, { type: "recordSideRoll", sideId: "pirates", total: 9 }).state;
+    expect(tied.step).toBe("initiative");
+    expect(pendingSideTies(tied)).toEqual([["heroes", "pirates"]]);
   });
 });
 
@@ -634,6 +673,43 @@ describe("slowing down: a character may act after a chosen character", () => {
     expect(penalty(s, "gan")).toBe("1D");
   });
 
+  it("a slowed character may let its moment pass: the action is lost, its penalty stands, the pass goes on", () => {
+    let s = run(gan(), { type: "slowDown", combatantId: "gan", after: "tanlee" }, next);
+    expect(current(s)).toBe("gan");
+    expect(refusal(s, { type: "letPass", combatantId: "gan" }, player("tanlee"))).toBe("notOwner");
+    const passed = must(s, { type: "letPass", combatantId: "gan" }, player("gan"));
+    expect(passed.step).toBe("turn");
+    expect(passed.events.map((e) => e.type)).toEqual(["slowedActionLost", "turnStarted"]);
+    s = passed.state;
+    expect(lostActions(s)).toEqual([{ combatantId: "gan", pass: 1 }]);
+    expect(current(s)).toBe("trooper1");
+    expect(actionsTaken(s, "gan")).toBe(1);
+    expect(penalty(s, "gan")).toBe("0D");
+    // Not before its moment, and not for one who did not slow down.
+    const waiting = run(gan(), { type: "slowDown", combatantId: "gan", after: "tanlee" });
+    expect(refusal(waiting, { type: "letPass", combatantId: "gan" })).toBe("notYourTurn");
+    expect(refusal(waiting, { type: "letPass", combatantId: "tanlee" })).toBe("notSlowed");
+  });
+
+  it("a lost action's penalty stands for the actions still to come", () => {
+    let s = run(
+      roll(run(setup([GAN, TANLEE, TROOPER1]), { type: "start" }), { heroes: 10, empire: 6 }),
+      declare("trooper1", 1),
+      declare("gan", 2),
+      declare("tanlee", 1),
+    );
+    s = run(s, { type: "slowDown", combatantId: "gan", after: "tanlee" }, next, {
+      type: "letPass",
+      combatantId: "gan",
+    });
+    expect(penalty(s, "gan")).toBe("1D");
+    s = run(s, next);
+    expect(currentPass(s)).toBe(2);
+    expect(current(s)).toBe("gan");
+    expect(lostActions(s)).toEqual([{ combatantId: "gan", pass: 1 }]);
+    expect(penalty(s, "gan")).toBe("1D");
+  });
+
   it("only before its action in this pass is taken, once a pass, after someone still to act", () => {
     let s = gan();
     expect(refusal(s, { type: "slowDown", combatantId: "gan", after: "tanlee" }, player("tanlee"))).toBe("notOwner");
@@ -677,17 +753,65 @@ describe("undo: every declaration and every resolved action is a step", () => {
     expect(beforeDeclarations.state).toEqual(base.state);
   });
 
+  /** The seed's declarations when only Ace acts, once: his action ends the round. */
+  const ONE_ACTION_ROUND: Any[] = [
+    declare("trooper1", 0),
+    declare("trooper2", 0),
+    declare("jaluun", 0),
+    declare("ace", 1),
+    next,
+  ];
+
+  it("previous turn during the initiative step takes back the last side roll only", () => {
+    const fresh: Encounter<SidesState> = { ...createEncounter(sidesMode, []), state: setup([ACE, TROOPER1, GAN]) };
+    const initiative = play(
+      fresh,
+      { type: "start" },
+      { type: "defineSide", sideId: "pirates", name: "P", colour: "#000" },
+    );
+    const three = play(initiative, { type: "setSide", combatantId: "gan", sideId: "pirates" });
+    const rolled = play(
+      three,
+      { type: "recordSideRoll", sideId: "heroes", total: 12 },
+      { type: "recordSideRoll", sideId: "empire", total: 9 },
+    );
+    const back = play(rolled, { type: "previousTurn" });
+    expect(back.state.started).toBe(true);
+    expect(back.state.rolls).toEqual([{ sideId: "heroes", total: 12 }]);
+    // A correction is a step too: previous turn brings the mis-entered roll back.
+    const fixed = play(rolled, { type: "recordSideRoll", sideId: "empire", total: 4 });
+    expect(play(fixed, { type: "previousTurn" }).state).toEqual(rolled.state);
+  });
+
+  it("previous round from round 2 lands at the start of round 1 with all of its side rolls kept", () => {
+    const fresh: Encounter<SidesState> = {
+      ...createEncounter(sidesMode, []),
+      state: setup([ACE, JALUUN, TROOPER1, TROOPER2]),
+    };
+    const round1 = play(
+      fresh,
+      { type: "start" },
+      { type: "recordSideRoll", sideId: "heroes", total: 12 },
+      { type: "recordSideRoll", sideId: "empire", total: 9 },
+    );
+    expect(round1.state.step).toBe("declaration");
+    const round2 = play(round1, ...ONE_ACTION_ROUND);
+    expect(round2.state.round).toBe(2);
+    const back = play(round2, { type: "previousRound" });
+    expect(back.state).toEqual(round1.state);
+    expect(back.state.rolls).toEqual([
+      { sideId: "heroes", total: 12 },
+      { sideId: "empire", total: 9 },
+    ]);
+    // In round 2's initiative step with a roll made, too.
+    const rolling = play(round2, { type: "recordSideRoll", sideId: "heroes", total: 3 });
+    expect(play(rolling, { type: "previousRound" }).state).toEqual(round1.state);
+  });
+
   it("previous round returns to the start of the previous round", () => {
     const e = createEncounter(sidesMode, []);
     const base: Encounter<SidesState> = { ...e, state: seedDeclaration() };
-    const round2 = play(
-      base,
-      declare("trooper1", 0),
-      declare("trooper2", 0),
-      declare("jaluun", 0),
-      declare("ace", 1),
-      next,
-    );
+    const round2 = play(base, ...ONE_ACTION_ROUND);
     expect(round2.state.round).toBe(2);
     const back = play(round2, { type: "previousRound" });
     expect(back.state).toEqual(base.state);
@@ -978,9 +1102,10 @@ describe("a refused command changes nothing", () => {
       code: "emptySide",
     },
     {
-      name: "rolling twice",
+      name: "a player rolling twice",
       state: run(initiative, { type: "recordSideRoll", sideId: "heroes", total: 3 }),
       command: { type: "recordSideRoll", sideId: "heroes", total: 4 },
+      who: player("ace"),
       code: "alreadyRolled",
     },
     {
@@ -990,10 +1115,24 @@ describe("a refused command changes nothing", () => {
       code: "invalidValue",
     },
     {
-      name: "rolling during the declaration",
-      state: declaring,
+      name: "rolling once someone declared",
+      state: run(declaring, declare("trooper1", 1)),
       command: { type: "recordSideRoll", sideId: "heroes", total: 3 },
       code: "wrongStep",
+    },
+    {
+      name: "a player correcting a roll in the declaration step",
+      state: declaring,
+      command: { type: "recordSideRoll", sideId: "heroes", total: 3 },
+      who: player("ace"),
+      code: "wrongStep",
+    },
+    {
+      name: "letting the moment pass without having slowed down",
+      state: run(declaring, declare("trooper1", 1), declare("trooper2", 1), declare("jaluun", 1), declare("ace", 1)),
+      command: { type: "letPass", combatantId: "ace" },
+      code: "notSlowed",
+      id: "ace",
     },
     {
       name: "a roller from another side",
@@ -1162,6 +1301,7 @@ describe("a refused command changes nothing", () => {
         "notInPass",
         "notOnSide",
         "notOwner",
+        "notSlowed",
         "notStarted",
         "notTied",
         "notYourTurn",

@@ -8,11 +8,13 @@ import type { ActionTable } from "../contract";
 import { submit } from "../../foundry/authority/controller";
 import {
   addSide,
+  correctSideRoll,
   declare,
   deleteSide,
   editSide,
   excuse,
   extendClock,
+  letPass,
   moveToSide,
   pauseClock,
   react,
@@ -54,6 +56,11 @@ const sideOf = (target: HTMLElement): string => target.dataset.groupId ?? "";
 export const SIDES_ACTIONS: ActionTable = {
   siSidesRoll: (combat, target) => rollSide(combat, sideOf(target)),
   siSidesRollAll: (combat) => rollAllSides(combat),
+  siSidesCorrect: (combat, target) => {
+    const typed = valueNear(target, ".si-sides-correct", "input[type=number]").trim();
+    return correctSideRoll(combat, sideOf(target), typed === "" ? Number.NaN : Number(typed));
+  },
+  siSidesLetPass: (combat, target) => letPass(combat, idOf(target)),
   siSidesDodge: (combat, target) => react(combat, idOf(target), "dodge"),
   siSidesParry: (combat, target) => react(combat, idOf(target), "parry"),
   siSidesRoller: (combat, target) =>

@@ -416,6 +416,15 @@ export const checkSideRoll: RollCheck = (combat, command, rolls) => {
   );
 };
 
+/**
+ * The GM's correction of a side's roll this round: the typed total replaces it (the old one stays,
+ * struck through). A total that is not a whole number is refused with a message.
+ */
+export function correctSideRoll(combat: Combat.Implementation, sideId: string, total: number): Promise<CommandResult> {
+  if (!Number.isInteger(total)) return Promise.resolve(invalid(combat));
+  return submit(combat, { type: "recordSideRoll", sideId, total });
+}
+
 /** Sides still to roll whose roller the current user owns (only GM sides for `npcsOnly`). */
 export function sidesToRollFor(combat: Combat.Implementation, npcsOnly: boolean): string[] {
   const state = sidesState(combat);
@@ -471,6 +480,11 @@ export function react(combat: Combat.Implementation, combatantId: string, kind: 
 /** Slow down to act right after another character of this pass. */
 export function slowDown(combat: Combat.Implementation, combatantId: string, after: string): Promise<CommandResult> {
   return submit(combat, { type: "slowDown", combatantId, after });
+}
+
+/** A slowed character lets its moment pass: its action is lost, its penalty stands. */
+export function letPass(combat: Combat.Implementation, combatantId: string): Promise<CommandResult> {
+  return submit(combat, { type: "letPass", combatantId });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -676,6 +690,8 @@ export interface SidesApi {
   declare: typeof declare;
   react: typeof react;
   slowDown: typeof slowDown;
+  letPass: typeof letPass;
+  correctSideRoll: typeof correctSideRoll;
   addSide: typeof addSide;
   editSide: typeof editSide;
   moveToSide: typeof moveToSide;
@@ -693,6 +709,8 @@ export const SIDES_API: SidesApi = {
   declare,
   react,
   slowDown,
+  letPass,
+  correctSideRoll,
   addSide,
   editSide,
   moveToSide,

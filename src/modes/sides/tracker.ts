@@ -14,6 +14,7 @@ import {
   currentPass,
   declarationOf,
   declaringSides,
+  earlierRolls,
   isGMSide,
   pendingSideTies,
   pendingTies,
@@ -35,8 +36,10 @@ const S = "Sides";
 export interface SidesActionContext {
   readonly number: string;
   readonly text: string;
-  /** Already taken (or lost) this round. */
+  /** Already taken this round. */
   readonly taken: boolean;
+  /** Lost: a slowed action whose moment passed. */
+  readonly lost: boolean;
 }
 
 /** The `sides` part of one combatant row. */
@@ -66,6 +69,11 @@ export interface SidesRowContext {
   readonly hasLost: boolean;
   /** Declares now. */
   readonly declaring: boolean;
+  /** The declaration form, on the declaring row for its owner and the GM; or null. */
+  readonly declareForm: DeclareFormContext | null;
+  /** The GM's countdown controls, on the declaring row. */
+  readonly clockControls: readonly ControlContext[];
+  readonly hasClockControls: boolean;
   /** The slow-down choice (a select of who to follow), or null. */
   readonly slowDown: SlowDownContext | null;
   /** The GM's side choice (a select of sides), or null. */
@@ -100,6 +108,12 @@ export interface SideContext {
   readonly rolled: boolean;
   /** The GM typed the roll instead of rolling it. */
   readonly typed: boolean;
+  /** Totals this roll replaced (the GM's re-rolls and corrections), shown struck through. */
+  readonly earlier: readonly string[];
+  /** Tied with another side, waiting for the GM's order (no place shown yet). */
+  readonly tied: boolean;
+  /** The GM's correction of the roll (a number field and its button), or null. */
+  readonly correct: CorrectContext | null;
   readonly roller: string;
   /** 1-based place in the declaration order, or "". */
   readonly place: string;
@@ -110,6 +124,13 @@ export interface SideContext {
   readonly editable: boolean;
   readonly nameLabel: string;
   readonly colourLabel: string;
+}
+
+/** The GM's typed correction of a side's roll. */
+export interface CorrectContext {
+  readonly sideId: string;
+  readonly inputLabel: string;
+  readonly control: ControlContext;
 }
 
 /** A tie the GM orders: one button per entry, "X first". */
@@ -142,8 +163,14 @@ export interface SidesPanelContext {
   /** Localised step banner: "Initiative", "Declaration", "Pass 2", "Setting up". */
   readonly banner: string;
   readonly sides: readonly SideContext[];
+  /** After the initiative step the sides fold into one line (the list keeps the room). */
+  readonly collapsed: boolean;
+  /** That line: each side's place and roll, with its earlier rolls (struck through). */
+  readonly summary: readonly { readonly text: string; readonly earlier: readonly string[] }[];
   readonly sideTies: readonly SidesTieContext[];
   readonly hasSideTies: boolean;
+  /** i18n key of the tie block's heading: a question for the GM, "waiting for the GM" for players. */
+  readonly sideTiesHeading: string;
   readonly declaring: boolean;
   readonly declarerName: string;
   readonly hasDeclarer: boolean;
@@ -153,9 +180,6 @@ export interface SidesPanelContext {
   readonly seconds: string;
   readonly paused: boolean;
   readonly excused: boolean;
-  readonly declareForm: DeclareFormContext | null;
-  readonly clockControls: readonly ControlContext[];
-  readonly hasClockControls: boolean;
   readonly passOrder: readonly PassEntryContext[];
   readonly hasPassOrder: boolean;
   readonly passTies: readonly SidesTieContext[];
@@ -201,6 +225,44 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const view = bound.view;
     const waiting = slowedWaiting(state);
 
+    // Declaration: the form and the GM's countdown controls sit on the declaring row.
+    const clock = clockView(combat, state);
+    const declareForm =
+      declarer !== null && allowed.for(declarer, "declare")
+        ? {
+            combatantId: declarer,
+            textLabel: i18n.format(`${I18N}.Tracker.${S}.ActionsFor`, { name: nameOf(declarer) }),
+            control: control({
+              action: "siSidesDeclare",
+              combatantId: declarer,
+              name: nameOf(declarer),
+              label: `${S}.Declare`,
+              aria: `${S}.DeclareFor`,
+              primary: true,
+            }),
+            penaltyHint: i18n.format(`${I18N}.Tracker.${S}.PenaltyHint`, { penalty: `−${state.actionPenalty}` }),
+          }
+        : null;
+    const clockControls: ControlContext[] = [];
+    if (who.isGM && clock !== null) {
+      clockControls.push(
+        control({
+          action: clock.paused ? "siSidesResume" : "siSidesPause",
+          label: `${S}.${clock.paused ? "Resume" : "Pause"}`,
+        }),
+        control({ action: "siSidesExtend", label: `${S}.Extend` }),
+        control({
+          action: clock.excused ? "siSidesUnexcuse" : "siSidesExcuse",
+          combatantId: clock.combatantId,
+          name: nameOf(clock.combatantId),
+          label: `${S}.Excuse`,
+          aria: `${S}.ExcuseFor`,
+          toggle: true,
+          pressed: clock.excused,
+        }),
+      );
+    }
+
     // Rows
     for (const c of state.combatants) {
       const d = declarationOf(state, c.id);
@@ -208,6 +270,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
       const on = (type: string): boolean => allowed.for(c.id, type);
       const base = { name: nameOf(c.id), combatantId: c.id };
       const controls: ControlContext[] = [];
+      if (on("letPass"))
+        controls.push(control({ ...base, action: "siSidesLetPass", label: `${S}.LetPass`, aria: `${S}.LetPassFor` }));
       if (on("react")) {
         controls.push(control({ ...base, action: "siSidesDodge", label: `${S}.Dodge`, aria: `${S}.DodgeFor` }));
         controls.push(control({ ...base, action: "siSidesParry", label: `${S}.Parry`, aria: `${S}.ParryFor` }));
@@ -259,10 +323,13 @@ export const sidesTracker: ModeTracker<SidesState> = {
             : i18n.format(`${I18N}.Tracker.${S}.ReactionTimes`, { reaction, count: String(count) }),
         ];
       });
+      const lostIn = new Set(state.lost.filter((l) => l.combatantId === c.id).map((l) => l.pass));
       const actions = (d?.hesitated ? [] : (d?.actions ?? [])).map((a, i) => ({
         number: String(i + 1),
         text: a.text,
-        taken: i < taken,
+        // Action i is the one of pass i + 1.
+        taken: i < taken && !lostIn.has(i + 1),
+        lost: i < taken && lostIn.has(i + 1),
       }));
       rows.set(c.id, {
         // The row's initiative column shows its side's roll this round.
@@ -295,6 +362,9 @@ export const sidesTracker: ModeTracker<SidesState> = {
           lost: lost > 0 ? formatCount(i18n, `${I18N}.Tracker.${S}.Lost`, lost) : "",
           hasLost: lost > 0,
           declaring: declarer === c.id,
+          declareForm: declarer === c.id ? declareForm : null,
+          clockControls: declarer === c.id ? clockControls : [],
+          hasClockControls: declarer === c.id && clockControls.length > 0,
           slowDown,
           move,
         },
@@ -303,21 +373,38 @@ export const sidesTracker: ModeTracker<SidesState> = {
 
     // Sides
     const order = declaringSides(state);
+    const tiedSides = new Set(pendingSideTies(state).flat());
     const sides: SideContext[] = state.sides.map((side) => {
       const roll = sideRoll(state, side.id);
       const roller = sideRoller(state, side.id);
       const controls: ControlContext[] = [];
-      if (allowed.forGroup(side.id, "recordSideRoll"))
+      const mayRecord = allowed.forGroup(side.id, "recordSideRoll");
+      if (mayRecord)
         controls.push(
           control({
             action: "siSidesRoll",
             groupId: side.id,
             name: side.name,
-            label: "Roll",
-            aria: `${S}.RollFor`,
-            primary: true,
+            // A rolled side is re-rolled (by the GM only: the rules refuse players a second roll).
+            label: roll === null ? "Roll" : `${S}.Reroll`,
+            aria: roll === null ? `${S}.RollFor` : `${S}.RerollFor`,
+            primary: roll === null,
           }),
         );
+      const correct: CorrectContext | null =
+        mayRecord && who.isGM && roll !== null
+          ? {
+              sideId: side.id,
+              inputLabel: i18n.format(`${I18N}.Tracker.${S}.CorrectValueFor`, { name: side.name }),
+              control: control({
+                action: "siSidesCorrect",
+                groupId: side.id,
+                name: side.name,
+                label: `${S}.Correct`,
+                aria: `${S}.CorrectFor`,
+              }),
+            }
+          : null;
       const editControls: ControlContext[] = [];
       if (who.isGM)
         editControls.push(
@@ -339,7 +426,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
             aria: `${S}.DeleteFor`,
           }),
         );
-      const place = order.indexOf(side.id);
+      const tied = tiedSides.has(side.id);
+      const place = tied ? -1 : order.indexOf(side.id);
       return {
         id: side.id,
         name: side.name,
@@ -349,6 +437,9 @@ export const sidesTracker: ModeTracker<SidesState> = {
         roll: roll === null ? "" : String(roll),
         rolled: roll !== null,
         typed: state.rolls.some((r) => r.sideId === side.id && r.typed === true),
+        earlier: earlierRolls(state, side.id).map(String),
+        tied,
+        correct,
         roller: roller === null ? "" : nameOf(roller),
         place: place < 0 ? "" : String(place + 1),
         controls,
@@ -358,55 +449,15 @@ export const sidesTracker: ModeTracker<SidesState> = {
         colourLabel: i18n.format(`${I18N}.Tracker.${S}.ColourFor`, { name: side.name }),
       };
     });
-    const sideTies =
-      allowed.has("orderTiedSides") || who.isGM
-        ? pendingSideTies(state).map((tie) => ({
-            names: tie.map(sideNameOfId).join(", "),
-            controls: who.isGM ? tieControls(tie, sideNameOfId, control, "siSidesOrderSides") : [],
-          }))
-        : [];
+    // Every view shows a tie that waits for the GM; only the GM's has the buttons.
+    const sideTies = pendingSideTies(state).map((tie) => ({
+      names: tie.map(sideNameOfId).join(", "),
+      controls: who.isGM ? tieControls(tie, sideNameOfId, control, "siSidesOrderSides") : [],
+    }));
     const passTies = pendingTies(state).map((tie) => ({
       names: tie.map(nameOf).join(", "),
       controls: who.isGM ? tieControls(tie, nameOf, control, "siSidesOrderTied") : [],
     }));
-
-    // Declaration
-    const clock = clockView(combat, state);
-    const declareForm =
-      declarer !== null && allowed.for(declarer, "declare")
-        ? {
-            combatantId: declarer,
-            textLabel: i18n.format(`${I18N}.Tracker.${S}.ActionsFor`, { name: nameOf(declarer) }),
-            control: control({
-              action: "siSidesDeclare",
-              combatantId: declarer,
-              name: nameOf(declarer),
-              label: `${S}.Declare`,
-              aria: `${S}.DeclareFor`,
-              primary: true,
-            }),
-            penaltyHint: i18n.format(`${I18N}.Tracker.${S}.PenaltyHint`, { penalty: `−${state.actionPenalty}` }),
-          }
-        : null;
-    const clockControls: ControlContext[] = [];
-    if (who.isGM && clock !== null) {
-      clockControls.push(
-        control({
-          action: clock.paused ? "siSidesResume" : "siSidesPause",
-          label: `${S}.${clock.paused ? "Resume" : "Pause"}`,
-        }),
-        control({ action: "siSidesExtend", label: `${S}.Extend` }),
-        control({
-          action: clock.excused ? "siSidesUnexcuse" : "siSidesExcuse",
-          combatantId: clock.combatantId,
-          name: nameOf(clock.combatantId),
-          label: `${S}.Excuse`,
-          aria: `${S}.ExcuseFor`,
-          toggle: true,
-          pressed: clock.excused,
-        }),
-      );
-    }
 
     // Passes
     const passOrder: PassEntryContext[] =
@@ -414,6 +465,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
         ? []
         : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id) => {
             const done = state.done.includes(id);
+            const lost = done && state.lost.some((l) => l.combatantId === id && l.pass === pass);
             const now = view.current === id;
             const next = view.next === id;
             const isWaiting = !state.passOrder.includes(id);
@@ -423,7 +475,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
               now,
               next,
               waiting: isWaiting,
-              stateLabel: `${I18N}.Tracker.${S}.${now ? "StateNow" : next ? "StateNext" : done ? "StateDone" : isWaiting ? "StateWaiting" : "StateLater"}`,
+              stateLabel: `${I18N}.Tracker.${S}.${now ? "StateNow" : lost ? "StateLost" : next ? "StateNext" : done ? "StateDone" : isWaiting ? "StateWaiting" : "StateLater"}`,
             };
           });
 
@@ -445,6 +497,15 @@ export const sidesTracker: ModeTracker<SidesState> = {
       : pass !== null
         ? i18n.format(`${I18N}.Tracker.${S}.Pass`, { pass: String(pass) })
         : i18n.localize(`${I18N}.Step.${state.step}`);
+    const collapsed = state.started && state.step !== "initiative";
+    const summary = sides.map((side) => ({
+      text: i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
+        name: side.name,
+        place: side.place === "" ? "–" : side.place,
+        roll: side.rolled ? side.roll : "–",
+      }),
+      earlier: side.earlier,
+    }));
     const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - pageClock.now()) / 1000));
     return {
       rows,
@@ -456,8 +517,11 @@ export const sidesTracker: ModeTracker<SidesState> = {
       panel: {
         banner,
         sides,
+        collapsed,
+        summary,
         sideTies,
         hasSideTies: sideTies.length > 0,
+        sideTiesHeading: `${I18N}.Tracker.${S}.${who.isGM ? "SideTies" : "SideTiesWaiting"}`,
         declaring: state.step === "declaration",
         declarerName: declarer === null ? "" : nameOf(declarer),
         hasDeclarer: declarer !== null,
@@ -466,9 +530,6 @@ export const sidesTracker: ModeTracker<SidesState> = {
         seconds: String(seconds),
         paused: clock?.paused === true,
         excused: clock?.excused === true,
-        declareForm,
-        clockControls,
-        hasClockControls: clockControls.length > 0,
         passOrder,
         hasPassOrder: passOrder.length > 0,
         passTies,

@@ -35,6 +35,7 @@ type Action =
   | { k: "nextRound"; by: By }
   | { k: "react"; t: number; by: By }
   | { k: "slow"; t: number; after: number; by: By }
+  | { k: "letPass"; t: number; by: By }
   | { k: "orderTied"; legal: boolean }
   | { k: "add"; isPC: boolean }
   | { k: "remove"; t: number }
@@ -54,6 +55,7 @@ const play = [
   variant("nextRound", { by }, 1),
   variant("react", { t, by }, 3),
   variant("slow", { t, after: t, by }, 5),
+  variant("letPass", { t, by }, 2),
   variant("orderTied", { legal: fc.boolean() }, 2),
 ] as const;
 // Declarations move a round on: the simulation declares in turn more often.
@@ -150,6 +152,11 @@ function* resolve(a: Action, now: () => SidesState, fresh: () => string): Iterab
       yield [{ type: "slowDown", combatantId: id, after }, requester(a.by, id)];
       return;
     }
+    case "letPass": {
+      const id = a.t % 2 === 0 ? (sidesMode.view(s).current ?? pick(s, a.t)) : pick(s, a.t);
+      yield [{ type: "letPass", combatantId: id }, requester(a.by, id)];
+      return;
+    }
     case "orderTied": {
       const tie = pendingTies(s)[0];
       const combatantIds = a.legal && tie !== undefined ? [...tie].reverse() : [pick(s, 0), pick(s, 1)];
@@ -195,6 +202,7 @@ function commandFor(state: SidesState, action: AllowedAction): SidesCommand | nu
       return { type: "addCombatant", combatant: { id: "kit-joiner", name: "Joiner", isPC: false } };
     case "removeCombatant":
     case "hesitate":
+    case "letPass":
       return { type: action.type, combatantId: id };
     case "defineSide":
       return { type: "defineSide", sideId: "kit-side", name: "Kit side", colour: "#123456" };

@@ -77,13 +77,15 @@ export const DEFAULT_ACTION_PENALTY = "1D";
 export const DEFAULT_MAX_REACTIONS = 10;
 
 /** Refusal codes this mode adds to the shared ones (each has a message `Refusal.<code>`). */
-export const SIDES_REFUSALS = ["tooManyReactions"] as const;
+export const SIDES_REFUSALS = ["tooManyReactions", "notSlowed"] as const;
 /** Longest text of one declared action. */
 export const MAX_ACTION_TEXT_LENGTH = 200;
 /** Longest side name. */
 export const MAX_SIDE_NAME_LENGTH = 100;
 /** Most sides an encounter may have. */
 export const MAX_SIDES = 20;
+/** Most replaced totals kept for one side's roll (the latest ones). */
+export const MAX_EARLIER_ROLLS = 20;
 
 /** A combatant as the sides mode tracks it. Traits are canonical dice codes, null until known. */
 export interface SidesCombatant {
@@ -117,6 +119,8 @@ export interface Side {
 export interface SideRoll extends TypedMark {
   readonly sideId: string;
   readonly total: number;
+  /** The totals it replaced (the GM's re-rolls and corrections), oldest first; absent when none. */
+  readonly earlier?: readonly number[];
 }
 
 /** One declared action: what the character says it will do. Dodges and parries are never declared. */
@@ -243,7 +247,8 @@ export type SidesCommand =
   | { readonly type: "nextTurn" }
   | { readonly type: "nextRound" }
   | { readonly type: "react"; readonly combatantId: string; readonly kind: ReactionKind }
-  | { readonly type: "slowDown"; readonly combatantId: string; readonly after: string };
+  | { readonly type: "slowDown"; readonly combatantId: string; readonly after: string }
+  | { readonly type: "letPass"; readonly combatantId: string };
 
 /** The `type` of every sides-mode command. */
 export type SidesCommandType = SidesCommand["type"];
@@ -325,6 +330,11 @@ export function sideRoller(state: SidesState, sideId: string): string | null {
 /** A side's roll this round, or null. */
 export function sideRoll(state: SidesState, sideId: string): number | null {
   return state.rolls.find((r) => r.sideId === sideId)?.total ?? null;
+}
+
+/** The totals a side's roll this round replaced (re-rolls and corrections), oldest first. */
+export function earlierRolls(state: SidesState, sideId: string): readonly number[] {
+  return state.rolls.find((r) => r.sideId === sideId)?.earlier ?? [];
 }
 
 /** Sides with members that have not rolled this round (in the initiative step). */
@@ -551,16 +561,24 @@ function settle(state: SidesState, events: RuleEvent[]): SidesState {
   return state;
 }
 
-/** The current actor's action is done; characters slowed to follow it act next, in the order they slowed. */
-function finishAction(state: SidesState, events: RuleEvent[]): SidesState {
+/**
+ * The current actor's action is done (or, `lost`, its moment passed without it acting: the action is
+ * lost and its penalty stands); characters slowed to follow it act next, in the order they slowed.
+ */
+function finishAction(state: SidesState, events: RuleEvent[], lost = false): SidesState {
   const current = passCurrent(state);
   if (current === null) return state;
-  events.push({ type: "actionTaken", round: state.round, combatantId: current });
+  events.push({ type: lost ? "slowedActionLost" : "actionTaken", round: state.round, combatantId: current });
   const followers = slowedWaiting(state)
     .filter((entry) => entry.after === current)
     .map((entry) => entry.combatantId);
   const at = state.passOrder.indexOf(current) + 1;
-  return { ...state, done: [...state.done, current], passOrder: insertAt(state.passOrder, at, ...followers) };
+  return {
+    ...state,
+    done: [...state.done, current],
+    passOrder: insertAt(state.passOrder, at, ...followers),
+    lost: lost ? [...state.lost, { combatantId: current, pass: state.pass }] : state.lost,
+  };
 }
 
 /** Who declares or acts now. */
@@ -762,16 +780,36 @@ const handlers: Handlers = {
 
   recordSideRoll(state, { sideId, total, typed }, who) {
     if (!state.started) return refuse("notStarted");
-    if (state.step !== "initiative") return refuse("wrongStep");
+    // The GM may still correct a roll in the declaration step, until the first declaration.
+    const correcting = state.step === "declaration" && state.declarations.length === 0 && who.isGM;
+    if (state.step !== "initiative" && !correcting) return refuse("wrongStep");
     if (findById(state.sides, sideId) === undefined) return refuse("unknownSide");
     const roller = sideRoller(state, sideId);
     if (roller === null) return refuse("emptySide");
     if (!canControl(who, roller)) return refuse("notOwner", roller);
     if (typed === true && !who.isGM) return refuse("typedResult", roller);
-    if (sideRoll(state, sideId) !== null) return refuse("alreadyRolled");
+    const old = state.rolls.find((r) => r.sideId === sideId);
+    // A side rolls once a round; only the GM re-rolls or corrects it (the old total is kept).
+    if (old !== undefined && !who.isGM) return refuse("alreadyRolled");
     if (!isFiniteNumber(total)) return refuse("invalidValue");
-    const s: SidesState = { ...state, rolls: [...state.rolls, markTyped({ sideId, total }, typed)] };
-    return accept(s, [{ type: "sideRolled", round: s.round, combatantId: roller }]);
+    const events: RuleEvent[] = [{ type: "sideRolled", round: state.round, combatantId: roller }];
+    if (old === undefined)
+      return accept({ ...state, rolls: [...state.rolls, markTyped({ sideId, total }, typed)] }, events, "turn");
+    const replaced: SideRoll = markTyped(
+      { sideId, total, earlier: [...(old.earlier ?? []), old.total].slice(-MAX_EARLIER_ROLLS) },
+      typed,
+    );
+    // The declaration order is worked out again from the corrected rolls (`settle`); the GM's order
+    // of a tie this side was in no longer holds.
+    const s: SidesState = {
+      ...state,
+      step: "initiative",
+      sideOrder: [],
+      declarationOrder: [],
+      rolls: state.rolls.map((r) => (r.sideId === sideId ? replaced : r)),
+      sideTieOrders: withoutId(state.sideTieOrders, sideId),
+    };
+    return accept(s, events, "turn");
   },
 
   orderTiedSides(state, { sideIds }, who) {
@@ -888,6 +926,17 @@ const handlers: Handlers = {
     };
     return accept(s, [{ type: "slowedDown", round: s.round, combatantId }], "turn");
   },
+
+  letPass(state, { combatantId }, who) {
+    const wrong = needPass(state);
+    if (wrong !== null) return wrong;
+    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+    if (!state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("notSlowed", combatantId);
+    if (passCurrent(state) !== combatantId) return refuse("notYourTurn", combatantId);
+    const events: RuleEvent[] = [];
+    return accept(finishAction(state, events, true), events, "turn");
+  },
 };
 
 function applyHandler(state: SidesState, command: SidesCommand, who: Requester): Outcome<SidesState> {
@@ -929,6 +978,8 @@ function applyHandler(state: SidesState, command: SidesCommand, who: Requester):
       return h.react(state, command, who);
     case "slowDown":
       return h.slowDown(state, command, who);
+    case "letPass":
+      return h.letPass(state, command, who);
     default:
       // Reached only by data that bypassed `parseCommand`.
       return refuse("unknownCommand");
@@ -1015,6 +1066,7 @@ function probes(state: SidesState, who: Requester): Probe[] {
       on({ type: "declare", combatantId, actions: [], forcePoint: false }),
       on({ type: "hesitate", combatantId }),
       on({ type: "react", combatantId, kind: "dodge" }),
+      on({ type: "letPass", combatantId }),
     );
     if (follow !== undefined) list.push(on({ type: "slowDown", combatantId, after: follow }));
   }
@@ -1097,6 +1149,7 @@ function parseCommand(data: unknown): SidesCommand | null {
     }
     case "removeCombatant":
     case "hesitate":
+    case "letPass":
       return isId(id) ? { type: d.type, combatantId: id } : null;
     case "defineSide": {
       const { sideId, name, colour, isGMSide: mark } = d;
@@ -1206,4 +1259,6 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  // Previous round keeps the round's side rolls: it lands where the declaration step began.
+  roundStart: (state) => state.started && state.step !== "initiative",
 };

@@ -9,6 +9,7 @@ import {
   MAX_ACTION_TEXT_LENGTH,
   DEFAULT_MAX_REACTIONS,
   MAX_ACTIONS_LIMIT,
+  MAX_EARLIER_ROLLS,
   MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
   type Declaration,
@@ -71,7 +72,15 @@ function isSide(value: unknown): value is Side {
 }
 
 function isRoll(value: unknown): value is SideRoll {
-  return isRecord(value) && isId(value.sideId) && isFiniteNumber(value.total) && isTypedMark(value);
+  const { earlier } = isRecord(value) ? value : {};
+  return (
+    isRecord(value) &&
+    isId(value.sideId) &&
+    isFiniteNumber(value.total) &&
+    isTypedMark(value) &&
+    (earlier === undefined ||
+      (Array.isArray(earlier) && earlier.length <= MAX_EARLIER_ROLLS && earlier.every(isFiniteNumber)))
+  );
 }
 
 function isDeclaration(value: unknown): value is Declaration {
