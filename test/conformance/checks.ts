@@ -24,6 +24,7 @@ import {
   type StoredEncounter,
 } from "../../src/core/store";
 import type { AnyModeModule } from "../../src/modes/contract";
+import { ticks } from "../sim/utils.js";
 import type { Sim, SimClient } from "../sim/index.js";
 import { GM, STRANGER, deepFreeze, freshIds, requester } from "../rules/property-harness";
 import { apiOn, combatOn } from "../integration/world.js";
@@ -315,11 +316,6 @@ function generator(seed: number): () => number {
     r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
     return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Let the simulated server deliver a few messages before the next action starts. */
-async function ticks(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** The mode state stored on a client's copy of the encounter, narrowed by the mode (null: corrupted). */

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
+import { ticks } from "../sim/utils.js";
 import { ALICE, BOB, apiOn, combatOn, expectNoErrors, idOf, messagesOn, refusalText, world } from "./world.js";
 import { expectSlotsInvariants, rollChecks, slotsEncounter, slotsOn } from "./slots-world.js";
 
@@ -108,11 +109,6 @@ function randomAction(random: () => number): { label: string; run: Action } {
     { label: "gm previous turn", run: (sim) => combatOn(sim.gm).previousTurn() },
   ];
   return pick(options);
-}
-
-/** Let the simulated server deliver a few messages before the next action starts. */
-async function ticks(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 describe("randomised concurrent interleavings keep the invariants", () => {

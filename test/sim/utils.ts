@@ -183,3 +183,14 @@ export function randomID(length = 16): string {
 
 export const macrotask: (fn: () => void) => void =
   typeof setImmediate === "function" ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
+
+/**
+ * Let the simulated server deliver `n` more messages (each delivery is one `macrotask`) before the
+ * caller goes on: no wall-clock time, only the sim's own turns.
+ */
+export async function ticks(n: number): Promise<void> {
+  for (let i = 0; i < n; i++)
+    await new Promise<void>((resolve) => {
+      macrotask(resolve);
+    });
+}
