@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Sim, SimCombat } from "../sim/index.js";
 import { apiOn, combatOn, expectNoErrors, messagesOn, refusalText, serverCombatJson } from "./world.js";
+import { ticks } from "../sim/utils.js";
 import {
   ALICE,
   BOB,
@@ -22,9 +23,6 @@ import {
   sidesWorld,
   type D6Key,
 } from "./sides-world.js";
-
-/** One host macrotask: lets the simulated messages in flight move one delivery on (no wall-clock time). */
-const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Heroes (Ace, Jaluun) against Foes (Officer, Trooper 1), started and rolled: Foes declare first.
@@ -284,7 +282,7 @@ describe("the hesitation countdown", () => {
       expect(declarationOf(sim, "jaluun"), `hops ${hops}`).toEqual([]);
       const bob = sim.client(BOB);
       const sent = sidesApi(bob).declare(combatOn(bob), cid(bob, "jaluun"), ["Fire"], false);
-      for (let i = 0; i < hops; i++) await macrotask();
+      await ticks(hops);
       await sim.clock.advance(1);
       const result = await sent;
       await sim.settle();
