@@ -95,6 +95,34 @@ export function parseRosterEntry(data: unknown): RosterEntry | null {
   return { id, name, isPC };
 }
 
+/** The roster commands every mode takes: a combatant joins, leaves, or is marked defeated. */
+export type RosterCommand =
+  | { readonly type: "addCombatant"; readonly combatant: RosterEntry }
+  | { readonly type: "removeCombatant"; readonly combatantId: string }
+  | { readonly type: "setDefeated"; readonly combatantId: string; readonly defeated: boolean };
+
+/**
+ * Narrow untrusted data to a roster command: the command, null when it is one of them but malformed,
+ * undefined when it is another command (the mode's own parser goes on).
+ */
+export function parseRosterCommand(d: Readonly<Record<string, unknown>>): RosterCommand | null | undefined {
+  const id = d.combatantId;
+  switch (d.type) {
+    case "addCombatant": {
+      const combatant = parseRosterEntry(d.combatant);
+      return combatant === null ? null : { type: "addCombatant", combatant };
+    }
+    case "removeCombatant":
+      return isId(id) ? { type: "removeCombatant", combatantId: id } : null;
+    case "setDefeated":
+      return isId(id) && typeof d.defeated === "boolean"
+        ? { type: "setDefeated", combatantId: id, defeated: d.defeated }
+        : null;
+    default:
+      return undefined;
+  }
+}
+
 /** A command tried on the state to learn whether a user may take the action it stands for. */
 export interface Probe<A extends AllowedAction, C> {
   readonly action: A;

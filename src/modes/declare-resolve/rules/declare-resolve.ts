@@ -59,7 +59,7 @@ import {
   isRecord,
   isText,
   oncePerId,
-  parseRosterEntry,
+  parseRosterCommand,
   stepKind,
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
@@ -1316,17 +1316,9 @@ function parseCommand(data: unknown): DeclareResolveCommand | null {
   if (!isRecord(data)) return null;
   const d = data;
   const id = d.combatantId;
+  const roster = parseRosterCommand(d);
+  if (roster !== undefined) return roster;
   switch (d.type) {
-    case "addCombatant": {
-      const combatant = parseRosterEntry(d.combatant);
-      return combatant === null ? null : { type: "addCombatant", combatant };
-    }
-    case "removeCombatant":
-      return isId(id) ? { type: "removeCombatant", combatantId: id } : null;
-    case "setDefeated":
-      return isId(id) && typeof d.defeated === "boolean"
-        ? { type: "setDefeated", combatantId: id, defeated: d.defeated }
-        : null;
     case "setBudget":
       return isFiniteNumber(d.budget) ? { type: "setBudget", budget: d.budget } : null;
     case "recordIP":

@@ -42,7 +42,7 @@ import {
   isRecord,
   isText,
   oncePerId,
-  parseRosterEntry,
+  parseRosterCommand,
   stepKind,
   withItem,
   without,
@@ -954,19 +954,12 @@ function parseCommand(data: unknown): IndividualCommand | null {
   if (!isRecord(data)) return null;
   const d = data;
   const id = d.combatantId;
+  const roster = parseRosterCommand(d);
+  if (roster !== undefined) return roster;
   switch (d.type) {
-    case "addCombatant": {
-      const combatant = parseRosterEntry(d.combatant);
-      return combatant === null ? null : { type: "addCombatant", combatant };
-    }
-    case "removeCombatant":
     case "endDelay":
     case "triggerReady":
       return isId(id) ? { type: d.type, combatantId: id } : null;
-    case "setDefeated":
-      return isId(id) && typeof d.defeated === "boolean"
-        ? { type: "setDefeated", combatantId: id, defeated: d.defeated }
-        : null;
     case "setSkipDefeated":
       return typeof d.skip === "boolean" ? { type: "setSkipDefeated", skip: d.skip } : null;
     case "recordInitiative":

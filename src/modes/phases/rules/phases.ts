@@ -69,7 +69,7 @@ import {
   isRecord,
   isText,
   oncePerId,
-  parseRosterEntry,
+  parseRosterCommand,
   stepKind,
   type Probe,
 } from "../../../core/common";
@@ -1388,20 +1388,13 @@ function parseCommand(data: unknown): PhasesCommand | null {
   if (!isRecord(data)) return null;
   const d = data;
   const id = d.combatantId;
+  const roster = parseRosterCommand(d);
+  if (roster !== undefined) return roster;
   switch (d.type) {
-    case "addCombatant": {
-      const combatant = parseRosterEntry(d.combatant);
-      return combatant === null ? null : { type: "addCombatant", combatant };
-    }
-    case "removeCombatant":
     case "startTurn":
     case "pickNext":
     case "endTurn":
       return isId(id) ? { type: d.type, combatantId: id } : null;
-    case "setDefeated":
-      return isId(id) && typeof d.defeated === "boolean"
-        ? { type: "setDefeated", combatantId: id, defeated: d.defeated }
-        : null;
     case "setPoolCap":
       return isPoints(d.cap) ? { type: "setPoolCap", cap: d.cap } : null;
     case "setCollapse":

@@ -48,7 +48,7 @@ import {
   isId,
   isRecord,
   oncePerId,
-  parseRosterEntry,
+  parseRosterCommand,
   stepKind,
   without,
   markTyped,
@@ -1142,12 +1142,10 @@ function parseCommand(data: unknown): SidesCommand | null {
   if (!isRecord(data)) return null;
   const d = data;
   const id = d.combatantId;
+  const roster = parseRosterCommand(d);
+  // Sides keep no defeated flag: `setDefeated` is not one of their commands.
+  if (roster !== undefined) return roster?.type === "setDefeated" ? null : roster;
   switch (d.type) {
-    case "addCombatant": {
-      const combatant = parseRosterEntry(d.combatant);
-      return combatant === null ? null : { type: "addCombatant", combatant };
-    }
-    case "removeCombatant":
     case "hesitate":
     case "letPass":
       return isId(id) ? { type: d.type, combatantId: id } : null;

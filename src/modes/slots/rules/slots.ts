@@ -51,7 +51,7 @@ import {
   isId,
   isRecord,
   oncePerId,
-  parseRosterEntry,
+  parseRosterCommand,
   stepKind,
   withItem,
   without,
@@ -788,17 +788,9 @@ function parseCommand(data: unknown): SlotsCommand | null {
   if (!isRecord(data)) return null;
   const d = data;
   const id = d.combatantId;
+  const roster = parseRosterCommand(d);
+  if (roster !== undefined) return roster;
   switch (d.type) {
-    case "addCombatant": {
-      const combatant = parseRosterEntry(d.combatant);
-      return combatant === null ? null : { type: "addCombatant", combatant };
-    }
-    case "removeCombatant":
-      return isId(id) ? { type: "removeCombatant", combatantId: id } : null;
-    case "setDefeated":
-      return isId(id) && typeof d.defeated === "boolean"
-        ? { type: "setDefeated", combatantId: id, defeated: d.defeated }
-        : null;
     case "setKeepSlots": {
       const keep = d.keepSlots;
       return isRecord(keep) && isFlag(keep.pc) && isFlag(keep.npc)
