@@ -471,7 +471,13 @@ export function checkRoundTrip(module: PureMode, kit: AnyKit, runs = WALKS): voi
   const expectLoads = (encounter: Encounter<unknown>, loaded: LoadedEncounter<unknown>): void => {
     const stored = JSON.parse(JSON.stringify(loaded.stored)) as StoredEncounter;
     const again = loadEncounter(module.id, stored, module.parseState);
-    expect(again?.encounter, "loadEncounter of the stored form with its history").toEqual(encounter);
+    // Snapshots load lazily: compare what each one reads as (kind, round facts and state).
+    const plain = (e: Encounter<unknown> | undefined) =>
+      e && {
+        ...e,
+        history: e.history.map((s) => ({ kind: s.kind, round: s.round, roundStart: s.roundStart, state: s.state })),
+      };
+    expect(plain(again?.encounter), "loadEncounter of the stored form with its history").toEqual(plain(encounter));
     loads++;
   };
   walks(

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/core/patch";
 import {
@@ -32,11 +33,54 @@ describe("reverse patches", () => {
     expect(a).toEqual({ x: 1, y: { z: [1, 2], w: "keep" }, gone: true });
   });
 
-  it("arrays are stored as index-keyed objects so one appended element travels alone", () => {
-    const before = encodeArrays({ acted: ["a", "b"] });
-    const after = encodeArrays({ acted: ["a", "b", "c"] });
-    expect(toUpdateData(before, after)).toEqual({ acted: { "2": "c", _a: 3 } });
-    expect(decodeArrays(after)).toEqual({ acted: ["a", "b", "c"] });
+  it("arrays are stored as objects so one appended element travels alone", () => {
+    const before = encodeArrays({ acted: ["a", "b"], rolls: [3, 3] });
+    const after = encodeArrays({ acted: ["a", "b", "c"], rolls: [3, 3, 4] }, before);
+    expect(toUpdateData(before, after)).toEqual({ acted: { c: 2 }, rolls: { "2": 4, _a: 3 } });
+    expect(decodeArrays(after)).toEqual({ acted: ["a", "b", "c"], rolls: [3, 3, 4] });
+  });
+
+  it("moving one id in a long order changes one stored key and makes a one-entry undo patch", () => {
+    const ids = Array.from({ length: 100 }, (_, i) => `combatant${String(i).padStart(7, "0")}`);
+    const moved = [...ids.slice(0, 10), ...ids.slice(11, 60), ids[10] ?? "", ...ids.slice(60)];
+    const before = encodeArrays({ order: ids });
+    const after = encodeArrays({ order: moved }, before);
+    const update = toUpdateData(before, after) as { order: Record<string, unknown> };
+    expect(Object.keys(update.order)).toEqual([ids[10]]);
+    expect(decodeArrays(after)).toEqual({ order: moved });
+    const undo = diff({ order: moved }, { order: ids });
+    expect(undo).toEqual([[["order"], { d: [ids[10]], i: [[10, ids[10]]] }, "l"]]);
+    expect(applyPatch({ order: moved }, undo)).toEqual({ order: ids });
+  });
+
+  it("any reordering, joining and leaving of ids round-trips through ranks and list edits", () => {
+    const id = fc.constantFrom(...Array.from({ length: 12 }, (_, i) => `id${i}`));
+    const list = fc.uniqueArray(id, { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 8 }), (lists) => {
+        let stored = encodeArrays({ order: lists[0] ?? [] });
+        let previous: Json = { order: lists[0] ?? [] };
+        for (const next of lists.slice(1)) {
+          const encoded = encodeArrays({ order: next }, stored);
+          expect(decodeArrays(encoded)).toEqual({ order: next });
+          expect(applyPatch(stored, diff(stored, encoded, [], { arrays: "whole" }))).toEqual(encoded);
+          expect(applyPatch({ order: next }, diff({ order: next }, previous))).toEqual(previous);
+          stored = encoded;
+          previous = { order: next };
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+
+  it("patches reach into arrays of objects, so one changed element travels alone", () => {
+    const slots = Array.from({ length: 50 }, (_, i) => ({ kind: "pc", filledBy: null as string | null, n: i }));
+    const filled = slots.map((slot, i) => (i === 7 ? { ...slot, filledBy: "aria" } : slot));
+    const undo = diff({ slots: filled }, { slots });
+    expect(undo).toEqual([[["slots", "7", "filledBy"], null]]);
+    expect(applyPatch({ slots: filled }, undo)).toEqual({ slots });
+    const cut = diff({ slots }, { slots: slots.slice(0, 48) });
+    expect(applyPatch({ slots }, cut)).toEqual({ slots: slots.slice(0, 48) });
   });
 
   it("Foundry update data deletes removed keys with -=key", () => {
