@@ -16,7 +16,7 @@ import { applyPatch, decodeArrays, diff, encodeArrays, isPatch, toUpdateData, ty
 /** One stored undo entry. */
 export interface StoredSnapshot {
   readonly kind: StepKind;
-  /** Turns the state that followed this snapshot back into it (on the decoded state). */
+  /** Turns the stored state that followed this snapshot back into the stored state it had. */
   readonly undo: Patch;
   /** The snapshot's round, and whether it starts its round (see `Snapshot`): undo targets read these. */
   readonly r?: number;
@@ -26,8 +26,8 @@ export interface StoredSnapshot {
 /**
  * The storage format this version of the module reads and writes.
  * - 1: arrays keyed by index; undo patches on that encoded form.
- * - 2: lists of ids keyed by id with a rank; undo patches on the decoded state, with each snapshot's
- *   round; a snapshot is rebuilt only when read.
+ * - 2: lists of ids keyed by id with a rank above a floor, shortened arrays keeping their stale
+ *   elements; each snapshot's round kept with it; a snapshot is rebuilt only when read.
  */
 export const STORED_VERSION = 2;
 
@@ -133,33 +133,27 @@ interface StoredV1 {
 }
 
 /**
- * Upgrade format 1 to today's: rebuild each snapshot as format 1 did (patches on the encoded form,
- * newest first), then store the state with ranked orders and each undo as a patch on decoded states.
- * Rounds are left for the binding to add (it knows the mode: see `addRounds`). Keys, revision and
- * the last applied request are kept, so the upgrade is one write of what differs.
+ * Upgrade format 1 to today's: rebuild each snapshot as format 1 did (newest first), then store the
+ * state and the snapshots in today's encoding, each snapshot encoded against the one after it, and
+ * each undo as the patch between those. Rounds are left for the binding to add (it knows the mode).
+ * Keys, revision and the last applied request are kept, so the upgrade is one write of what differs.
  */
 function upgradeStored(old: StoredV1): StoredEncounter {
   const seqs = Object.keys(old.history).sort((a, b) => Number(a) - Number(b));
   const history: { [seq: string]: StoredSnapshot } = {};
   let after: Json = old.state;
-  let following = decodeArrays(after);
+  const state = encodeArrays(decodeArrays(old.state));
+  let following = state;
   for (let i = seqs.length - 1; i >= 0; i -= 1) {
     const key = seqs[i] ?? "";
     const entry = old.history[key];
     if (entry === undefined) continue;
     after = applyPatch(after, entry.undo);
-    const snapshot = decodeArrays(after);
+    const snapshot = encodeArrays(decodeArrays(after), following);
     history[key] = { kind: entry.kind, undo: diff(following, snapshot) };
     following = snapshot;
   }
-  return {
-    v: STORED_VERSION,
-    rev: old.rev,
-    seq: old.seq,
-    applied: old.applied,
-    state: encodeArrays(decodeArrays(old.state)),
-    history,
-  };
+  return { v: STORED_VERSION, rev: old.rev, seq: old.seq, applied: old.applied, state, history };
 }
 
 /** The stored (flag) form of a request: the whole request as one string, replaced wholesale by every write. */
@@ -188,6 +182,21 @@ export function initialStored(state: Json): StoredEncounter {
   return { v: STORED_VERSION, rev: 0, seq: 0, applied: null, state: encodeArrays(state), history: {} };
 }
 
+/**
+ * The stored form each state object was loaded from or written as. A snapshot's patch undoes the
+ * exact stored form of the state after it, so a state keeps its stored form: an undo restores the
+ * form the snapshot had, and the next write is computed against it.
+ */
+const storedForms = new WeakMap<object, Json>();
+
+function formOf(state: unknown): Json | undefined {
+  return typeof state === "object" && state !== null ? storedForms.get(state) : undefined;
+}
+
+function rememberForm(state: unknown, form: Json): void {
+  if (typeof state === "object" && state !== null) storedForms.set(state, form);
+}
+
 /** A stored snapshot whose state is rebuilt, once, when first read (see `loadEncounter`). */
 class LazySnapshot<S> implements Snapshot<S> {
   #state: S | undefined;
@@ -201,7 +210,7 @@ class LazySnapshot<S> implements Snapshot<S> {
   get state(): S {
     return this.#built().state;
   }
-  /** The decoded stored form of this snapshot (the next older snapshot's patch applies to it). */
+  /** The stored form of this snapshot (the next older snapshot's patch applies to it). */
   get json(): Json {
     return this.#built().json;
   }
@@ -210,6 +219,7 @@ class LazySnapshot<S> implements Snapshot<S> {
       const built = this.rebuild();
       this.#json = built.json;
       this.#state = built.state;
+      rememberForm(built.state, built.json);
     }
     return { json: this.#json, state: this.#state };
   }
@@ -229,9 +239,9 @@ export function loadEncounter<S>(
   stored: StoredEncounter,
   parseState: (data: unknown) => S | null,
 ): LoadedEncounter<S> | null {
-  const current = decodeArrays(stored.state);
-  const state = parseState(current);
+  const state = parseState(decodeArrays(stored.state));
   if (state === null) return null;
+  rememberForm(state, stored.state);
   const seqs = Object.keys(stored.history).sort((a, b) => Number(a) - Number(b));
   const history: LazySnapshot<S>[] = [];
   for (let i = 0; i < seqs.length; i += 1) {
@@ -240,8 +250,8 @@ export function loadEncounter<S>(
     history.push(
       new LazySnapshot<S>(entry.kind, entry.r, entry.s, () => {
         const next = history[i + 1];
-        const json = applyPatch(next === undefined ? current : next.json, entry.undo);
-        const snap = parseState(json);
+        const json = applyPatch(next === undefined ? stored.state : next.json, entry.undo);
+        const snap = parseState(decodeArrays(json));
         if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
         return { json, state: snap };
       }),
@@ -260,8 +270,8 @@ export function encodeEncounter<S>(
   next: Encounter<S>,
   appliedRequest: string | null,
 ): { stored: StoredEncounter; update: { [key: string]: unknown }; loaded: LoadedEncounter<S> } {
-  const toJson = (s: S): Json => s as unknown as Json;
   let seq = before.stored.seq;
+  rememberForm(before.encounter.state, before.stored.state);
   // What follows a snapshot, by identity: the next snapshot, or the current state after the last
   // one. Snapshots are compared as objects so that an unchanged stored one is never rebuilt.
   const follower = (history: readonly Snapshot<S>[], current: S, i: number): unknown => {
@@ -275,34 +285,50 @@ export function encodeEncounter<S>(
       follower: follower(before.encounter.history, before.encounter.state, i),
     }),
   );
+  // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
+  const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, before.stored.state);
+  rememberForm(next.state, state);
+  const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
+    const known = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
+    const form = known ?? encodeArrays(snap.state as unknown as Json, following);
+    rememberForm(snap.state, form);
+    return form;
+  };
   const history: { [seq: string]: StoredSnapshot } = {};
-  const seqs: string[] = [];
-  next.history.forEach((snap, i) => {
+  // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
+  const seqs = next.history.map((snap) => known.get(snap)?.key ?? String(seq++));
+  // Newest first: each snapshot's patch is computed against the stored form of the one after it.
+  let following: Json | undefined = state;
+  for (let i = next.history.length - 1; i >= 0; i -= 1) {
+    const snap = next.history[i];
+    if (snap === undefined) continue;
     const old = known.get(snap);
     const kept = old === undefined ? undefined : before.stored.history[old.key];
     // An entry whose snapshot and successor are unchanged keeps its patch: no diff, no write.
-    const key = old?.key ?? String(seq++);
-    seqs.push(key);
+    const key = seqs[i] ?? "";
     if (old !== undefined && kept !== undefined && old.follower === follower(next.history, next.state, i)) {
       history[key] = kept;
-      return;
+      following = undefined;
+      continue;
     }
     const after = next.history[i + 1];
-    const following =
-      after === undefined ? toJson(next.state) : after instanceof LazySnapshot ? after.json : toJson(after.state);
-    const entry: StoredSnapshot = { kind: snap.kind, undo: diff(following, toJson(snap.state)) };
+    following ??=
+      after instanceof LazySnapshot ? after.json : after === undefined ? state : formOfSnapshot(after, state);
+    const form = formOfSnapshot(snap, following);
     history[key] = {
-      ...entry,
+      kind: snap.kind,
+      undo: diff(following, form),
       ...(snap.round === undefined ? {} : { r: snap.round }),
       ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
     };
-  });
+    following = form;
+  }
   const stored: StoredEncounter = {
     v: STORED_VERSION,
     rev: before.stored.rev + 1,
     seq,
     applied: appliedRequest ?? before.stored.applied,
-    state: encodeArrays(toJson(next.state), before.stored.state),
+    state,
     history,
   };
   const base = before.upgradedFrom ?? (before.stored as unknown as Json);

@@ -15,7 +15,7 @@ declare module "fvtt-types/configuration" {
         /** A request, as `encodeRequest` writes it. */
         request?: string;
         /** The ChatMessage ids results were taken from (`src/foundry/authority/proofs.ts`). */
-        rollsUsed?: string[];
+        rollsUsed?: string[] | Record<string, number>;
       };
     };
     Combatant: {

@@ -335,8 +335,8 @@ describe("an encounter stored in the first format (v1)", () => {
     await sim.settle();
     const writes = sim.server.ops.filter((op) => op.documentName === "Combat" && op.action === "update" && !op.refused);
     expect(writes.length, "one write upgrades the stored encounter").toBe(1);
-    const stored = serverCombat(sim).flags?.["structured-initiative"] as { encounter: { v: number } } | undefined;
-    expect(stored?.encounter.v).toBe(STORED_VERSION);
+    const flags = serverCombat(sim).flags as { "structured-initiative"?: { encounter?: { v?: number } } } | undefined;
+    expect(flags?.["structured-initiative"]?.encounter?.v).toBe(STORED_VERSION);
     const bob = sim.client(BOB);
     expect(apiOn(bob).view(combatOn(bob))).toMatchObject({ round: 2, current: "combatantAria001" });
     // The history came across: previous turn lands on Brom's delayed turn, as it did in v1.

@@ -6,20 +6,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bindMode, type ModeBinding } from "../../src/core/binding";
-import type { Command, ModeDefinition } from "../../src/core/engine";
 import { decodeArrays, type Json } from "../../src/core/patch";
 import { loadEncounter, parseStoredEncounter, STORED_VERSION, storedVersion } from "../../src/core/store";
-import { declareResolveMode } from "../../src/modes/declare-resolve/rules/declare-resolve";
-import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
-import { individualMode } from "../../src/modes/individual/rules/individual";
-import { parseIndividualState } from "../../src/modes/individual/rules/state";
-import { phasesMode } from "../../src/modes/phases/rules/phases";
-import { parsePhasesState } from "../../src/modes/phases/rules/state";
-import { sidesMode } from "../../src/modes/sides/rules/sides";
-import { parseSidesState } from "../../src/modes/sides/rules/state";
-import { slotsMode } from "../../src/modes/slots/rules/slots";
-import { parseSlotsState } from "../../src/modes/slots/rules/state";
+import { bindPure, pureMode, type PureRules } from "../rules/pure-modes";
 import { mergeObject } from "../sim/utils.js";
 
 interface Fixture {
@@ -30,26 +19,7 @@ interface Fixture {
 const read = (name: string): unknown =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../fixtures/stored/${name}.json`), "utf8"));
 
-interface Case {
-  readonly id: string;
-  readonly rules: ModeDefinition<unknown, Command>;
-  readonly parse: (data: unknown) => unknown;
-}
-
-const cases: Case[] = [
-  { id: "sides", rules: sidesMode, parse: parseSidesState },
-  { id: "slots", rules: slotsMode, parse: parseSlotsState },
-  { id: "declare-resolve", rules: declareResolveMode, parse: parseDeclareResolveState },
-  { id: "phases", rules: phasesMode, parse: parsePhasesState },
-];
-
-function bind(c: Case): ModeBinding<{ combatants: { id: string }[] }> {
-  return bindMode(c.rules as never, c.parse as never, {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }) as never,
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }) as never,
-    ids: (state: { combatants: { id: string }[] }) => state.combatants.map((x) => x.id),
-  });
-}
+const cases: PureRules[] = ["sides", "slots", "declare-resolve", "phases"].map(pureMode);
 
 const GM = { userId: "gmUser0000000001", isGM: true, owns: [] };
 
@@ -60,7 +30,7 @@ function applyUpdate(raw: unknown, update: { [key: string]: unknown }): unknown 
 
 describe.each(cases)("format 1 → $id", (c) => {
   const fixture = read(`v1-${c.id}`) as Fixture;
-  const binding = bind(c);
+  const binding = bindPure(c);
 
   it("loads as the state and undo history format 1 loaded, and is stored in today's format by one write", () => {
     expect(storedVersion(fixture.stored)).toBe(1);
@@ -108,7 +78,7 @@ describe("format 1 → individual (the hand-written fixture)", () => {
   it("upgrades with its rounds, so previous round lands where format 1 said", () => {
     const raw = read("v1-individual");
     const stored = parseStoredEncounter(raw);
-    const binding = bind({ id: "individual", rules: individualMode, parse: parseIndividualState });
+    const binding = bindPure(pureMode("individual"));
     const bound = stored === null ? null : binding.load(stored, raw);
     expect(bound?.undoTarget("previousRound")).toMatchObject({ round: 1 });
   });
