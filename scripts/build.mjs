@@ -96,7 +96,17 @@ export async function expectedCounts(src, type) {
  */
 export async function compileCheckedPack(src, dest, type) {
   await rm(dest, { recursive: true, force: true });
-  await compilePack(src, dest, { yaml: false, recursive: false, log: false });
+  try {
+    await compilePack(src, dest, { yaml: false, recursive: false, log: false });
+  } catch (error) {
+    // The CLI throws on an embedded document (a journal page) without `_key`.
+    throw new Error(
+      `pack ${path.basename(src)}: the Foundry CLI could not compile it (missing _key?): ${error.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
   const expected = await expectedCounts(src, type);
   for (const [sublevel, count] of Object.entries(expected)) {
     const found = await countPackDocuments(dest, sublevel);

@@ -179,9 +179,10 @@ describe("individual macros", () => {
     expect(await said(sim, alice, "act-now.json")).toEqual([text("NotDelaying", { name: "Aria" })]);
     expect(await said(sim, alice, "delay-my-turn.json")).toEqual([]);
     expect(turnsOn(sim.gm).current).toBe("Brom");
+    expect(stateOn(sim.gm).delaying.map((d) => d.combatantId)).toEqual([idOf(sim.gm, "aria")]);
     expect(await said(sim, alice, "act-now.json")).toEqual([]);
     expect(turnsOn(sim.gm).current).toBe("Aria");
-    expect(stateOn(sim.gm).combatants.find((c) => c.name === "Aria")?.delayed).toBeFalsy();
+    expect(stateOn(sim.gm).delaying).toEqual([]);
     expectNoErrors(sim);
   });
 

@@ -41,7 +41,7 @@ describe("the built module (dist/) is what Foundry v13 installs", () => {
       ...manifest.languages.map((l) => l.path),
       ...manifest.packs.map((p) => p.path),
     ];
-    expect(paths.length).toBe(4);
+    expect(paths.length).toBe(5);
     for (const p of paths) expect(existsSync(path.join(dist, p)), p).toBe(true);
   });
 
