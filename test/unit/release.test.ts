@@ -4,11 +4,21 @@
  * read back here by a small reader of its central directory (PKWARE APPNOTE 6.3), each entry
  * inflated and checked against its CRC, as an installer would unpack it.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { crc32, inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countPackDocuments, expectedCounts } from "../../scripts/build.mjs";
 import {
   manifestPaths,
   packageRelease,
@@ -139,6 +149,24 @@ describe("npm run package", () => {
     );
     expect(() => releaseManifest({ ...source, version: "9.9.9" }, pkg, {})).toThrow(/version/);
     expect(() => releaseManifest(source, { version: pkg.version }, {})).toThrow(/repository/);
+  });
+
+  it("unpacked, every compendium opens as LevelDB with all its documents (without the lock and logs)", async () => {
+    const unpacked = path.join(out, "unpacked");
+    for (const [name, data] of entries) {
+      mkdirSync(path.dirname(path.join(unpacked, name)), { recursive: true });
+      writeFileSync(path.join(unpacked, name), data);
+    }
+    const manifest = JSON.parse(entries.get("module.json")?.toString("utf8") ?? "{}") as {
+      packs: { path: string; type: string }[];
+    };
+    for (const pack of manifest.packs) {
+      const expected = await expectedCounts(path.join(root, pack.path), pack.type);
+      for (const [sublevel, count] of Object.entries(expected))
+        expect(await countPackDocuments(path.join(unpacked, pack.path), sublevel), `${pack.path} ${sublevel}`).toBe(
+          count,
+        );
+    }
   });
 
   it("the zip writer round-trips stored and deflated entries", () => {
