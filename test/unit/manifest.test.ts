@@ -48,7 +48,7 @@ describe("the built module (dist/) is what Foundry v13 installs", () => {
   it("ships every language the source manifest lists, as the source file (issue 16 item 4)", () => {
     const source = JSON.parse(readFileSync(path.join(root, "module.json"), "utf8")) as Manifest;
     expect(manifest.languages).toEqual(source.languages);
-    expect(manifest.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(["en", "es", "pt-BR"]));
+    expect(manifest.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "pt-BR"]));
     for (const l of manifest.languages)
       expect(readFileSync(path.join(dist, l.path), "utf8"), l.path).toBe(readFileSync(path.join(root, l.path), "utf8"));
   });
