@@ -67,7 +67,7 @@ export type SaveOutcome =
 /** A setting's value as the form shows it. */
 function formValue(def: SettingDefinition, value: unknown): FormValue {
   if (def.type === "boolean") return value === true;
-  return value === undefined || value === null ? "" : String(value);
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
 }
 
 /** Every field's stored value, as the form shows it. */
@@ -151,14 +151,17 @@ export async function saveSettingsForm(
       else if (checked.value !== stored) changes.push([def, checked.value]);
     }
   if (Object.keys(errors).length > 0) return { saved: false, errors };
-  const set = game.settings.set as (namespace: string, key: string, value: SettingValue) => Promise<unknown>;
-  await Promise.all(changes.map(([def, value]) => set.call(game.settings, MODULE_ID, def.key, value)));
+  // The keys are declared per mode in the SettingConfig interfaces; here they come from data.
+  const settings = game.settings as unknown as {
+    set(namespace: string, key: string, value: SettingValue): Promise<unknown>;
+  };
+  await Promise.all(changes.map(([def, value]) => settings.set(MODULE_ID, def.key, value)));
   return { saved: true, changed: changes.map(([def]) => def.key) };
 }
 
 /** The fields' values as typed in the form element (read before every change, so nothing typed is lost). */
 function readForm(root: HTMLElement | null, groups: readonly SettingGroup[]): Record<string, FormValue> | null {
-  if (root === null || typeof root.querySelector !== "function") return null;
+  if (root === null) return null;
   const out: Record<string, FormValue> = {};
   for (const group of groups)
     for (const def of group.settings) {
@@ -211,7 +214,8 @@ export function settingsFormClass(groupsOf: () => readonly SettingGroup[]): AppC
       this.#values = { ...this.#values, ...(readForm(this.element, this.#groups) ?? {}) };
       if (group !== undefined) {
         this.#values = { ...this.#values, ...presetFormValues(group) };
-        for (const def of group.settings) delete this.#errors[def.key];
+        const keys = new Set(group.settings.map((def) => def.key));
+        this.#errors = Object.fromEntries(Object.entries(this.#errors).filter(([key]) => !keys.has(key)));
       }
       return this.render();
     }

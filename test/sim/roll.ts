@@ -37,6 +37,17 @@ type Node =
 const MATH_FUNCTIONS = ["abs", "ceil", "floor", "max", "min", "round", "sign", "trunc"] as const;
 type MathFunction = (typeof MATH_FUNCTIONS)[number];
 const isMathFunction = (name: string): name is MathFunction => (MATH_FUNCTIONS as readonly string[]).includes(name);
+const first = (values: number[]): number => values[0] ?? NaN;
+const MATH: Record<MathFunction, (values: number[]) => number> = {
+  abs: (v) => Math.abs(first(v)),
+  ceil: (v) => Math.ceil(first(v)),
+  floor: (v) => Math.floor(first(v)),
+  max: (v) => Math.max(...v),
+  min: (v) => Math.min(...v),
+  round: (v) => Math.round(first(v)),
+  sign: (v) => Math.sign(first(v)),
+  trunc: (v) => Math.trunc(first(v)),
+};
 
 /** A registered lettered die: its term class's name and faces. */
 export interface LetteredDie {
@@ -184,8 +195,10 @@ function evaluateNode(n: Node, draw: (faces: number) => number): number {
       return -evaluateNode(n.expr, draw);
     case "paren":
       return evaluateNode(n.expr, draw);
-    case "fn":
-      return (Math[n.name] as (...values: number[]) => number)(...n.args.map((a) => evaluateNode(a, draw)));
+    case "fn": {
+      const values = n.args.map((a) => evaluateNode(a, draw));
+      return MATH[n.name](values);
+    }
     case "die": {
       const d = n.die;
       d.results = Array.from({ length: d.number }, () => ({ result: draw(d.faces), active: true }));
@@ -237,6 +250,8 @@ export interface RollEnv {
   drawDie(faces: number): number;
   /** The lettered dice the realm's `CONFIG.Dice.terms` registers. */
   lookupDie?: DieLookup;
+  /** The Roll class of that name among the realm's `CONFIG.Dice.rolls` (a system's own, e.g. RollFFG). */
+  rollClassOf?: (name: string) => unknown;
   warn(message: string): void;
   toMessage(roll: unknown, messageData: Dict, rollMode: string | undefined, create: boolean): Promise<unknown>;
 }
@@ -301,7 +316,12 @@ export function createRollClass(env: RollEnv) {
     static fromData(json: unknown): Roll {
       const src = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
       if (!isPlainObject(src)) throw new Error("Invalid roll data");
-      const roll = new this(String(src.formula), {}, isPlainObject(src.options) ? src.options : {});
+      // The stored `class` names the Roll class to rebuild, looked up among CONFIG.Dice.rolls
+      // (https://foundryvtt.com/api/classes/foundry.dice.Roll.html#fromdata; a system's RollFFG
+      // comes back as a RollFFG).
+      const named = typeof src.class === "string" ? env.rollClassOf?.(src.class) : undefined;
+      const Cls = typeof named === "function" ? (named as typeof Roll) : this;
+      const roll = new Cls(String(src.formula), {}, isPlainObject(src.options) ? src.options : {});
       const dice = Array.isArray(src.terms)
         ? src.terms.filter((t): t is Dict => isPlainObject(t) && Array.isArray(t.results))
         : [];
@@ -359,7 +379,7 @@ export function createRollClass(env: RollEnv) {
     toJSON(): JsonObject {
       return JSON.parse(
         JSON.stringify({
-          class: "Roll",
+          class: this.constructor.name,
           options: this.options,
           formula: this.formula,
           terms: this.terms,

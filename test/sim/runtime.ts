@@ -1132,6 +1132,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const faces = (cls as { FACES?: unknown }).FACES;
       return { className: cls.name, faces: typeof faces === "number" && faces > 0 ? faces : 6 };
     },
+    rollClassOf(name) {
+      const rolls = (CONFIG.Dice as { rolls?: unknown[] }).rolls ?? [];
+      return rolls.find((cls) => typeof cls === "function" && cls.name === name);
+    },
     warn: (message) => ui.notifications.warn(message),
     async toMessage(roll, messageData, rollMode, create) {
       const data: Dict = mergeObject<Dict>(
