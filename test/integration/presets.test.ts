@@ -273,7 +273,7 @@ describe("generic: the presets of a system without its own", () => {
  * 0d864bd, 3.0.0): `src/module/data/actor/fields/attributes.ts` (`attributes.<key>.score`, in pips),
  * `src/module/actor/actor-helpers/prepare-actor.ts` (`score = base + mod`; `setInitiative`:
  * `initiative.score` is the initiative attribute's score, Perception by default, plus its mod). No
- * `getRollData` override: roll data is the system data.
+ * `getRollData` override: roll data is the system data. 2.7.4 (`od6s`, commit 45b0b73) has the same paths.
  */
 describe("OpenD6 Space: Perception, Dexterity (Agility) and the initiative score, read in pips", () => {
   const od6s = (agi: number, per: number, initMod = 0): JsonObject => ({
