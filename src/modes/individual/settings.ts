@@ -67,7 +67,9 @@ export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
     check: "modifier",
     preset: (context) => presetFor(context).modifier,
     systemNote: (systemId) =>
-      systemId === SYSTEM_IDS.worldbuilding ? `${I18N}.SettingsForm.SystemNote.worldbuilding` : null,
+      systemId === SYSTEM_IDS.worldbuilding || systemId === SYSTEM_IDS.dnd5e
+        ? `${I18N}.SettingsForm.SystemNote.${systemId}`
+        : null,
   },
   { key: INDIVIDUAL_SETTINGS.flatFootedStatus, name: "FlatFootedStatus", type: "boolean", preset: () => false },
 ];
