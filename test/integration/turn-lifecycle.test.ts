@@ -21,8 +21,8 @@ import { stateOn } from "../conformance/checks";
 import { GM as GM_REQUESTER } from "../rules/property-harness";
 import { dnd5eTurnHooks, recoveriesOn, type Recovery } from "../fixtures/dnd5e-turns";
 import type { Sim, SimClient } from "../sim/index.js";
-import type { Dict } from "../sim/utils.js";
-import { apiOn, combatOn, expectNoErrors } from "./world.js";
+import { ticks, type Dict } from "../sim/utils.js";
+import { ALICE, apiOn, combatOn, encounter, expectNoErrors, idOf, rollAs, serverCombat, start, world } from "./world.js";
 
 // The modes' glue reads Foundry's `Hooks` when its files load (as in the conformance suite); the
 // simulated Foundry runs the built bundle in realms of its own.
@@ -255,5 +255,38 @@ describe.each([false, true])("turn events, core dispatching on a same-index chan
       expectNoErrors(sim);
     },
     60_000,
+  );
+});
+
+describe("a player's request racing the GM's next turn", () => {
+  it.each([0, 1, 2, 3])(
+    "leaves combat.turn where the stored state puts it, on the server and every client (%i ticks apart)",
+    async (apart) => {
+      const sim = await world({ seed: 11 + apart });
+      await encounter(sim, ["aria", "brom", "officer", "trooper1"]);
+      await rollAs(sim, { aria: 20, brom: 12, officer: 8, trooper1: 4 });
+      await start(sim);
+      const alice = sim.client(ALICE);
+      const aria = idOf(alice, "aria");
+      expect(combatOn(alice).combatant?.id).toBe(aria);
+      // The GM ends Aria's turn while Alice, still seeing it, ends it too: her request is a write on
+      // her combatant, which core gives the turn index her client still shows (#12990).
+      const gmTurn = combatOn(sim.gm).nextTurn();
+      await ticks(apart);
+      const request = apiOn(alice).command(combatOn(alice), { type: "nextTurn" });
+      await Promise.all([gmTurn, request]);
+      await sim.settle();
+      const stored = apiOn(sim.gm).view(combatOn(sim.gm));
+      const server = serverCombat(sim);
+      for (const client of sim.clients) {
+        const combat = combatOn(client);
+        const expected = stored?.current === null ? null : combat.turns.findIndex((c) => c.id === stored?.current);
+        expect(combat.turn, `combat.turn on ${client.userId}`).toBe(expected);
+        expect(combat.combatant?.id ?? null, `combat.combatant on ${client.userId}`).toBe(stored?.current ?? null);
+        expect(server.turn, "the server's turn").toBe(expected);
+      }
+      expectNoErrors(sim);
+    },
+    30_000,
   );
 });
