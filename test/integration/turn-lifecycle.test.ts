@@ -22,7 +22,18 @@ import { GM as GM_REQUESTER } from "../rules/property-harness";
 import { dnd5eTurnHooks, recoveriesOn, type Recovery } from "../fixtures/dnd5e-turns";
 import type { Sim, SimClient } from "../sim/index.js";
 import { ticks, type Dict } from "../sim/utils.js";
-import { ALICE, apiOn, combatOn, encounter, expectNoErrors, idOf, rollAs, serverCombat, start, world } from "./world.js";
+import {
+  ALICE,
+  apiOn,
+  combatOn,
+  encounter,
+  expectNoErrors,
+  idOf,
+  rollAs,
+  serverCombat,
+  start,
+  world,
+} from "./world.js";
 
 // The modes' glue reads Foundry's `Hooks` when its files load (as in the conformance suite); the
 // simulated Foundry runs the built bundle in realms of its own.
@@ -66,7 +77,7 @@ function systemSetup(realm: Dict): void {
 function coverScene(sim: Sim): void {
   for (const client of sim.clients) {
     for (const scene of client.game.scenes.contents) {
-      (scene._source).regions = [{ _id: "regionEverywhere", x: -1e6, y: -1e6, width: 2e6, height: 2e6 }];
+      scene._source.regions = [{ _id: "regionEverywhere", x: -1e6, y: -1e6, width: 2e6, height: 2e6 }];
     }
   }
 }
