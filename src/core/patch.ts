@@ -36,8 +36,12 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** The operations that turn `from` into `to`. Objects are compared key by key; arrays as wholes. */
-export function diff(from: Json, to: Json, path: readonly string[] = []): PatchOp[] {
+/**
+ * The operations that turn `from` into `to`. Objects are compared key by key; arrays as wholes.
+ * With `compact` (patches the module applies itself, never Foundry update data), an object whose
+ * operations would outweigh it is set whole instead (emptying a long list is one operation).
+ */
+export function diff(from: Json, to: Json, path: readonly string[] = [], compact = false): PatchOp[] {
   if (jsonEqual(from, to)) return [];
   if (!isObject(from) || !isObject(to)) return [[path, to]];
   const ops: PatchOp[] = [];
@@ -47,7 +51,10 @@ export function diff(from: Json, to: Json, path: readonly string[] = []): PatchO
   for (const [key, value] of Object.entries(to)) {
     const before = from[key];
     if (before === undefined) ops.push([[...path, key], value]);
-    else ops.push(...diff(before, value, [...path, key]));
+    else ops.push(...diff(before, value, [...path, key], compact));
+  }
+  if (compact && ops.length > 1 && JSON.stringify(ops).length > JSON.stringify(to).length + 8 * path.length + 8) {
+    return [[path, to]];
   }
   return ops;
 }

@@ -150,7 +150,7 @@ function upgradeStored(old: StoredV1): StoredEncounter {
     if (entry === undefined) continue;
     after = applyPatch(after, entry.undo);
     const snapshot = encodeArrays(decodeArrays(after), following);
-    history[key] = { kind: entry.kind, undo: diff(following, snapshot) };
+    history[key] = { kind: entry.kind, undo: diff(following, snapshot, [], true) };
     following = snapshot;
   }
   return { v: STORED_VERSION, rev: old.rev, seq: old.seq, applied: old.applied, state, history };
@@ -317,7 +317,7 @@ export function encodeEncounter<S>(
     const form = formOfSnapshot(snap, following);
     history[key] = {
       kind: snap.kind,
-      undo: diff(following, form),
+      undo: diff(following, form, [], true),
       ...(snap.round === undefined ? {} : { r: snap.round }),
       ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
     };

@@ -327,7 +327,6 @@ export class SimServer {
   /** A client's request; `userId` is the id the real server attests from the socket session. */
   request(userId: string, requestId: string, req: ClientRequest): void {
     const payload = JSON.stringify(req);
-    if (process.env.DUMP_REQ) console.log("REQ", payload.length, payload.slice(0, 3000));
     this.enqueue(() => {
       const rec: OpRecord = {
         userId,

@@ -68,6 +68,16 @@ describe("reverse patches", () => {
     expect(JSON.stringify(toUpdateData(after, again)).length).toBeLessThan(120);
   });
 
+  it("an undo patch sets a long list back whole when that is smaller than undoing it key by key", () => {
+    const before = encodeArrays({ passOrder: [] as string[], round: 1 });
+    const after = encodeArrays({ passOrder: ids, round: 1 }, before);
+    const undo = diff(after, before, [], true);
+    expect(undo).toEqual([[["passOrder"], { _o: 0 }]]);
+    expect(applyPatch(after, undo)).toEqual(before);
+    // Foundry update data never sets an object whole: it would replace rather than merge.
+    expect(Object.keys((toUpdateData(after, before) as { passOrder: object }).passOrder)).toHaveLength(100);
+  });
+
   it("any sequence of lists and arrays round-trips, and each stored form undoes to the one before", () => {
     const id = fc.constantFrom(...ids.slice(0, 12));
     const value = fc.record({
@@ -83,6 +93,7 @@ describe("reverse patches", () => {
           // Foundry merges the update into the stored form; the undo patch turns it back.
           expect(applyPatch(stored, diff(stored, encoded))).toEqual(encoded);
           expect(applyPatch(encoded, diff(encoded, stored))).toEqual(stored);
+          expect(applyPatch(encoded, diff(encoded, stored, [], true))).toEqual(stored);
           stored = encoded;
         }
       }),
