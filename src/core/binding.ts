@@ -31,6 +31,8 @@ export type Applied =
       readonly events: readonly RuleEvent[];
       readonly view: TurnView;
       readonly before: TurnView;
+      /** The mode's state after the command (its view's source; the initiative mirror reads it). */
+      readonly state: unknown;
     }
   | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" | "corrupted" } };
 
@@ -118,7 +120,15 @@ export function bindMode<S, C extends Command>(
     ): Applied => {
       const { stored: written, update, loaded: after } = encodeEncounter(loaded, next, requestId);
       remember(after);
-      return { ok: true, stored: written, update, events, view: definition.view(next.state), before: view };
+      return {
+        ok: true,
+        stored: written,
+        update,
+        events,
+        view: definition.view(next.state),
+        before: view,
+        state: next.state,
+      };
     };
 
     return {

@@ -5,7 +5,15 @@
  * glue (Combat class, authority, tracker, API, lifecycle) reaches a mode only through this contract
  * and never names one.
  */
-import type { AllowedAction, Command, ModeDefinition, Requester, RosterEntry, RuleEvent } from "../core/engine";
+import type {
+  AllowedAction,
+  Command,
+  ModeDefinition,
+  Requester,
+  RosterEntry,
+  RuleEvent,
+  TurnView,
+} from "../core/engine";
 import type { BoundEncounter } from "../core/binding";
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
@@ -49,6 +57,27 @@ export interface ModeMirror<S> {
   ) => Promise<void>;
   /** Attaches the Foundry hooks the mirror listens to (named functions); `src/index.ts` calls it once. */
   readonly attachHooks?: () => void;
+}
+
+/**
+ * How a structured encounter shows to core and to other modules (turn markers, carousels, "next up"):
+ * the initiative mirror (`src/foundry/interop.ts`) keeps `Combatant#initiative` so that core's sort
+ * gives the mode's order, and a turn written outside the module is taken as the mode's own jump-to
+ * command where it has one.
+ */
+export interface ModeInterop<S> {
+  /**
+   * The combatants that show a number (they have rolled, or the encounter runs), each with the
+   * number the mode would like shown (a check's total), or null where only its place counts. The
+   * others keep no initiative: core and other modules read that as "has not rolled". Default: every
+   * combatant once the encounter has started, none before; no numbers.
+   */
+  readonly initiative?: (state: S, view: TurnView) => ReadonlyMap<string, number | null>;
+  /**
+   * The command that makes `combatantId` act now, as the user who wrote the turn (a GM's "set as
+   * current combatant"), or null where the mode has none for this state: the turn is then put back.
+   */
+  readonly jumpTo?: (state: S, combatantId: string) => Json | null;
 }
 
 /** What a mode's tracker builder is given: the loaded encounter, the viewer and the tools to make controls. */
@@ -181,6 +210,8 @@ export interface ModeModule<S, C extends Command> {
   readonly salvage?: (combat: Combat.Implementation, stored: unknown) => readonly Json[];
   readonly initiative: ModeInitiative;
   readonly mirror?: ModeMirror<S>;
+  /** How the encounter shows to core and other modules: the initiative mirror, turn writes. */
+  readonly interop?: ModeInterop<S>;
   /** Registers the mode's settings at `init` (before the classes are built). */
   readonly registerSettings?: () => void;
   /** What else the mode adds at `init`, after the classes are built (a status effect). */

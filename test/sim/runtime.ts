@@ -1270,13 +1270,27 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       if (!doc) throw new Error(`${name} [${id}] does not exist`);
       const data = expandObject(u);
       delete data._id;
-      for (const field of Object.values(EMBED_FIELDS[name as TopLevelName] ?? {})) {
-        if (field in data)
-          throw new Error(
-            `The sim does not support updating embedded ${field} through ${name}#update; use updateEmbeddedDocuments`,
-          );
+      // Embedded documents changed through the parent's update, merged by id (the server's
+      // `mergeEmbedded` names the sources); each entry is diffed against its document.
+      const embedded: Dict = {};
+      for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+        if (!(field in data)) continue;
+        const list = data[field];
+        Reflect.deleteProperty(data, field);
+        if (!Array.isArray(list) || rest.diff === false)
+          throw new Error(`The sim emulates ${name}#update with ${field} only as an array of changes, diffed`);
+        const coll = doc._embedded[child as EmbeddedName];
+        const entries = (list as unknown[]).flatMap((entry) => {
+          const e = expandObject(entry as Dict);
+          const target = coll?.get(String(e._id));
+          if (!target) throw new Error(`The sim does not emulate creating embedded ${field} through ${name}#update`);
+          const d = diffObject(target._source, { ...e, _id: target._source._id });
+          delete d._id;
+          return isEmpty(d) ? [] : [{ _id: e._id, ...d }];
+        });
+        if (entries.length) embedded[field] = entries;
       }
-      const changes = rest.diff === false ? data : diffObject(doc._source, data);
+      const changes = rest.diff === false ? data : { ...diffObject(doc._source, data), ...embedded };
       if (isEmpty(changes)) continue;
       changes._id = id;
       if ((await doc._preUpdate(changes, rest, user)) === false) continue;
@@ -1396,7 +1410,22 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       for (const diff of diffs) {
         const doc = coll.get(String(diff._id));
         if (!doc) continue;
-        mergeObject(doc._source, diff, { performDeletions: true, recursive: options.recursive !== false });
+        // Embedded changes carried by the parent's update update those documents' sources; only the
+        // parent's `_onUpdate` and `update<Parent>` hook fire, with the changes in `changed` (the
+        // module relies on nothing more; see the server's `mergeEmbedded` for the sources).
+        const own: Dict = { ...diff };
+        for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+          const list = own[field];
+          if (!Array.isArray(list)) continue;
+          Reflect.deleteProperty(own, field);
+          for (const change of list as Dict[]) {
+            const target = doc._embedded[child as EmbeddedName]?.get(String(change._id));
+            if (!target) continue;
+            mergeObject(target._source, change, { performDeletions: true });
+            target._initialize();
+          }
+        }
+        mergeObject(doc._source, own, { performDeletions: true, recursive: options.recursive !== false });
         doc._initialize();
         docs.push(doc);
         applied.push(diff);
