@@ -16,7 +16,7 @@ import { mirroredOrder, planInitiativeMirror, type MirrorChange, type RankedEntr
 import type { AnyModeModule } from "../modes/contract";
 
 /** The ranked combatants of a state, in the view's order, with the numbers the mode would show. */
-export function rankedOf(module: AnyModeModule | null, state: unknown, view: TurnView): RankedEntry[] {
+export function rankedOf(module: Pick<AnyModeModule, "interop"> | null, state: unknown, view: TurnView): RankedEntry[] {
   const shown = module?.interop?.initiative?.(state, view) ?? null;
   if (shown === null) return view.started ? view.order.map((id) => ({ id, hint: null })) : [];
   return view.order.filter((id) => shown.has(id)).map((id) => ({ id, hint: shown.get(id) ?? null }));

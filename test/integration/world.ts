@@ -95,6 +95,23 @@ export function combatOn(client: SimClient): SimCombat {
   return combat;
 }
 
+/**
+ * The order core gives a client's combatants from their live initiative alone, as Carousel Combat
+ * Tracker and turn-marker modules see it: initiative descending (none last), then name, then id
+ * (Combat#_sortCombatants, https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants;
+ * the sim's base class, test/sim/runtime.ts, sorts the same way).
+ */
+export function coreOrderOn(client: SimClient): string[] {
+  const initiative = (c: { initiative: number | null }): number =>
+    typeof c.initiative === "number" ? c.initiative : -Infinity;
+  return [...combatOn(client).combatants.contents]
+    .sort(
+      (a, b) =>
+        initiative(b) - initiative(a) || a.name.localeCompare(b.name) || String(a.id).localeCompare(String(b.id)),
+    )
+    .map((c) => c.id ?? "?");
+}
+
 /** The combatant id of an actor in a client's copy of the encounter. */
 export function idOf(client: SimClient, key: ActorKey): string {
   const c = combatOn(client).combatants.find((x) => x.actorId === ACTOR[key]);

@@ -17,6 +17,7 @@ import {
 } from "./glue";
 import {
   createDeclareResolve,
+  currentIP,
   DECLARE_RESOLVE_REFUSALS,
   declareResolveMode,
   type DeclareResolveCommand,
@@ -52,6 +53,16 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     declareResolveEffects,
   ),
+  // Other modules see each IP while resolving (highest first); declaring runs lowest first, so they
+  // see places, counted down, then.
+  interop: {
+    initiative: (state) =>
+      new Map(
+        state.combatants.flatMap((c) =>
+          c.ip === null ? [] : [[c.id, state.phase === "declare" ? null : currentIP(c)] as const],
+        ),
+      ),
+  },
   registerSettings: () => {
     registerDeclareResolveSettings();
     registerCatalogueMenu();

@@ -77,6 +77,11 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     (combat, events) => individualEffects(combat, events),
   ),
+  // Other modules see each check's total (a tie or a moved place a little off it, to keep the order).
+  interop: {
+    initiative: (state) =>
+      new Map(state.combatants.flatMap((c) => (c.initiative === null ? [] : [[c.id, c.initiative] as const]))),
+  },
   registerSettings: registerIndividualSettings,
   init: () => {
     CONFIG.statusEffects.push({

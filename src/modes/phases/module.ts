@@ -38,6 +38,14 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     phasesEffects,
   ),
+  // Places, counted down, once the encounter runs (the default). A turn written on a hero while
+  // nobody acts in phase 2 starts (or, in hand-off order, picks) that hero's turn.
+  interop: {
+    jumpTo: (state, combatantId) =>
+      state.phase !== "heroes" || state.turn !== null
+        ? null
+        : { type: state.handOff ? "pickNext" : "startTurn", combatantId },
+  },
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,
   actions: PHASES_ACTIONS,

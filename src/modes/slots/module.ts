@@ -37,6 +37,18 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
     rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
   },
   mirror: defeatedMirror<SlotsState>((state) => new Map(state.combatants.map((c) => [c.id, c.defeated]))),
+  // Places, counted down (a check belongs to its slot, not its roller, once the round runs); before
+  // the start, who has made its check. A turn written on an open slot fills it.
+  interop: {
+    initiative: (state, view) =>
+      new Map(state.combatants.filter((c) => view.started || c.slotted).map((c) => [c.id, null] as const)),
+    jumpTo: (state, combatantId) => {
+      const slot = state.slotIndex === null ? undefined : state.slots[state.slotIndex];
+      return slot === undefined || slot.filledBy !== null
+        ? null
+        : { type: "fillSlot", slot: state.slotIndex, combatantId };
+    },
+  },
   registerSettings: () => {
     registerSlotsSettings();
     onKeepSlotsChange(() => void applyKeepPolicy());
