@@ -23,15 +23,12 @@ import { registerIndividualSettings } from "./settings";
 import { individualTracker } from "./tracker";
 
 /**
- * Initiative values that can still be read for each combatant: from the unreadable state where its
- * combatant entries are intact, else from the combatant documents.
+ * Initiative values that can still be read for each combatant, from the unreadable state where its
+ * combatant entries are intact. `Combatant#initiative` is not read: in a structured encounter it is
+ * the interop mirror of the order (`src/foundry/interop.ts`), not a roll.
  */
 function salvageInitiative(combat: Combat.Implementation, stored: unknown): Json[] {
   const found = new Map<string, { total: number; modifier: number }>();
-  for (const c of combat.combatants.contents) {
-    if (typeof c.initiative === "number" && Number.isFinite(c.initiative))
-      found.set(c.id ?? "", { total: c.initiative, modifier: 0 });
-  }
   const entries = stored === undefined ? undefined : decodeArrays(stored as Json);
   const list =
     typeof entries === "object" && entries !== null ? (entries as { combatants?: unknown }).combatants : undefined;

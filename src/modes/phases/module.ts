@@ -38,9 +38,10 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     phasesEffects,
   ),
-  // Places, counted down, once the encounter runs (the default). A turn written on a hero while
-  // nobody acts in phase 2 starts (or, in hand-off order, picks) that hero's turn.
+  // Everyone shows its place, counted down, from the moment it joins (nobody rolls). A turn written
+  // on a hero while nobody acts in phase 2 starts (or, in hand-off order, picks) that hero's turn.
   interop: {
+    initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)),
     jumpTo: (state, combatantId) =>
       state.phase !== "heroes" || state.turn !== null
         ? null

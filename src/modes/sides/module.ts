@@ -60,6 +60,9 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
       Hooks.on("updateActor", onSidesActorUpdated);
     },
   },
+  // Everyone shows its place in the current step's order, counted down, from the moment it joins (a
+  // side rolls, not a combatant, so no one owes a roll of its own).
+  interop: { initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)) },
   registerSettings: registerSidesSettings,
   prepare: prepareSides,
   tracker: { ...sidesTracker, afterRender: tickCountdowns },
