@@ -19,7 +19,7 @@ import {
 import { rollPendingRollOffs } from "./rolloff";
 import { individualMode, type IndividualCommand, type IndividualState } from "./rules/individual";
 import { parseIndividualState } from "./rules/state";
-import { registerIndividualSettings } from "./settings";
+import { INDIVIDUAL_SETTING_DEFS, registerIndividualSettings } from "./settings";
 import { individualTracker } from "./tracker";
 
 /**
@@ -79,6 +79,7 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     initiative: (state) =>
       new Map(state.combatants.flatMap((c) => (c.initiative === null ? [] : [[c.id, c.initiative] as const]))),
   },
+  settings: INDIVIDUAL_SETTING_DEFS,
   registerSettings: registerIndividualSettings,
   init: () => {
     CONFIG.statusEffects.push({

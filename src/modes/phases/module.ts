@@ -9,7 +9,7 @@ import { PHASES_ACTIONS } from "./actions";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
 import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
 import { parsePhasesState } from "./rules/state";
-import { phasesDefaults, registerPhasesSettings } from "./settings";
+import { PHASES_SETTING_DEFS, phasesDefaults, registerPhasesSettings } from "./settings";
 import { phasesTracker } from "./tracker";
 
 /** The `phases` mode module. */
@@ -47,6 +47,7 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
         ? null
         : { type: state.handOff ? "pickNext" : "startTurn", combatantId },
   },
+  settings: PHASES_SETTING_DEFS,
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,
   actions: PHASES_ACTIONS,

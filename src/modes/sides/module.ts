@@ -22,7 +22,7 @@ import {
 } from "./glue";
 import { SIDES_REFUSALS, sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
 import { parseSidesState } from "./rules/state";
-import { registerSidesSettings } from "./settings";
+import { SIDES_SETTING_DEFS, registerSidesSettings } from "./settings";
 import { sidesTracker } from "./tracker";
 
 /** The `sides` mode module. */
@@ -63,6 +63,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   // Everyone shows its place in the current step's order, counted down, from the moment it joins (a
   // side rolls, not a combatant, so no one owes a roll of its own).
   interop: { initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)) },
+  settings: SIDES_SETTING_DEFS,
   registerSettings: registerSidesSettings,
   prepare: prepareSides,
   tracker: { ...sidesTracker, afterRender: tickCountdowns },
