@@ -17,6 +17,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
+  turnKeyOf,
 } from "./engine";
 import { decodeArrays, type Json } from "./patch";
 import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
@@ -33,6 +34,9 @@ export type Applied =
       readonly before: TurnView;
       /** The mode's state after the command (its view's source; the initiative mirror reads it). */
       readonly state: unknown;
+      /** The acting turn before and after (`turnKeyOf`): the glue's turn lifecycle follows these. */
+      readonly turnBefore: string | null;
+      readonly turnAfter: string | null;
     }
   | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" | "corrupted" } };
 
@@ -42,6 +46,8 @@ export interface BoundEncounter<S = unknown> {
   /** The stored revision this was loaded from. */
   readonly rev: number;
   readonly view: TurnView;
+  /** The acting turn under way (`turnKeyOf`), or null. */
+  readonly turnKey: string | null;
   /** The mode's typed state, parsed once from the stored data. */
   readonly state: S;
   /** What this requester may do now. */
@@ -104,6 +110,7 @@ export function bindMode<S, C extends Command>(
 
   function bound(state: S, stored: StoredEncounter): BoundEncounter<S> {
     const view = definition.view(state);
+    const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
     let cache: LoadedEncounter<S> | null | undefined;
@@ -128,6 +135,8 @@ export function bindMode<S, C extends Command>(
         view: definition.view(next.state),
         before: view,
         state: next.state,
+        turnBefore: turnKey,
+        turnAfter: turnKeyOf(definition, next.state),
       };
     };
 
@@ -135,6 +144,7 @@ export function bindMode<S, C extends Command>(
       mode: definition.id,
       rev: stored.rev,
       view,
+      turnKey,
       state,
       allowed: (who) => definition.allowed(state, who),
       undoTarget(type) {
