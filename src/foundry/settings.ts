@@ -27,6 +27,14 @@ export function registerSettings(): void {
     type: Number,
     default: 100,
   });
+  game.settings.register(MODULE_ID, SETTINGS.noticeSound, {
+    name: `${I18N}.Settings.NoticeSound.Name`,
+    hint: `${I18N}.Settings.NoticeSound.Hint`,
+    scope: "client",
+    config: true,
+    type: Boolean,
+    default: false,
+  });
   for (const mode of installedModes()) mode.registerSettings?.();
 }
 
