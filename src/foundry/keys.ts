@@ -16,7 +16,8 @@ import { nextTurn } from "./tracker/actions";
 
 /** The keyboard actions every mode shares; a mode's entry with the same id replaces one in that mode. */
 export const SHARED_KEYS: readonly ModeKey[] = [
-  // Shift+E / Shift+N: no core control uses E or N (https://foundryvtt.com/article/controls/).
+  // Shift+E / Shift+N: neither key is among the core controls of https://foundryvtt.com/article/controls/
+  // (Shift+W A S D faces a token, Shift+C focuses the chat).
   { id: KEYS.endTurn, editable: [{ key: "KeyE", modifiers: ["Shift"] }], run: (combat) => nextTurn(combat) },
   {
     id: KEYS.nextTurn,
