@@ -13,7 +13,20 @@ export const SYSTEM_DEFAULT = "system";
 export const SETTINGS = {
   defaultMode: "defaultMode",
   historyLimit: "historyLimit",
+  /** Client: play a sound with a "your turn" notice (off by default). */
+  noticeSound: "noticeSound",
 } as const;
+
+/** The keyboard actions every mode shares (Configure Controls ids; a mode adds its own in its folder). */
+export const KEYS = {
+  /** The current user ends the turn of the combatant acting now (theirs). */
+  endTurn: "endTurn",
+  /** The GM moves the encounter on to the next turn. */
+  nextTurn: "nextTurn",
+} as const;
+
+/** The core sound a notice plays when the sound setting is on (Foundry serves it from its public folder). */
+export const NOTICE_SOUND = "sounds/notify.wav";
 
 /** Keys under `flags.structured-initiative` on Combat and Combatant documents. */
 export const FLAGS = {

@@ -14,6 +14,7 @@ import {
   onUserConnected,
 } from "./foundry/authority/document-hooks";
 import { installModes } from "./foundry/modes";
+import { onNoticeCombatDelete, onNoticeCombatUpdate } from "./foundry/notices";
 import { MODES } from "./modes/registry";
 
 installModes(MODES);
@@ -26,6 +27,9 @@ Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
 Hooks.on("userConnected", onUserConnected);
+// Every client: a player's "your turn" (and their mode's) notice, once per change.
+Hooks.on("updateCombat", onNoticeCombatUpdate);
+Hooks.on("deleteCombat", onNoticeCombatDelete);
 // The modes whose rules keep a defeated flag mirror Foundry's defeated state, which an actor's
 // defeated status also sets: a status is an ActiveEffect of the actor.
 Hooks.on("createActiveEffect", onDefeatedEffectCreatedOrDeleted);

@@ -40,6 +40,7 @@ declare module "fvtt-types/configuration" {
   interface SettingConfig {
     "structured-initiative.defaultMode": string;
     "structured-initiative.historyLimit": number;
+    "structured-initiative.noticeSound": boolean;
   }
 
   interface AssumeHookRan {

@@ -148,6 +148,47 @@ export type TrackerAction = (combat: Combat.Implementation, target: HTMLElement,
 export type ActionTable = Readonly<Record<string, TrackerAction>>;
 
 /**
+ * A key binding as Foundry stores it: a `KeyboardEvent#code` and the modifiers it needs
+ * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionBinding.html).
+ */
+export interface KeyBinding {
+  readonly key: string;
+  readonly modifiers?: readonly string[];
+}
+
+/**
+ * A keyboard action, rebindable in Configure Controls. The shared glue (`src/foundry/keys.ts`)
+ * registers each id once, named `Keys.<id>.Name` / `.Hint`, and runs the viewed encounter's mode's
+ * entry; a mode's entry with a shared id (`endTurn`) takes the shared one's place in that mode. An
+ * id no entry of the encounter's mode (or the shared table) holds gets the "not in this mode" message.
+ */
+export interface ModeKey {
+  readonly id: string;
+  /** The default bindings (none: unbound until the user binds it). The first entry of an id gives them. */
+  readonly editable?: readonly KeyBinding[];
+  /** Only a GM may bind and use it. */
+  readonly restricted?: boolean;
+  /**
+   * Do what the tracker's button does, through the same call (the command path shows refusals);
+   * `root` is the tracker's element, or null when it has none.
+   */
+  run(combat: Combat.Implementation, root: HTMLElement | null): Promise<unknown>;
+}
+
+/**
+ * A notice one player is owed now (`src/foundry/notices.ts` shows it once per change, on that
+ * player's client only): its text is `Notice.<kind>`, naming the combatant.
+ */
+export interface ModeNotice {
+  /** The key under `STRUCTURED_INITIATIVE.Notice` (`Turn`, or a mode's own: a claim, a declaration). */
+  readonly kind: string;
+  /** The player's combatant it is about; null when any of theirs may answer it (an open slot). */
+  readonly combatantId: string | null;
+  /** What makes this occasion new (a round and a slot); the glue adds the kind and the combatant. */
+  readonly occasion: string;
+}
+
+/**
  * The playground's sample of a mode (in `src/modes/<id>/sample.ts`, which the playground discovers):
  * the world settings its sample encounter is played with and what the sample actors carry for it.
  * Pure data.
@@ -226,6 +267,13 @@ export interface ModeModule<S, C extends Command> {
   readonly prepare?: (combat: Combat.Implementation) => Promise<void>;
   readonly tracker: ModeTracker<S>;
   readonly actions: ActionTable;
+  /** The mode's keyboard actions (and its own take on a shared one), by id; see `ModeKey`. */
+  readonly keys?: readonly ModeKey[];
+  /**
+   * The notice a (non-GM) user is owed in this state; absent, the shared one: "your turn" when the
+   * combatant acting now is theirs (`turnNotice` in `src/foundry/notices.ts`).
+   */
+  readonly notice?: (state: S, view: TurnView, who: Requester) => ModeNotice | null;
   /** What the mode adds to the module API (`game.modules.get(id).api`). */
   readonly api?: object;
   readonly sample: ModeSample;

@@ -79,6 +79,8 @@ const CONST = {
   // https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html
   DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
   SETTING_SCOPES: { CLIENT: "client", WORLD: "world", USER: "user" },
+  /** https://foundryvtt.com/api/enums/foundry.CONST.KEYBINDING_PRECEDENCE.html */
+  KEYBINDING_PRECEDENCE: { PRIORITY: 0, NORMAL: 1, DEFERRED: 2 },
 } as const;
 const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
 
@@ -2157,6 +2159,57 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     });
   }
 
+  // ------------------------------------------------------------------ keybindings and audio
+  /**
+   * `game.keybindings` (https://foundryvtt.com/api/classes/foundry.helpers.interaction.ClientKeybindings.html):
+   * `register(namespace, action, config)` records an action with its default `editable` bindings
+   * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionConfig.html); `get` returns its
+   * bindings. The sim has no keyboard: `press(namespace, action)` runs what a key down on a binding
+   * of the action runs, its `onDown`, which a `restricted` action does only for a GM ("If true, only a
+   * GM can edit and execute this Action").
+   */
+  interface KeybindingConfig extends Dict {
+    name?: string;
+    hint?: string;
+    editable?: Dict[];
+    onDown?: unknown;
+    restricted?: boolean;
+    precedence?: number;
+  }
+  const keybindingActions = new Map<string, KeybindingConfig>();
+  const keybindings = {
+    actions: keybindingActions,
+    register(namespace: string, action: string, config: KeybindingConfig): void {
+      keybindingActions.set(`${namespace}.${action}`, { ...config, namespace });
+    },
+    get(namespace: string, action: string): Dict[] {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      return (config.editable ?? []).map((b) => ({ ...b }));
+    },
+    /** The sim's key press: the action's `onDown` (its result says whether the key was consumed). */
+    press(namespace: string, action: string): unknown {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      if (config.restricted === true && currentUser()?.isGM !== true) return false;
+      return call(config.onDown, config, { key: String(config.editable?.[0]?.key ?? ""), repeat: false });
+    },
+  };
+  /** Every sound `AudioHelper.play` was asked to play here (the sim's record; nothing is heard). */
+  const sounds: Dict[] = [];
+  /**
+   * `foundry.audio.AudioHelper.play(data, socketOptions)` (https://foundryvtt.com/api/classes/foundry.audio.AudioHelper.html#play):
+   * plays `data.src` on this client; `socketOptions` true would also push it to the others, which the
+   * sim records as `broadcast`.
+   */
+  const AudioHelper = {
+    async play(data: Dict, socketOptions: unknown = false): Promise<Dict> {
+      const sound = { ...data, broadcast: socketOptions !== false && socketOptions !== undefined };
+      sounds.push(sound);
+      return sound;
+    },
+  };
+
   // ------------------------------------------------------------------ notifications and globals
   /** https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html */
   const notify = (
@@ -2271,6 +2324,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return collections.Combat.viewed;
     },
     settings,
+    keybindings,
     i18n,
     socket,
     /** https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html#worldTime (the world setting core.time). */
@@ -2312,6 +2366,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       collections: { Users, Combats, Scenes },
     },
     dice: { Roll },
+    audio: { AudioHelper },
     applications: {
       api: { ApplicationV2, HandlebarsApplicationMixin, DialogV2 },
       sidebar: { tabs: { CombatTracker } },
@@ -2415,6 +2470,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     foundry,
     Roll,
     notifications,
+    sounds,
     errors,
     hookLog,
     boot,

@@ -17,6 +17,11 @@ export function command(combat: Combat.Implementation, data: Json): Promise<Comm
   return submit(combat, data);
 }
 
+/** The next turn: the GM moves on; a player ends the turn of their combatant acting now (the button and the key). */
+export function nextTurn(combat: Combat.Implementation): Promise<CommandResult> {
+  return command(combat, { type: "nextTurn" });
+}
+
 let api: ReturnType<typeof createApi> | null = null;
 
 /** Change the mode of an encounter that has not started (GM). */
@@ -135,7 +140,7 @@ export const SHARED_ACTIONS: ActionTable = {
   siRoll: async (combat, target) =>
     moduleOfCombat(combat)?.initiative.rollInitiative(combat, [target.dataset.combatantId ?? ""]) ?? [],
   siStart: (combat) => command(combat, { type: "start", surprise: false }),
-  siNextTurn: (combat) => command(combat, { type: "nextTurn" }),
+  siNextTurn: (combat) => nextTurn(combat),
   siPreviousTurn: (combat) => undoStep(combat, "previousTurn"),
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
   siPreviousRound: (combat) => undoStep(combat, "previousRound"),

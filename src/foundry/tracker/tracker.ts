@@ -11,6 +11,7 @@ import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions"
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
 import { tryPatchParts } from "./dom-patch";
 import { moduleHooks } from "../hooks";
+import { liveRegion, withPendingNotice } from "./live";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The key of the module's data in the render context. */
@@ -167,18 +168,12 @@ export function createTrackerClass(Base: TrackerClass) {
       this.#bindRoot(root);
       const combat = this.structuredCombat;
       if (combat !== null) moduleOfCombat(combat)?.tracker.afterRender?.(root);
-      let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
-      if (region === null) {
-        region = root.ownerDocument.createElement("div");
-        region.className = `${MODULE_ID}-live ${MODULE_ID}-visually-hidden`;
-        region.setAttribute("aria-live", "polite");
-        region.setAttribute("role", "status");
-        root.append(region);
-      }
+      const region = liveRegion(root);
       if (data === null || data.announcement === "") return;
       if (data.announceKey !== this.#announced) {
         this.#announced = data.announceKey;
-        region.textContent = data.announcement;
+        // A player's notice said just before this turn change is said again after the announcement.
+        region.textContent = withPendingNotice(data.announcement);
       }
     }
 

@@ -5,6 +5,7 @@
 import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
+import { DECLARE_RESOLVE_KEY_ACTIONS, declareResolveNotice } from "./keys";
 import { registerCatalogueMenu } from "./catalogue-form";
 import {
   applyBudget,
@@ -71,6 +72,8 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   },
   tracker: declareResolveTracker,
   actions: DECLARE_RESOLVE_ACTIONS,
+  keys: DECLARE_RESOLVE_KEY_ACTIONS,
+  notice: declareResolveNotice,
   api: { declareResolve: { declare: declareActions, catalogue: actionCatalogue, state: drState } },
   sample: declareResolveSample,
 });

@@ -6,6 +6,7 @@ import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { phasesSample } from "./sample";
 import { PHASES_ACTIONS } from "./actions";
+import { PHASES_KEY_ACTIONS, phasesNotice } from "./keys";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
 import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
 import { parsePhasesState } from "./rules/state";
@@ -51,6 +52,8 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,
   actions: PHASES_ACTIONS,
+  keys: PHASES_KEY_ACTIONS,
+  notice: phasesNotice,
   api: { phases: PHASES_API },
   sample: phasesSample,
 });

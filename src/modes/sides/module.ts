@@ -5,6 +5,7 @@
 import { defineMode } from "../contract";
 import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
+import { SIDES_KEY_ACTIONS, sidesNotice } from "./keys";
 import {
   checkSideRoll,
   onSidesActorUpdated,
@@ -68,6 +69,8 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   prepare: prepareSides,
   tracker: { ...sidesTracker, afterRender: tickCountdowns },
   actions: SIDES_ACTIONS,
+  keys: SIDES_KEY_ACTIONS,
+  notice: sidesNotice,
   api: { sides: SIDES_API },
   sample: sidesSample,
 });

@@ -8,6 +8,7 @@ import { defineMode } from "../contract";
 import { slotsSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
+import { SLOTS_KEY_ACTIONS, slotsNotice } from "./keys";
 import { applyKeepPolicy, checkSlotsRolls, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
 import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
 import { parseSlotsState } from "./rules/state";
@@ -56,6 +57,8 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   },
   tracker: slotsTracker,
   actions: SLOTS_ACTIONS,
+  keys: SLOTS_KEY_ACTIONS,
+  notice: slotsNotice,
   api: { setSlotsSkill },
   sample: slotsSample,
 });
