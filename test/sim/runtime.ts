@@ -94,6 +94,8 @@ const CORE_TEMPLATES: Record<string, string> = {
   "templates/sidebar/tabs/combat/tracker.hbs": [
     '<ol class="combat-tracker plain">',
     '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
+    // Core's rows show the token image (dnd5e 5.3.3's renderGroups reads each row's `img`).
+    '<img class="token-image" src="{{img}}" alt="{{name}}"> ',
     '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
     "</ol>",
   ].join(""),
@@ -709,8 +711,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       await this.update(updateData);
       return this;
     }
+    /**
+     * "Display a dialog querying the GM whether they wish to end the combat encounter. If confirmed,
+     * the encounter is deleted" (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+     */
     async endCombat(): Promise<this | undefined> {
-      return this.delete();
+      const confirmed = await DialogV2.confirm({
+        window: { title: "COMBAT.EndTitle" },
+        content: "<p>COMBAT.EndConfirmation</p>",
+      });
+      return confirmed ? this.delete() : undefined;
     }
     /** Skips defeated combatants when core's combatTrackerConfig.skipDefeated is set (Combat#settings). */
     async nextTurn(): Promise<this> {
@@ -1412,6 +1422,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe("_onUpdateDescendantDocuments", () => {
           parent._onUpdateDescendantDocuments(parent, field, docs, applied, options, userId);
         });
+      // Once per operation, on every client, after the documents' own callbacks
+      // (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onUpdateOperation).
+      const onOperation = (cls as unknown as { _onUpdateOperation?: unknown })._onUpdateOperation;
+      if (typeof onOperation === "function" && docs.length > 0)
+        safe(`_onUpdateOperation ${name}`, () =>
+          (onOperation as Fn).call(cls, docs, { ...options, updates: applied, parent }, collections.User.get(userId)),
+        );
     } else {
       const ids = msg.ids ?? [];
       const docs = ids.map((id) => coll.get(id)).filter((d): d is ClientDocument => d !== undefined);
@@ -1939,6 +1956,40 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get viewed(): Combat | null {
       return game.combats.viewed;
     }
+    /**
+     * v13 sidebar tabs pop out (https://foundryvtt.com/api/classes/foundry.applications.sidebar.AbstractSidebarTab.html):
+     * `renderPopout()` renders a second instance of the same class, `popout` names it and its
+     * `isPopout` is true; its element's id is `combat-popout` (pf2e's EncounterTrackerPF2e
+     * `refreshTargetDisplay` looks up `#combat, #combat-popout`). The sim renders the popout whenever
+     * it renders the sidebar tab, so both show the viewed encounter; closing it clears `popout`.
+     */
+    #popout: CombatTracker | null = null;
+    #original: CombatTracker | null = null;
+    get isPopout(): boolean {
+      return this.#original !== null;
+    }
+    get popout(): CombatTracker | undefined {
+      return this.#popout ?? undefined;
+    }
+    async renderPopout(): Promise<CombatTracker> {
+      if (this.#popout === null) {
+        const Cls = this.constructor as new (options: Dict) => CombatTracker;
+        const popout = new Cls({ id: `${String(this.options.id)}-popout`, classes: ["sidebar-popout"] });
+        popout.#original = this;
+        this.#popout = popout;
+      }
+      const popout = this.#popout;
+      await popout.render({ force: true });
+      const doc = domDocument();
+      const el = popout.element as HTMLElement | null;
+      if (doc !== null && el !== null && !el.isConnected) doc.body.append(el);
+      return popout;
+    }
+    override async close(): Promise<this> {
+      await super.close();
+      if (this.#original !== null && this.#original.#popout === this) this.#original.#popout = null;
+      return this;
+    }
     override async _prepareContext(_options: Dict): Promise<Dict> {
       const combat = this.viewed;
       const user = currentUser();
@@ -1969,11 +2020,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     renderScheduled = true;
     macrotask(() => {
       renderScheduled = false;
-      const app = ui.combat as ApplicationV2 | null;
-      if (game.ready && app?.rendered)
-        app.render().catch((err: unknown) => {
-          recordError("render combat tracker", err);
-        });
+      const app = ui.combat as CombatTracker | null;
+      for (const tab of [app, app?.popout ?? null])
+        if (game.ready && tab?.rendered)
+          tab.render().catch((err: unknown) => {
+            recordError("render combat tracker", err);
+          });
     });
   }
 

@@ -37,7 +37,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   },
   // Its refusal codes are among the shared ones, but for the reaction limit.
   refusalCodes: SIDES_REFUSALS,
-  // A combatant's side is its CombatantGroup: only the GM changes sides.
+  // A combatant's side (its `sideId` flag, or a side group set in `group`): only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
   rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
