@@ -11,6 +11,7 @@ import {
   DECLARE_RESOLVE_ROLL_CHECKS,
   declareActions,
   declareResolveEffects,
+  declareResolveEnd,
   drState,
   ipToRoll,
   rollIP,
@@ -48,10 +49,13 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     rollAll: (combat, options) => rollIP(combat, ipToRoll(combat, false), options),
     rollNPC: (combat, options) => rollIP(combat, ipToRoll(combat, true), options),
   },
-  mirror: defeatedMirror<DeclareResolveState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    declareResolveEffects,
-  ),
+  mirror: {
+    ...defeatedMirror<DeclareResolveState>(
+      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+      declareResolveEffects,
+    ),
+    end: declareResolveEnd,
+  },
   registerSettings: () => {
     registerDeclareResolveSettings();
     registerCatalogueMenu();

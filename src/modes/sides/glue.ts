@@ -672,6 +672,14 @@ export function armClock(combat: Combat.Implementation): void {
   timers.set(id, { key, deadline: view.deadline, cancel });
 }
 
+/** The encounter ended (active GM): its hesitation countdown stops (it would act on a deleted encounter). */
+export function sidesEnd(combat: Combat.Implementation): Promise<void> {
+  const id = combat.id ?? "";
+  timers.get(id)?.cancel();
+  timers.delete(id);
+  return Promise.resolve();
+}
+
 async function writeClock(combat: Combat.Implementation, change: Partial<ClockControl>): Promise<CommandResult> {
   const refused = gmOnly(combat);
   if (refused !== null) return refused;

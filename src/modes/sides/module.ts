@@ -12,6 +12,7 @@ import {
   onSidesCombatantUpdated,
   onSidesCombatUpdated,
   onSidesGroupChanged,
+  sidesEnd,
   prepareSides,
   rollAllSides,
   rollSidesOf,
@@ -48,6 +49,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   mirror: {
     sync: syncSides,
     effects: (combat, events) => sidesEffects(combat, events),
+    end: sidesEnd,
     // New combatants get their default side; side and group changes, actor traits and the
     // countdown's controls are mirrored on the active GM.
     attachHooks: () => {
