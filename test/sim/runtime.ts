@@ -717,8 +717,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
      */
     async endCombat(): Promise<this | undefined> {
       const confirmed = await DialogV2.confirm({
-        window: { title: "COMBAT.EndTitle" },
-        content: "<p>COMBAT.EndConfirmation</p>",
+        // The sim's own words: core's texts are core's language file's.
+        window: { title: "End the encounter?" },
+        content: "<p>The encounter ends and is deleted.</p>",
       });
       return confirmed ? this.delete() : undefined;
     }
