@@ -26,24 +26,31 @@ interface Tracker {
   footer: string[];
 }
 
-function read(frame: Frame, id: string): Promise<Tracker | null> {
-  return frame.evaluate((rootId) => {
-    const root = document.getElementById(rootId);
-    if (root === null) return null;
-    // Each row's whole text (name, badges, initiative, control labels), so two trackers compare fully.
-    const names = (selector: string): string[] =>
-      Array.from(root.querySelectorAll(selector)).map((r) => r.textContent.replace(/\s+/g, " ").trim());
-    return {
-      parts: Array.from(root.querySelectorAll<HTMLElement>(":scope > [data-application-part]")).map(
-        (p) => p.dataset.applicationPart ?? "",
-      ),
-      structuredRows: names(".si-row"),
-      systemRows: names(".combat-tracker li.combatant"),
-      glances: root.querySelectorAll(".si-glance:not(.si-glance--empty)").length,
-      glanceText: (root.querySelector(".si-glance")?.textContent ?? "").replace(/\s+/g, " ").trim(),
-      footer: Array.from(root.querySelectorAll<HTMLElement>(".si-footer button")).map((b) => b.dataset.action ?? ""),
-    };
-  }, id);
+function read(frame: Frame, id: string, detached = false): Promise<Tracker | null> {
+  return frame.evaluate(
+    ([rootId, inWindow]) => {
+      // A detached tracker lives in the sim's detached window (an iframe of the view).
+      const doc = inWindow
+        ? (document.querySelector<HTMLIFrameElement>("iframe.sim-detached-window")?.contentDocument ?? null)
+        : document;
+      const root = doc?.getElementById(rootId) ?? null;
+      if (root === null) return null;
+      // Each row's whole text (name, badges, initiative, control labels), so two trackers compare fully.
+      const names = (selector: string): string[] =>
+        Array.from(root.querySelectorAll(selector)).map((r) => r.textContent.replace(/\s+/g, " ").trim());
+      return {
+        parts: Array.from(root.querySelectorAll<HTMLElement>(":scope > [data-application-part]")).map(
+          (p) => p.dataset.applicationPart ?? "",
+        ),
+        structuredRows: names(".si-row"),
+        systemRows: names(".combat-tracker li.combatant"),
+        glances: root.querySelectorAll(".si-glance:not(.si-glance--empty)").length,
+        glanceText: (root.querySelector(".si-glance")?.textContent ?? "").replace(/\s+/g, " ").trim(),
+        footer: Array.from(root.querySelectorAll<HTMLElement>(".si-footer button")).map((b) => b.dataset.action ?? ""),
+      };
+    },
+    [id, detached] as const,
+  );
 }
 
 /** Wait until every view's sidebar tracker satisfies `check`. */
@@ -71,8 +78,8 @@ const systemDefault = (t: Tracker, view: View): boolean =>
   // The glance part holds the GM's mode select only; for players it is empty.
   t.glances === (view === "gm" ? 1 : 0);
 
-async function create(mode: string): Promise<void> {
-  frames = await loadViews(session, "sample=none&seed=3");
+async function create(mode: string, query = ""): Promise<void> {
+  frames = await loadViews(session, `sample=none&seed=3${query}`);
   await frames.gm.locator('button[data-action="createCombat"]').click();
   const dialog = frames.gm.locator("dialog[open]");
   await dialog.locator('select[name="mode"]').selectOption(mode);
@@ -170,4 +177,56 @@ describe("the popped-out tracker", () => {
     await screenshots(session.page, `popout-${mode}`);
     expect(session.errors).toEqual([]);
   });
+});
+
+describe("the detached tracker (v14)", () => {
+  it.each(MODES)(
+    "%s: detached into its own window, the tracker shows and drives the encounter; attached again, it is back",
+    async (mode) => {
+      await create(mode, "&generation=14");
+      await everyView(structured);
+      for (const view of ["gm", "alice"] as const)
+        await frames[view].evaluate(async () => {
+          const w = window as unknown as {
+            game: { release?: { generation?: number } };
+            ui: { combat: { render(o: object): Promise<unknown> } };
+          };
+          // The v14 flavour of the sim; before it existed, this test set the generation itself.
+          if (w.game.release?.generation !== 14) Object.assign(w.game, { release: { generation: 14 } });
+          await w.ui.combat.render({ window: { detached: true } });
+        });
+      const detachedOk = async (view: View): Promise<boolean> => {
+        const t = await read(frames[view], "combat", true);
+        return t !== null && structured(t) && (await read(frames[view], "combat")) === null;
+      };
+      await expect.poll(() => detachedOk("gm"), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => detachedOk("alice"), { timeout: 5000 }).toBe(true);
+      const gmShows = async (): Promise<string> => {
+        const t = await read(frames.gm, "combat", true);
+        return JSON.stringify([t?.glanceText, t?.structuredRows]);
+      };
+      const bobShows = async (): Promise<string> => {
+        const t = await read(frames.bob, "combat");
+        return JSON.stringify([t?.glanceText, t?.structuredRows]);
+      };
+      const [gmBefore, bobBefore] = [await gmShows(), await bobShows()];
+      // The GM's first set-up control, clicked in the detached window: it and the other views follow.
+      await frames.gm
+        .frameLocator("iframe.sim-detached-window")
+        .locator("#combat .si-controls--setup button")
+        .first()
+        .click();
+      await expect.poll(gmShows, { timeout: 5000 }).not.toBe(gmBefore);
+      await expect.poll(bobShows, { timeout: 5000 }).not.toBe(bobBefore);
+      await expect.poll(() => detachedOk("alice"), { timeout: 5000 }).toBe(true);
+      await screenshots(session.page, `detached-${mode}`);
+      for (const view of ["gm", "alice"] as const)
+        await frames[view].evaluate(async () => {
+          const w = window as unknown as { ui: { combat: { render(o: object): Promise<unknown> } } };
+          await w.ui.combat.render({ window: { detached: false } });
+        });
+      await everyView(structured);
+      expect(session.errors).toEqual([]);
+    },
+  );
 });

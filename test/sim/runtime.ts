@@ -1776,9 +1776,58 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       this._replaceHTML(result, this.element, o);
       this.rendered = true;
       this.renderCount++;
+      const detached = (o.window as Dict | undefined)?.detached;
+      if (typeof detached === "boolean") await this.#setDetached(detached);
       await this._onRender(context, o);
       this._callHooks("render", this.element, context, o);
       return this;
+    }
+    /**
+     * v14 detaches an application into its own browser window: `render({window: {detached: true}})`,
+     * and `detached: false` brings it back (https://foundryvtt.com/api/v14/interfaces/foundry.applications.types.ApplicationWindowRenderOptions.html;
+     * hook `closeDetachedWindow(id, window)`, https://foundryvtt.com/api/functions/hookEvents.closeDetachedWindow.html).
+     * The sim's window is an iframe on the page holding copies of the page's styles: another
+     * document and another realm (its own `window`, `document` and element classes), as a browser
+     * window is. v13 has no detached windows: the option does nothing there.
+     */
+    #detachedWindow: HTMLIFrameElement | null = null;
+    #home: { parent: Node; next: Node | null } | null = null;
+    get detachedWindow(): Window | null {
+      return this.#detachedWindow?.contentWindow ?? null;
+    }
+    async #setDetached(detached: boolean): Promise<void> {
+      const release = (game as { release?: { generation?: number } }).release;
+      const doc = domDocument();
+      const el = this.element as HTMLElement | null;
+      if ((release?.generation ?? 13) < 14 || doc === null || el === null) return;
+      if (detached && this.#detachedWindow === null) {
+        const frame = doc.createElement("iframe");
+        frame.className = "sim-detached-window";
+        frame.title = el.id;
+        await new Promise<void>((resolve) => {
+          frame.addEventListener("load", () => {
+            resolve();
+          });
+          frame.srcdoc = "<!doctype html><html><head></head><body></body></html>";
+          doc.body.append(frame);
+        });
+        const win = frame.contentDocument as Document;
+        for (const style of Array.from(doc.head.querySelectorAll("style, link[rel=stylesheet]")))
+          win.head.append(win.importNode(style, true));
+        win.documentElement.className = doc.documentElement.className;
+        win.body.className = doc.body.className;
+        if (el.parentNode !== null) this.#home = { parent: el.parentNode, next: el.nextSibling };
+        win.body.append(el);
+        this.#detachedWindow = frame;
+      } else if (!detached && this.#detachedWindow !== null) {
+        const frame = this.#detachedWindow;
+        const home = this.#home;
+        if (home !== null) home.parent.insertBefore(el, home.next?.parentNode === home.parent ? home.next : null);
+        else doc.body.append(el);
+        this.#detachedWindow = null;
+        Hooks.callAll("closeDetachedWindow", el.id, frame.contentWindow);
+        frame.remove();
+      }
     }
     async _prepareContext(_options: Dict): Promise<Dict> {
       return {};
