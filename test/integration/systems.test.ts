@@ -5,7 +5,7 @@
  * with no error and shows its rows; systems' own CombatantGroups are never taken as sides; a
  * system's group initiative never overwrites the module's order.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SYSTEM_FIXTURES, DRAW_STEEL_PARTS, type SystemFixture } from "../sim/systems/index.js";
 import type { Sim, SimClient, SimCombat } from "../sim/index.js";
 import { ticks } from "../sim/utils.js";
@@ -66,6 +66,7 @@ describe.each(SYSTEM_FIXTURES.map((f) => [f.id, f] as const))("inside %s", (_id,
   it.each(MODES)(
     "mode %s renders with no error and shows its rows on every client",
     async (mode) => {
+      const consoleErrors = vi.spyOn(console, "error");
       const sim = await systemWorld(f);
       const combat = await encounter(sim, KEYS, mode);
       await systemGroup(sim, combat);
@@ -73,7 +74,15 @@ describe.each(SYSTEM_FIXTURES.map((f) => [f.id, f] as const))("inside %s", (_id,
       // A re-render after the first (the module patches its parts in place from then on).
       for (const client of sim.clients) await (client.ui.combat as { render(): Promise<unknown> }).render();
       await rendered(sim);
+      // Rolled and started (as far as the mode lets the GM start at once), then rendered again.
+      sim.dice.push(...Array.from({ length: 40 }, (_, i) => (i % 6) + 1));
+      await combatOn(sim.gm).rollAll();
+      await rendered(sim);
+      await combatOn(sim.gm).startCombat();
+      await rendered(sim);
       expectNoErrors(sim);
+      expect(consoleErrors).not.toHaveBeenCalled();
+      consoleErrors.mockRestore();
       const ids = KEYS.map((k) => idOf(sim.gm, k)).sort();
       for (const client of sim.clients) {
         if (mode === "system") {

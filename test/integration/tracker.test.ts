@@ -108,6 +108,7 @@ describe("the structured combat tracker", () => {
       "siPreviousTurn",
       "siNextTurn",
       "siNextRound",
+      "siEndCombat",
     ]);
   });
 
