@@ -1137,6 +1137,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
 
   const Roll = createRollClass({
     drawDie: (faces) => t.drawDie(faces),
+    lookupDie(denomination) {
+      const cls = (CONFIG.Dice as { terms?: Record<string, unknown> }).terms?.[denomination];
+      if (typeof cls !== "function") return null;
+      const faces = (cls as { FACES?: unknown }).FACES;
+      return { className: cls.name, faces: typeof faces === "number" && faces > 0 ? faces : 6 };
+    },
+    rollClassOf(name) {
+      const rolls = (CONFIG.Dice as { rolls?: unknown[] }).rolls ?? [];
+      return rolls.find((cls) => typeof cls === "function" && cls.name === name);
+    },
     warn: (message) => ui.notifications.warn(message),
     async toMessage(roll, messageData, rollMode, create) {
       const data: Dict = mergeObject<Dict>(
@@ -2118,7 +2128,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     Combatant: { documentClass: Combatant as unknown },
     CombatantGroup: { documentClass: CombatantGroup as unknown },
     ChatMessage: { documentClass: ChatMessage as unknown },
-    Dice: { rolls: [Roll] as unknown[] },
+    // `terms`: the die term classes by denomination; core's own numbered Die needs no entry here
+    // (https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html#DENOMINATION); a game
+    // system adds its lettered dice (StarWarsFFG, Genesys).
+    Dice: { rolls: [Roll] as unknown[], terms: {} as Record<string, unknown> },
     ui: { combat: CombatTracker as unknown },
     queries: {} as Record<string, unknown>,
     statusEffects: [

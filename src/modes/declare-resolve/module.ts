@@ -25,7 +25,7 @@ import {
 } from "./rules/declare-resolve";
 import { parseDeclareResolveState } from "./rules/state";
 import { declareResolveSample } from "./sample";
-import { actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
+import { DR_SETTING_DEFS, actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
 import { declareResolveTracker } from "./tracker";
 
 /** The `declare-resolve` mode module. */
@@ -56,6 +56,7 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     ),
     end: declareResolveEnd,
   },
+  settings: DR_SETTING_DEFS,
   registerSettings: () => {
     registerDeclareResolveSettings();
     registerCatalogueMenu();

@@ -20,7 +20,7 @@ import {
 import { rollPendingRollOffs } from "./rolloff";
 import { individualMode, type IndividualCommand, type IndividualState } from "./rules/individual";
 import { parseIndividualState } from "./rules/state";
-import { registerIndividualSettings } from "./settings";
+import { INDIVIDUAL_SETTING_DEFS, registerIndividualSettings } from "./settings";
 import { individualTracker } from "./tracker";
 
 /**
@@ -81,6 +81,7 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     ),
     end: individualEnd,
   },
+  settings: INDIVIDUAL_SETTING_DEFS,
   registerSettings: registerIndividualSettings,
   init: () => {
     CONFIG.statusEffects.push({
