@@ -52,6 +52,12 @@ export interface CreateSimOptions {
    * `Date.now` and timers move only when the test advances it. Default false.
    */
   manualClock?: boolean;
+  /**
+   * Core's turn events (`combatTurnChange`, `_onEndTurn`/`_onStartTurn`) also when the acting combatant
+   * changes at the same turn index, as https://github.com/foundryvtt/foundryvtt/issues/9741 asked
+   * (closed for v12); default false: only when the turn or round is in the update.
+   */
+  turnEventsOnCombatantChange?: boolean;
 }
 
 export interface Sim {
@@ -119,6 +125,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     ...(options.systemSetup ? { systemSetup: options.systemSetup } : {}),
     templateRoot: options.templateRoot ?? REPO_ROOT,
     renderTemplates: options.renderTemplates ?? false,
+    turnEventsOnCombatantChange: options.turnEventsOnCombatantChange ?? false,
     ...(clock ? { clock } : {}),
   });
 
