@@ -76,8 +76,8 @@ export const TEMPLATES = {
   footer: `${MODULE_PATH}/templates/tracker/footer.hbs`,
   /** One button (a partial every tracker template uses). */
   control: `${MODULE_PATH}/templates/tracker/control.hbs`,
-  /** The mode select above a system-default encounter's list (GM, before the start). */
-  modeSwitch: `${MODULE_PATH}/templates/tracker/mode-switch.hbs`,
+  /** A part the module leaves empty (a parent's part between its list and its footer). */
+  emptyPart: `${MODULE_PATH}/templates/tracker/empty.hbs`,
   /** The mode choice shown when an encounter is created. */
   modeDialog: `${MODULE_PATH}/templates/dialogs/mode-choice.hbs`,
   /** The grouped settings form (the settings menu). */
@@ -90,8 +90,6 @@ export const CSS_ROOT = MODULE_ID;
 /** The tracker parts the module renders for a structured encounter (the header stays the system's). */
 export const TRACKER_PARTS = {
   glance: "structuredInitiativeGlance",
-  /** The mode select a system-default encounter gets before the start (the way back to a structured mode). */
-  modeSwitch: "structuredInitiativeMode",
   tracker: "tracker",
   footer: "footer",
 } as const;

@@ -7,6 +7,7 @@ import { onInit, onReady } from "./foundry/lifecycle";
 import {
   onCreateCombat,
   onCreateCombatant,
+  onDeleteCombat,
   onDeleteCombatant,
   onPreCreateCombat,
   onUpdateCombat,
@@ -23,6 +24,7 @@ Hooks.once("ready", onReady);
 Hooks.on("preCreateCombat", onPreCreateCombat);
 Hooks.on("createCombat", onCreateCombat);
 Hooks.on("updateCombat", onUpdateCombat);
+Hooks.on("deleteCombat", onDeleteCombat);
 Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);

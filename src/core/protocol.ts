@@ -21,6 +21,7 @@ export const GLUE_REFUSAL_CODES = [
   "rollMismatch",
   "interopTurnReverted",
   "interopInitiativeReverted",
+  "encounterEnded",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

@@ -56,6 +56,12 @@ export interface ModeMirror<S> {
     events: readonly RuleEvent[],
     origin: EventOrigin,
   ) => Promise<void>;
+  /**
+   * On the active GM, once the encounter ended (was deleted): remove what the mode put outside the
+   * encounter's own documents (status effects on actors) and stop what it runs for it (timers).
+   * What lives in the encounter (flags, history snapshots, side groups, requests) went with it.
+   */
+  readonly end?: (combat: Combat.Implementation) => Promise<void>;
   /** Attaches the Foundry hooks the mirror listens to (named functions); `src/index.ts` calls it once. */
   readonly attachHooks?: () => void;
 }

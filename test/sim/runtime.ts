@@ -98,6 +98,8 @@ const CORE_TEMPLATES: Record<string, string> = {
   "templates/sidebar/tabs/combat/tracker.hbs": [
     '<ol class="combat-tracker plain">',
     '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
+    // Core's rows show the token image (dnd5e 5.3.3's renderGroups reads each row's `img`).
+    '<img class="token-image" src="{{img}}" alt="{{name}}"> ',
     '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
     "</ol>",
   ].join(""),
@@ -790,8 +792,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       await this.update(updateData);
       return this;
     }
+    /**
+     * "Display a dialog querying the GM whether they wish to end the combat encounter. If confirmed,
+     * the encounter is deleted" (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+     */
     async endCombat(): Promise<this | undefined> {
-      return this.delete();
+      const confirmed = await DialogV2.confirm({
+        // The sim's own words: core's texts are core's language file's.
+        window: { title: "End the encounter?" },
+        content: "<p>The encounter ends and is deleted.</p>",
+      });
+      return confirmed ? this.delete() : undefined;
     }
     /** Skips defeated combatants when core's combatTrackerConfig.skipDefeated is set (Combat#settings). */
     async nextTurn(): Promise<this> {
@@ -1587,6 +1598,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe("_onUpdateDescendantDocuments", () => {
           parent._onUpdateDescendantDocuments(parent, field, docs, applied, options, userId);
         });
+      // Once per operation, on every client, after the documents' own callbacks
+      // (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onUpdateOperation).
+      const onOperation = (cls as unknown as { _onUpdateOperation?: unknown })._onUpdateOperation;
+      if (typeof onOperation === "function" && docs.length > 0)
+        safe(`_onUpdateOperation ${name}`, () =>
+          (onOperation as Fn).call(cls, docs, { ...options, updates: applied, parent }, collections.User.get(userId)),
+        );
     } else {
       const ids = msg.ids ?? [];
       const docs = ids.map((id) => coll.get(id)).filter((d): d is ClientDocument => d !== undefined);
@@ -1940,9 +1958,58 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       this._replaceHTML(result, this.element, o);
       this.rendered = true;
       this.renderCount++;
+      const detached = (o.window as Dict | undefined)?.detached;
+      if (typeof detached === "boolean") await this.#setDetached(detached);
       await this._onRender(context, o);
       this._callHooks("render", this.element, context, o);
       return this;
+    }
+    /**
+     * v14 detaches an application into its own browser window: `render({window: {detached: true}})`,
+     * and `detached: false` brings it back (https://foundryvtt.com/api/v14/interfaces/foundry.applications.types.ApplicationWindowRenderOptions.html;
+     * hook `closeDetachedWindow(id, window)`, https://foundryvtt.com/api/functions/hookEvents.closeDetachedWindow.html).
+     * The sim's window is an iframe on the page holding copies of the page's styles: another
+     * document and another realm (its own `window`, `document` and element classes), as a browser
+     * window is. v13 has no detached windows: the option does nothing there.
+     */
+    #detachedWindow: HTMLIFrameElement | null = null;
+    #home: { parent: Node; next: Node | null } | null = null;
+    get detachedWindow(): Window | null {
+      return this.#detachedWindow?.contentWindow ?? null;
+    }
+    async #setDetached(detached: boolean): Promise<void> {
+      const release = (game as { release?: { generation?: number } }).release;
+      const doc = domDocument();
+      const el = this.element as HTMLElement | null;
+      if ((release?.generation ?? 13) < 14 || doc === null || el === null) return;
+      if (detached && this.#detachedWindow === null) {
+        const frame = doc.createElement("iframe");
+        frame.className = "sim-detached-window";
+        frame.title = el.id;
+        await new Promise<void>((resolve) => {
+          frame.addEventListener("load", () => {
+            resolve();
+          });
+          frame.srcdoc = "<!doctype html><html><head></head><body></body></html>";
+          doc.body.append(frame);
+        });
+        const win = frame.contentDocument as Document;
+        for (const style of Array.from(doc.head.querySelectorAll("style, link[rel=stylesheet]")))
+          win.head.append(win.importNode(style, true));
+        win.documentElement.className = doc.documentElement.className;
+        win.body.className = doc.body.className;
+        if (el.parentNode !== null) this.#home = { parent: el.parentNode, next: el.nextSibling };
+        win.body.append(el);
+        this.#detachedWindow = frame;
+      } else if (!detached && this.#detachedWindow !== null) {
+        const frame = this.#detachedWindow;
+        const home = this.#home;
+        if (home !== null) home.parent.insertBefore(el, home.next?.parentNode === home.parent ? home.next : null);
+        else doc.body.append(el);
+        this.#detachedWindow = null;
+        Hooks.callAll("closeDetachedWindow", el.id, frame.contentWindow);
+        frame.remove();
+      }
     }
     async _prepareContext(_options: Dict): Promise<Dict> {
       return {};
@@ -2121,6 +2188,40 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get viewed(): Combat | null {
       return game.combats.viewed;
     }
+    /**
+     * v13 sidebar tabs pop out (https://foundryvtt.com/api/classes/foundry.applications.sidebar.AbstractSidebarTab.html):
+     * `renderPopout()` renders a second instance of the same class, `popout` names it and its
+     * `isPopout` is true; its element's id is `combat-popout` (pf2e's EncounterTrackerPF2e
+     * `refreshTargetDisplay` looks up `#combat, #combat-popout`). The sim renders the popout whenever
+     * it renders the sidebar tab, so both show the viewed encounter; closing it clears `popout`.
+     */
+    #popout: CombatTracker | null = null;
+    #original: CombatTracker | null = null;
+    get isPopout(): boolean {
+      return this.#original !== null;
+    }
+    get popout(): CombatTracker | undefined {
+      return this.#popout ?? undefined;
+    }
+    async renderPopout(): Promise<CombatTracker> {
+      if (this.#popout === null) {
+        const Cls = this.constructor as new (options: Dict) => CombatTracker;
+        const popout = new Cls({ id: `${String(this.options.id)}-popout`, classes: ["sidebar-popout"] });
+        popout.#original = this;
+        this.#popout = popout;
+      }
+      const popout = this.#popout;
+      await popout.render({ force: true });
+      const doc = domDocument();
+      const el = popout.element as HTMLElement | null;
+      if (doc !== null && el !== null && !el.isConnected) doc.body.append(el);
+      return popout;
+    }
+    override async close(): Promise<this> {
+      await super.close();
+      if (this.#original !== null && this.#original.#popout === this) this.#original.#popout = null;
+      return this;
+    }
     override async _prepareContext(_options: Dict): Promise<Dict> {
       const combat = this.viewed;
       const user = currentUser();
@@ -2151,11 +2252,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     renderScheduled = true;
     macrotask(() => {
       renderScheduled = false;
-      const app = ui.combat as ApplicationV2 | null;
-      if (game.ready && app?.rendered)
-        app.render().catch((err: unknown) => {
-          recordError("render combat tracker", err);
-        });
+      const app = ui.combat as CombatTracker | null;
+      for (const tab of [app, app?.popout ?? null])
+        if (game.ready && tab?.rendered)
+          tab.render().catch((err: unknown) => {
+            recordError("render combat tracker", err);
+          });
     });
   }
 

@@ -415,6 +415,8 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
 interface Pending {
   resolve(result: CommandResult): void;
   timer: ReturnType<typeof setTimeout>;
+  /** The encounter the request is for. */
+  combatId: string;
 }
 const pending = new Map<string, Pending>();
 
@@ -444,7 +446,7 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
       pending.delete(request.id);
       resolve(refusal("timeout"));
     }, REQUEST_TIMEOUT_MS);
-    pending.set(request.id, { resolve, timer });
+    pending.set(request.id, { resolve, timer, combatId: request.combatId });
   });
   try {
     const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
@@ -496,6 +498,14 @@ function combatantOf(command: unknown): string | undefined {
   const id =
     typeof command === "object" && command !== null ? (command as { combatantId?: unknown }).combatantId : null;
   return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * The encounter ended (it was deleted): this client's requests for it still waiting for the GM's
+ * answer end now, refused with `encounterEnded`, instead of timing out.
+ */
+export function dropRequestsOf(combatId: string): void {
+  for (const [id, entry] of [...pending]) if (entry.combatId === combatId) settle(id, refusal("encounterEnded"));
 }
 
 function settle(requestId: string, result: CommandResult): void {

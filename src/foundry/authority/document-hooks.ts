@@ -1,6 +1,7 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import {
+  dropRequestsOf,
   handleRequest,
   isAuthority,
   onAuthorityChange,
@@ -8,7 +9,7 @@ import {
   onTurnWritten,
   reconcileRoster,
 } from "./controller";
-import { isStructured } from "./encounters";
+import { isStructured, moduleOfCombat } from "./encounters";
 import { guardCombatant, rememberGuarded } from "./guard";
 import { tracksDefeat } from "../defeated";
 import { bindingOf, isModeSetting } from "../modes";
@@ -36,6 +37,21 @@ export function onPreCreateCombat(combat: Combat.Implementation, data: object): 
 export function onCreateCombat(combat: Combat.Implementation): void {
   for (const combatant of combat.combatants.contents) rememberGuarded(combatant);
   if (isAuthority() && isStructured(combat) && combat.combatants.size > 0) void reconcileRoster(combat);
+}
+
+/**
+ * `deleteCombat` (the encounter ended, e.g. "End combat"): the flags, history snapshots, side groups
+ * and requests went with the document; this client's requests still waiting for it end at once,
+ * and the active GM removes what the mode put outside it (status effects) and stops its timers.
+ */
+export function onDeleteCombat(combat: Combat.Implementation): void {
+  dropRequestsOf(combat.id ?? "");
+  if (!isAuthority() || !isStructured(combat)) return;
+  const end = moduleOfCombat(combat)?.mirror?.end;
+  if (end !== undefined)
+    end(combat).catch((error: unknown) => {
+      console.error(`${MODULE_ID} | cleaning up after the encounter failed`, error);
+    });
 }
 
 /**

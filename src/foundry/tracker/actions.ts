@@ -145,4 +145,12 @@ export const SHARED_ACTIONS: ActionTable = {
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
   siPreviousRound: (combat) => undoStep(combat, "previousRound"),
   siReset: (combat) => reset(combat),
+  /**
+   * End the encounter as core's footer does: `Combat#endCombat` asks the GM to confirm (DialogV2),
+   * then deletes it (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+   * The module's state outside the encounter goes with it (`onDeleteCombat`).
+   */
+  siEndCombat: async (combat) => {
+    if (game.user.isGM) await combat.endCombat();
+  },
 };

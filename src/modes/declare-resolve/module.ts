@@ -12,6 +12,7 @@ import {
   DECLARE_RESOLVE_ROLL_CHECKS,
   declareActions,
   declareResolveEffects,
+  declareResolveEnd,
   drState,
   ipToRoll,
   rollIP,
@@ -50,10 +51,13 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     rollAll: (combat, options) => rollIP(combat, ipToRoll(combat, false), options),
     rollNPC: (combat, options) => rollIP(combat, ipToRoll(combat, true), options),
   },
-  mirror: defeatedMirror<DeclareResolveState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    declareResolveEffects,
-  ),
+  mirror: {
+    ...defeatedMirror<DeclareResolveState>(
+      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+      declareResolveEffects,
+    ),
+    end: declareResolveEnd,
+  },
   // Other modules see each IP while resolving (highest first); declaring runs lowest first, so they
   // see places, counted down, then.
   interop: {

@@ -14,6 +14,7 @@ import {
   groupCombatants,
   INDIVIDUAL_ROLL_CHECKS,
   individualEffects,
+  individualEnd,
   rollStructuredInitiative,
 } from "./glue";
 import { rollPendingRollOffs } from "./rolloff";
@@ -70,10 +71,13 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     rollAll: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, false), options),
     rollNPC: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, true), options),
   },
-  mirror: defeatedMirror<IndividualState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    (combat, events) => individualEffects(combat, events),
-  ),
+  mirror: {
+    ...defeatedMirror<IndividualState>(
+      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+      (combat, events) => individualEffects(combat, events),
+    ),
+    end: individualEnd,
+  },
   // Other modules see each check's total (a tie or a moved place a little off it, to keep the order).
   interop: {
     initiative: (state) =>

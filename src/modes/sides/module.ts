@@ -13,6 +13,7 @@ import {
   onSidesCombatantUpdated,
   onSidesCombatUpdated,
   onSidesGroupChanged,
+  sidesEnd,
   prepareSides,
   rollAllSides,
   rollSidesOf,
@@ -38,7 +39,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   },
   // Its refusal codes are among the shared ones, but for the reaction limit.
   refusalCodes: SIDES_REFUSALS,
-  // A combatant's side is its CombatantGroup: only the GM changes sides.
+  // A combatant's side (its `sideId` flag, or a side group set in `group`): only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
   rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
@@ -49,6 +50,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   mirror: {
     sync: syncSides,
     effects: (combat, events) => sidesEffects(combat, events),
+    end: sidesEnd,
     // New combatants get their default side; side and group changes, actor traits and the
     // countdown's controls are mirrored on the active GM.
     attachHooks: () => {
