@@ -42,6 +42,8 @@ export type Applied =
       readonly events: readonly RuleEvent[];
       readonly view: TurnView;
       readonly before: TurnView;
+      /** The mode's state after the command (its view's source; the initiative mirror reads it). */
+      readonly state: unknown;
       /** The acting turn before and after (`turnKeyOf`): the glue's turn lifecycle follows these. */
       readonly turnBefore: string | null;
       readonly turnAfter: string | null;
@@ -182,6 +184,7 @@ export function bindMode<S, C extends Command>(
         events,
         view: definition.view(next.state),
         before: view,
+        state: next.state,
         turnBefore: turnKey,
         turnAfter: turnKeyOf(definition, next.state),
       };

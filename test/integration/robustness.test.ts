@@ -262,8 +262,8 @@ describe("corrupted module flags", () => {
     await combatOn(sim.gm).update({ "flags.structured-initiative.encounter": "garbage" });
     await sim.settle();
     expect(apiOn(bob).view(combatOn(bob))).toBeNull();
-    // Core's order, highest initiative first, not the last stored order.
-    expect(turnsOn(bob).order).toEqual(["Aria", "Brom", "Officer", "Trooper 1"]);
+    // Core's order of the initiative as last mirrored (issue 16): the last stored order, delay included.
+    expect(turnsOn(bob).order).toEqual(["Brom", "Officer", "Trooper 1", "Aria"]);
     // The tracker still builds, and says the encounter is corrupted.
     const tracker = bob.ui.combat as { _prepareContext(options: object): Promise<{ structuredInitiative?: unknown }> };
     expect((await tracker._prepareContext({})).structuredInitiative).toMatchObject({ corrupted: true });

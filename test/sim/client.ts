@@ -117,6 +117,21 @@ export class SimClient {
     await this.boot();
   }
 
+  /** The sounds this client was asked to play (`foundry.audio.AudioHelper.play`). */
+  get sounds(): SimRealm["sounds"] {
+    return this.api.sounds;
+  }
+
+  /**
+   * Press a registered key: the module's keybinding action's `onDown`, as a key down on one of its
+   * bindings runs it (a restricted action only for a GM). Resolves once the sim has settled.
+   */
+  async pressKey(action: string, namespace = "structured-initiative"): Promise<unknown> {
+    const consumed = this.api.game.keybindings.press(namespace, action);
+    await this.server.settle();
+    return consumed;
+  }
+
   /** Run a tracker action as a click on `[data-action=name]` would (ApplicationV2 `actions`). */
   async runAction(name: string, dataset: Dict = {}): Promise<void> {
     const app = this.api.ui.combat as { options?: { actions?: Dict } } | null;

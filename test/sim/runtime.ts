@@ -79,6 +79,8 @@ const CONST = {
   // https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html
   DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
   SETTING_SCOPES: { CLIENT: "client", WORLD: "world", USER: "user" },
+  /** https://foundryvtt.com/api/enums/foundry.CONST.KEYBINDING_PRECEDENCE.html */
+  KEYBINDING_PRECEDENCE: { PRIORITY: 0, NORMAL: 1, DEFERRED: 2 },
 } as const;
 const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
 
@@ -96,6 +98,8 @@ const CORE_TEMPLATES: Record<string, string> = {
   "templates/sidebar/tabs/combat/tracker.hbs": [
     '<ol class="combat-tracker plain">',
     '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
+    // Core's rows show the token image (dnd5e 5.3.3's renderGroups reads each row's `img`).
+    '<img class="token-image" src="{{img}}" alt="{{name}}"> ',
     '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
     "</ol>",
   ].join(""),
@@ -788,8 +792,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       await this.update(updateData);
       return this;
     }
+    /**
+     * "Display a dialog querying the GM whether they wish to end the combat encounter. If confirmed,
+     * the encounter is deleted" (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+     */
     async endCombat(): Promise<this | undefined> {
-      return this.delete();
+      const confirmed = await DialogV2.confirm({
+        // The sim's own words: core's texts are core's language file's.
+        window: { title: "End the encounter?" },
+        content: "<p>The encounter ends and is deleted.</p>",
+      });
+      return confirmed ? this.delete() : undefined;
     }
     /** Skips defeated combatants when core's combatTrackerConfig.skipDefeated is set (Combat#settings). */
     async nextTurn(): Promise<this> {
@@ -1410,13 +1423,27 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       if (!doc) throw new Error(`${name} [${id}] does not exist`);
       const data = expandObject(u);
       delete data._id;
-      for (const field of Object.values(EMBED_FIELDS[name as TopLevelName] ?? {})) {
-        if (field in data)
-          throw new Error(
-            `The sim does not support updating embedded ${field} through ${name}#update; use updateEmbeddedDocuments`,
-          );
+      // Embedded documents changed through the parent's update, merged by id (the server's
+      // `mergeEmbedded` names the sources); each entry is diffed against its document.
+      const embedded: Dict = {};
+      for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+        if (!(field in data)) continue;
+        const list = data[field];
+        Reflect.deleteProperty(data, field);
+        if (!Array.isArray(list) || rest.diff === false)
+          throw new Error(`The sim emulates ${name}#update with ${field} only as an array of changes, diffed`);
+        const coll = doc._embedded[child as EmbeddedName];
+        const entries = (list as unknown[]).flatMap((entry) => {
+          const e = expandObject(entry as Dict);
+          const target = coll?.get(String(e._id));
+          if (!target) throw new Error(`The sim does not emulate creating embedded ${field} through ${name}#update`);
+          const d = diffObject(target._source, { ...e, _id: target._source._id });
+          delete d._id;
+          return isEmpty(d) ? [] : [{ _id: e._id, ...d }];
+        });
+        if (entries.length) embedded[field] = entries;
       }
-      const changes = rest.diff === false ? data : diffObject(doc._source, data);
+      const changes = rest.diff === false ? data : { ...diffObject(doc._source, data), ...embedded };
       if (isEmpty(changes)) continue;
       changes._id = id;
       if ((await doc._preUpdate(changes, rest, user)) === false) continue;
@@ -1540,7 +1567,22 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       for (const diff of diffs) {
         const doc = coll.get(String(diff._id));
         if (!doc) continue;
-        mergeObject(doc._source, diff, { performDeletions: true, recursive: options.recursive !== false });
+        // Embedded changes carried by the parent's update update those documents' sources; only the
+        // parent's `_onUpdate` and `update<Parent>` hook fire, with the changes in `changed` (the
+        // module relies on nothing more; see the server's `mergeEmbedded` for the sources).
+        const own: Dict = { ...diff };
+        for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+          const list = own[field];
+          if (!Array.isArray(list)) continue;
+          Reflect.deleteProperty(own, field);
+          for (const change of list as Dict[]) {
+            const target = doc._embedded[child as EmbeddedName]?.get(String(change._id));
+            if (!target) continue;
+            mergeObject(target._source, change, { performDeletions: true });
+            target._initialize();
+          }
+        }
+        mergeObject(doc._source, own, { performDeletions: true, recursive: options.recursive !== false });
         doc._initialize();
         docs.push(doc);
         applied.push(diff);
@@ -1556,6 +1598,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe("_onUpdateDescendantDocuments", () => {
           parent._onUpdateDescendantDocuments(parent, field, docs, applied, options, userId);
         });
+      // Once per operation, on every client, after the documents' own callbacks
+      // (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onUpdateOperation).
+      const onOperation = (cls as unknown as { _onUpdateOperation?: unknown })._onUpdateOperation;
+      if (typeof onOperation === "function" && docs.length > 0)
+        safe(`_onUpdateOperation ${name}`, () =>
+          (onOperation as Fn).call(cls, docs, { ...options, updates: applied, parent }, collections.User.get(userId)),
+        );
     } else {
       const ids = msg.ids ?? [];
       const docs = ids.map((id) => coll.get(id)).filter((d): d is ClientDocument => d !== undefined);
@@ -1909,9 +1958,58 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       this._replaceHTML(result, this.element, o);
       this.rendered = true;
       this.renderCount++;
+      const detached = (o.window as Dict | undefined)?.detached;
+      if (typeof detached === "boolean") await this.#setDetached(detached);
       await this._onRender(context, o);
       this._callHooks("render", this.element, context, o);
       return this;
+    }
+    /**
+     * v14 detaches an application into its own browser window: `render({window: {detached: true}})`,
+     * and `detached: false` brings it back (https://foundryvtt.com/api/v14/interfaces/foundry.applications.types.ApplicationWindowRenderOptions.html;
+     * hook `closeDetachedWindow(id, window)`, https://foundryvtt.com/api/functions/hookEvents.closeDetachedWindow.html).
+     * The sim's window is an iframe on the page holding copies of the page's styles: another
+     * document and another realm (its own `window`, `document` and element classes), as a browser
+     * window is. v13 has no detached windows: the option does nothing there.
+     */
+    #detachedWindow: HTMLIFrameElement | null = null;
+    #home: { parent: Node; next: Node | null } | null = null;
+    get detachedWindow(): Window | null {
+      return this.#detachedWindow?.contentWindow ?? null;
+    }
+    async #setDetached(detached: boolean): Promise<void> {
+      const release = (game as { release?: { generation?: number } }).release;
+      const doc = domDocument();
+      const el = this.element as HTMLElement | null;
+      if ((release?.generation ?? 13) < 14 || doc === null || el === null) return;
+      if (detached && this.#detachedWindow === null) {
+        const frame = doc.createElement("iframe");
+        frame.className = "sim-detached-window";
+        frame.title = el.id;
+        await new Promise<void>((resolve) => {
+          frame.addEventListener("load", () => {
+            resolve();
+          });
+          frame.srcdoc = "<!doctype html><html><head></head><body></body></html>";
+          doc.body.append(frame);
+        });
+        const win = frame.contentDocument as Document;
+        for (const style of Array.from(doc.head.querySelectorAll("style, link[rel=stylesheet]")))
+          win.head.append(win.importNode(style, true));
+        win.documentElement.className = doc.documentElement.className;
+        win.body.className = doc.body.className;
+        if (el.parentNode !== null) this.#home = { parent: el.parentNode, next: el.nextSibling };
+        win.body.append(el);
+        this.#detachedWindow = frame;
+      } else if (!detached && this.#detachedWindow !== null) {
+        const frame = this.#detachedWindow;
+        const home = this.#home;
+        if (home !== null) home.parent.insertBefore(el, home.next?.parentNode === home.parent ? home.next : null);
+        else doc.body.append(el);
+        this.#detachedWindow = null;
+        Hooks.callAll("closeDetachedWindow", el.id, frame.contentWindow);
+        frame.remove();
+      }
     }
     async _prepareContext(_options: Dict): Promise<Dict> {
       return {};
@@ -2090,6 +2188,40 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get viewed(): Combat | null {
       return game.combats.viewed;
     }
+    /**
+     * v13 sidebar tabs pop out (https://foundryvtt.com/api/classes/foundry.applications.sidebar.AbstractSidebarTab.html):
+     * `renderPopout()` renders a second instance of the same class, `popout` names it and its
+     * `isPopout` is true; its element's id is `combat-popout` (pf2e's EncounterTrackerPF2e
+     * `refreshTargetDisplay` looks up `#combat, #combat-popout`). The sim renders the popout whenever
+     * it renders the sidebar tab, so both show the viewed encounter; closing it clears `popout`.
+     */
+    #popout: CombatTracker | null = null;
+    #original: CombatTracker | null = null;
+    get isPopout(): boolean {
+      return this.#original !== null;
+    }
+    get popout(): CombatTracker | undefined {
+      return this.#popout ?? undefined;
+    }
+    async renderPopout(): Promise<CombatTracker> {
+      if (this.#popout === null) {
+        const Cls = this.constructor as new (options: Dict) => CombatTracker;
+        const popout = new Cls({ id: `${String(this.options.id)}-popout`, classes: ["sidebar-popout"] });
+        popout.#original = this;
+        this.#popout = popout;
+      }
+      const popout = this.#popout;
+      await popout.render({ force: true });
+      const doc = domDocument();
+      const el = popout.element as HTMLElement | null;
+      if (doc !== null && el !== null && !el.isConnected) doc.body.append(el);
+      return popout;
+    }
+    override async close(): Promise<this> {
+      await super.close();
+      if (this.#original !== null && this.#original.#popout === this) this.#original.#popout = null;
+      return this;
+    }
     override async _prepareContext(_options: Dict): Promise<Dict> {
       const combat = this.viewed;
       const user = currentUser();
@@ -2120,13 +2252,65 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     renderScheduled = true;
     macrotask(() => {
       renderScheduled = false;
-      const app = ui.combat as ApplicationV2 | null;
-      if (game.ready && app?.rendered)
-        app.render().catch((err: unknown) => {
-          recordError("render combat tracker", err);
-        });
+      const app = ui.combat as CombatTracker | null;
+      for (const tab of [app, app?.popout ?? null])
+        if (game.ready && tab?.rendered)
+          tab.render().catch((err: unknown) => {
+            recordError("render combat tracker", err);
+          });
     });
   }
+
+  // ------------------------------------------------------------------ keybindings and audio
+  /**
+   * `game.keybindings` (https://foundryvtt.com/api/classes/foundry.helpers.interaction.ClientKeybindings.html):
+   * `register(namespace, action, config)` records an action with its default `editable` bindings
+   * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionConfig.html); `get` returns its
+   * bindings. The sim has no keyboard: `press(namespace, action)` runs what a key down on a binding
+   * of the action runs, its `onDown`, which a `restricted` action does only for a GM ("If true, only a
+   * GM can edit and execute this Action").
+   */
+  interface KeybindingConfig extends Dict {
+    name?: string;
+    hint?: string;
+    editable?: Dict[];
+    onDown?: unknown;
+    restricted?: boolean;
+    precedence?: number;
+  }
+  const keybindingActions = new Map<string, KeybindingConfig>();
+  const keybindings = {
+    actions: keybindingActions,
+    register(namespace: string, action: string, config: KeybindingConfig): void {
+      keybindingActions.set(`${namespace}.${action}`, { ...config, namespace });
+    },
+    get(namespace: string, action: string): Dict[] {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      return (config.editable ?? []).map((b) => ({ ...b }));
+    },
+    /** The sim's key press: the action's `onDown` (its result says whether the key was consumed). */
+    press(namespace: string, action: string): unknown {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      if (config.restricted === true && currentUser()?.isGM !== true) return false;
+      return call(config.onDown, config, { key: String(config.editable?.[0]?.key ?? ""), repeat: false });
+    },
+  };
+  /** Every sound `AudioHelper.play` was asked to play here (the sim's record; nothing is heard). */
+  const sounds: Dict[] = [];
+  /**
+   * `foundry.audio.AudioHelper.play(data, socketOptions)` (https://foundryvtt.com/api/classes/foundry.audio.AudioHelper.html#play):
+   * plays `data.src` on this client; `socketOptions` true would also push it to the others, which the
+   * sim records as `broadcast`.
+   */
+  const AudioHelper = {
+    async play(data: Dict, socketOptions: unknown = false): Promise<Dict> {
+      const sound = { ...data, broadcast: socketOptions !== false && socketOptions !== undefined };
+      sounds.push(sound);
+      return sound;
+    },
+  };
 
   // ------------------------------------------------------------------ notifications and globals
   /** https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html */
@@ -2242,6 +2426,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return collections.Combat.viewed;
     },
     settings,
+    keybindings,
     i18n,
     socket,
     /** https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html#worldTime (the world setting core.time). */
@@ -2283,6 +2468,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       collections: { Users, Combats, Scenes },
     },
     dice: { Roll },
+    audio: { AudioHelper },
     applications: {
       api: { ApplicationV2, HandlebarsApplicationMixin, DialogV2 },
       sidebar: { tabs: { CombatTracker } },
@@ -2386,6 +2572,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     foundry,
     Roll,
     notifications,
+    sounds,
     errors,
     hookLog,
     boot,

@@ -443,6 +443,16 @@ async function syncDefEffects(combat: Combat.Implementation): Promise<void> {
   }
 }
 
+/** The encounter ended (active GM): its DEF effects come off the actors. */
+export async function declareResolveEnd(combat: Combat.Implementation): Promise<void> {
+  for (const combatant of combat.combatants.contents) {
+    const actor = combatant.actor;
+    if (actor === null) continue;
+    const mine = actor.effects.contents.filter((e) => defMarkOf(e)?.combatId === combat.id).map((e) => e.id ?? "");
+    if (mine.length > 0) await actor.deleteEmbeddedDocuments("ActiveEffect", mine);
+  }
+}
+
 const DEF_EVENTS = new Set(["declared", "roundStarted", "rewound", "defeatedChanged", "combatStarted"]);
 
 /**

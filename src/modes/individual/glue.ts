@@ -267,6 +267,20 @@ function refused(
 }
 
 /**
+ * The encounter ended (active GM): the flat-footed status the module put on combatants still
+ * flat-footed comes off their actors (a status set by anything else is left alone).
+ */
+export async function individualEnd(combat: Combat.Implementation): Promise<void> {
+  const state = individualState(combat);
+  if (state === null || !flatFootedAsStatus()) return;
+  for (const id of state.flatFooted) {
+    const actor = combat.combatants.get(id)?.actor;
+    if (actor?.statuses.has(FLAT_FOOTED_STATUS) === true)
+      await actor.toggleStatusEffect(FLAT_FOOTED_STATUS, { active: false });
+  }
+}
+
+/**
  * Side effects of the individual mode's events on the authority: the flat-footed status effect,
  * when the world setting applies it.
  */
