@@ -1,6 +1,14 @@
 /** Tests of the simulated Foundry itself, driven by a tiny fake module (not the real bundle). */
 import { describe, expect, it } from "vitest";
-import { createSim, type CreateSimOptions, type Sim, type SimClient, type SimCombat } from "../sim/index.js";
+import {
+  CHAT_MODES,
+  chatMode,
+  createSim,
+  type CreateSimOptions,
+  type Sim,
+  type SimClient,
+  type SimCombat,
+} from "../sim/index.js";
 import type { Dict, JsonObject } from "../sim/utils.js";
 
 const GM = "gmUser0000000001";
@@ -253,7 +261,7 @@ describe("simulated Foundry: permissions and broadcasts", () => {
     expect(hooks.filter((h) => h[1] === "updateActor")).toEqual([]);
   });
 
-  it("applies -= deletions from unsetFlag on every client", async () => {
+  it("applies unsetFlag's deletion (-=key in v13, ForcedDeletion in v14) on every client", async () => {
     const s = await sim();
     const combat = await withCombat(s);
     await combat.setFlag("structured-initiative", "state", { a: 1, b: 2 });
@@ -402,8 +410,9 @@ describe("simulated Foundry: core combat behaviour", () => {
     expect(s.client(BOB).game.messages.contents[0]?.rolls[0]?.total).toBe(20);
 
     const R = alice.api.Roll;
-    for (const mode of ["publicroll", "gmroll", "blindroll", "selfroll"])
-      await new R("1d6").toMessage({}, { rollMode: mode });
+    const key = CHAT_MODES[s.generation].setting;
+    for (const mode of ["public", "private", "blind", "self"] as const)
+      await new R("1d6").toMessage({}, { [key]: chatMode(mode, s.generation) });
     await s.settle();
     const last = s.server.world.messages.slice(-4).map((m) => [m.whisper, m.blind]);
     expect(last).toEqual([

@@ -24,6 +24,7 @@ import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
+import { callTurnHook, deletion, updateData } from "../compat";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -53,13 +54,12 @@ async function write(
   const direction =
     !rewound && (round > before.round || (round === before.round && view.current !== before.current)) ? 1 : -1;
   const hookData = { round, turn: turn ?? 0 };
-  const hookOptions = { advanceTime: 0, direction };
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
-  else if (round !== before.round) Hooks.callAll("combatRound", combat, hookData, hookOptions);
-  else if (view.current !== before.current) Hooks.callAll("combatTurn", combat, hookData, hookOptions);
+  else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, 0);
+  else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, 0);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   const data = { round, turn, flags: { [MODULE_ID]: flags } };
-  await combat.update(asUpdate(data), { direction });
+  await combat.update(asUpdate(updateData(data)), { direction });
 }
 
 /** The index in `combat.turns` of whoever acts in `view`, as every client sorts the turns; null for nobody. */
@@ -233,8 +233,8 @@ async function afterEvents(
 }
 
 /**
- * Module update data as Foundry update data: flag diffs are built as plain objects (with Foundry's
- * `-=key` deletion keys), which the typed update data accepts as any object of its shape.
+ * Module update data as Foundry update data: flag diffs are built as plain objects (deletions in
+ * the running generation's form, `compat.ts`), which the typed update data accepts as any object of its shape.
  */
 function asUpdate(data: object): Combat.UpdateData {
   return data;
@@ -281,7 +281,8 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
+    const [gone, marker] = deletion(FLAGS.encounter);
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [gone]: marker } } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     return { ok: true } as const;
   });
@@ -302,8 +303,9 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
   const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
   const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
-  // `-=` deletes the old object first, so no stale history key survives a reset.
-  flags[`-=${FLAGS.encounter}`] = null;
+  // Deleting the old object first leaves no stale history key after a reset.
+  const [gone, marker] = deletion(FLAGS.encounter);
+  flags[gone] = marker;
   await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
