@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { REFUSAL_CODES } from "../../src/core/engine";
@@ -9,7 +9,8 @@ import { MODES } from "../../src/modes/registry";
 vi.hoisted(() => Object.assign(globalThis, { Hooks: {} }));
 
 type Tree = { [key: string]: string | Tree };
-const lang = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../lang/en.json"), "utf8")) as Tree;
+const root = path.resolve(import.meta.dirname, "../..");
+const lang = JSON.parse(readFileSync(path.join(root, "lang/en.json"), "utf8")) as Tree;
 
 function lookup(key: string): unknown {
   return key.split(".").reduce<unknown>((node, part) => (node as Tree | undefined)?.[part], lang);
@@ -54,5 +55,91 @@ describe('counts agree with their words (issue 15 item 13: "1 advantages")', () 
         /\{(primary|secondary|n|number|total|available|seconds)\}\s+(success|advantage|action|second)/u.test(text),
         key,
       ).toBe(false);
+  });
+});
+
+describe("translations (issue 16 item 4): every language module.json lists is a full translation of en.json", () => {
+  interface Language {
+    lang: string;
+    name: string;
+    path: string;
+  }
+  const manifest = JSON.parse(readFileSync(path.join(root, "module.json"), "utf8")) as {
+    title: string;
+    languages: Language[];
+  };
+  const translations = manifest.languages.filter((l) => l.lang !== "en");
+  const PLURAL = ["zero", "one", "two", "few", "many", "other"];
+
+  /** Every leaf of a parsed language file, keyed by its dotted path; a leaf that is not a string is kept as it is. */
+  function leaves(node: unknown, key = "", into = new Map<string, unknown>()): Map<string, unknown> {
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+      const full = key ? `${key}.${k}` : k;
+      if (v !== null && typeof v === "object") leaves(v, full, into);
+      else into.set(full, v);
+    }
+    return into;
+  }
+  const english = leaves(lang) as Map<string, string>;
+  const placeholders = (text: string): string[] => [...new Set(text.match(/\{\w+\}/g))].sort();
+  const load = (language: Language): Map<string, unknown> =>
+    leaves(JSON.parse(readFileSync(path.join(root, language.path), "utf8")) as unknown);
+
+  it("registers each language once, as lang/<code>.json with its own name, and every file in lang/ is registered", () => {
+    const codes = manifest.languages.map((l) => l.lang);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "pt-BR"]));
+    for (const language of manifest.languages) {
+      expect(language.path, language.lang).toBe(`lang/${language.lang}.json`);
+      expect(existsSync(path.join(root, language.path)), language.path).toBe(true);
+      if (language.lang !== "en") expect(language.name, language.lang).not.toMatch(/^(English)?$/);
+    }
+    const files = readdirSync(path.join(root, "lang")).filter((f) => f.endsWith(".json"));
+    expect(files.map((f) => `lang/${f}`).sort()).toEqual(manifest.languages.map((l) => l.path).sort());
+  });
+
+  describe.each(translations)("$name ($lang)", (language) => {
+    it("exists and parses as JSON", () => {
+      expect(existsSync(path.join(root, language.path)), language.path).toBe(true);
+      expect(() => load(language)).not.toThrow();
+    });
+
+    it("has every key of en.json and none that en.json lacks (a plural form the language uses aside)", () => {
+      const texts = load(language);
+      const categories = new Intl.PluralRules(language.lang).resolvedOptions().pluralCategories as string[];
+      const missing = [...english.keys()].filter((key) => !texts.has(key));
+      const extra = [...texts.keys()].filter((key) => {
+        if (english.has(key)) return false;
+        // A language with more plural forms than English may add one beside an English plural text.
+        const parent = key.slice(0, key.lastIndexOf("."));
+        const form = key.slice(key.lastIndexOf(".") + 1);
+        return !(PLURAL.includes(form) && categories.includes(form) && english.has(`${parent}.other`));
+      });
+      expect(missing).toEqual([]);
+      expect(extra).toEqual([]);
+    });
+
+    it("gives every key a non-empty text with exactly the {placeholders} of the English", () => {
+      const wrong: string[] = [];
+      for (const [key, text] of load(language)) {
+        const source = english.get(key) ?? english.get(`${key.slice(0, key.lastIndexOf("."))}.other`) ?? "";
+        if (typeof text !== "string" || text.trim() === "") wrong.push(`${key}: empty or not a text`);
+        else if (placeholders(text).join() !== placeholders(source).join())
+          wrong.push(`${key}: ${placeholders(text).join()} instead of ${placeholders(source).join()}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it("is translated: under 5% of texts equal the English, each a single word, symbols or the module's name", () => {
+      const texts = load(language);
+      const same = [...english].filter(([key, text]) => texts.get(key) === text);
+      expect(same.length / english.size).toBeLessThan(0.05);
+      // Placeholders aside, a text left as in English holds at most one word of four letters or more: a
+      // word the language shares with English (Initiative, Mode, Pause) or an abbreviation, never a phrase.
+      const words = (text: string): string[] =>
+        (text.replace(/\{\w+\}/g, "").match(/\p{L}+/gu) ?? []).filter((word) => word.length >= 4);
+      const untranslated = same.filter(([, text]) => text !== manifest.title && words(text).length > 1);
+      expect(untranslated).toEqual([]);
+    });
   });
 });

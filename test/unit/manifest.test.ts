@@ -41,8 +41,16 @@ describe("the built module (dist/) is what Foundry v13 installs", () => {
       ...manifest.languages.map((l) => l.path),
       ...manifest.packs.map((p) => p.path),
     ];
-    expect(paths.length).toBe(4);
+    expect(paths.length).toBe(3 + manifest.languages.length);
     for (const p of paths) expect(existsSync(path.join(dist, p)), p).toBe(true);
+  });
+
+  it("ships every language the source manifest lists, as the source file (issue 16 item 4)", () => {
+    const source = JSON.parse(readFileSync(path.join(root, "module.json"), "utf8")) as Manifest;
+    expect(manifest.languages).toEqual(source.languages);
+    expect(manifest.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "pt-BR"]));
+    for (const l of manifest.languages)
+      expect(readFileSync(path.join(dist, l.path), "utf8"), l.path).toBe(readFileSync(path.join(root, l.path), "utf8"));
   });
 
   it("the macros compendium holds one document per pack source file, each a script macro", async () => {
