@@ -8,6 +8,7 @@ import {
   type Sim,
   type SimClient,
   type SimCombat,
+  type SimCombatant,
 } from "../sim/index.js";
 import type { Dict, JsonObject } from "../sim/utils.js";
 
@@ -542,7 +543,7 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
     await app.render();
     expect(fired).toEqual(["CombatTracker", "ApplicationV2"]);
     const ctx = await app._prepareContext({});
-    expect((ctx.turns as unknown[]).length).toBe(3);
+    expect(ctx.hasCombat).toBe(true);
     await s.gm.runAction("startCombat");
     await s.settle();
     expect(view(s.client(ALICE)).started).toBe(true);
@@ -550,5 +551,59 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
       .renderTemplate("templates/does-not-exist.hbs")
       .catch((e: unknown) => String(e));
     expect(out).toMatch(/not found/);
+  });
+});
+
+describe("sim fidelity (issue 14 item 7)", () => {
+  it("a Collection iterates its values, as Foundry's does; entries() still gives pairs", async () => {
+    const s = await sim();
+    const combat = await withCombat(s);
+    // The sim's Collection type still says Map pairs; its iterator gives values (a cast, not a claim).
+    const values = combat.combatants as unknown as Iterable<SimCombatant>;
+    const docs = [...values];
+    expect(docs.map((c) => c.actorId)).toEqual(combat.combatants.contents.map((c) => c.actorId));
+    for (const c of values) expect(Array.isArray(c)).toBe(false);
+    expect([...combat.combatants.entries()][0]?.[0]).toBe(docs[0]?.id);
+  });
+
+  it("Combatant._onUpdateOperation runs once per operation on every client, with every document", async () => {
+    const calls: Array<{ user: string; ids: string[] }> = [];
+    const s = await sim({
+      systemSetup: (realm) => {
+        const Base = (realm.CONFIG as { Combatant: { documentClass: typeof Object } }).Combatant.documentClass;
+        const Sub = class extends (Base as unknown as new (...a: unknown[]) => object) {
+          static async _onUpdateOperation(docs: Array<{ id: string }>): Promise<void> {
+            calls.push({ user: String((realm.game as { userId: string }).userId), ids: docs.map((d) => d.id) });
+          }
+        };
+        (realm.CONFIG as { Combatant: { documentClass: unknown } }).Combatant.documentClass = Sub;
+      },
+    });
+    const combat = await withCombat(s);
+    const ids = combat.combatants.contents.map((c) => String(c.id));
+    await combat.updateEmbeddedDocuments(
+      "Combatant",
+      ids.map((id, i) => ({ _id: id, initiative: i })),
+    );
+    await s.settle();
+    expect(calls.map((c) => c.user).sort()).toEqual(s.clients.map((c) => c.userId).sort());
+    for (const call of calls) expect(call.ids).toEqual(ids);
+  });
+
+  it("the tracker part's context comes from _prepareTrackerContext", async () => {
+    const s = await sim();
+    await withCombat(s);
+    const app = s.gm.ui.combat as {
+      _prepareTrackerContext(context: Record<string, unknown>, options: unknown): Promise<void>;
+      render(): Promise<unknown>;
+    };
+    const seen: unknown[] = [];
+    const original = app._prepareTrackerContext.bind(app);
+    app._prepareTrackerContext = async (context, options) => {
+      await original(context, options);
+      seen.push((context.turns as unknown[]).length);
+    };
+    await app.render();
+    expect(seen).toEqual([3]);
   });
 });

@@ -233,6 +233,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return v;
     }
   }
+  // "When iterating over a Collection, we should iterate over its values instead of over its
+  // key-value pairs" (https://foundryvtt.com/api/v13/classes/foundry.utils.Collection.html#iterator):
+  // `for (const doc of collection)` and `[...collection]` give documents; `entries()` still gives pairs.
+  Object.defineProperty(Collection.prototype, Symbol.iterator, {
+    value: function values(this: Map<string, unknown>) {
+      return this.values();
+    },
+    writable: true,
+    configurable: true,
+  });
 
   // ------------------------------------------------------------------ operators (v14)
   /**
@@ -475,6 +485,26 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return undefined;
     }
     _onCreate(_data: Dict, _options: Dict, _userId: string): void {}
+    /**
+     * Once per database operation on every client, after each document's `_on<Op>`, with all the
+     * documents it touched (https://foundryvtt.com/api/v13/classes/foundry.abstract.Document.html#_onupdateoperation,
+     * #_oncreateoperation, #_ondeleteoperation).
+     */
+    static async _onCreateOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
+    static async _onUpdateOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
+    static async _onDeleteOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
     _onUpdate(_changed: Dict, _options: Dict, _userId: string): void {}
     _onDelete(_options: Dict, _userId: string): void {}
     _onCreateDescendantDocuments(
@@ -1523,6 +1553,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe(`_onCreate ${name}`, () => {
           doc._onCreate(doc._source, options, userId);
         });
+      safe(`_onCreateOperation ${name}`, () =>
+        cls._onCreateOperation(docs, { ...options, data }, currentUserOf(userId)),
+      );
       for (const doc of docs) Hooks.callAll(`create${name}`, doc, options, userId);
       if (parent)
         safe("_onCreateDescendantDocuments", () => {
@@ -1545,6 +1578,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe(`_onUpdate ${name}`, () => {
           doc._onUpdate(applied[i] as Dict, options, userId);
         });
+      });
+      safe(`_onUpdateOperation ${name}`, () =>
+        cls._onUpdateOperation(docs, { ...options, updates: applied }, currentUserOf(userId)),
+      );
+      docs.forEach((doc, i) => {
         Hooks.callAll(`update${name}`, doc, applied[i], options, userId);
       });
       if (parent)
@@ -1563,12 +1601,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         }
       }
       setParentTurn();
-      for (const doc of docs) {
+      for (const doc of docs)
         safe(`_onDelete ${name}`, () => {
           doc._onDelete(options, userId);
         });
-        Hooks.callAll(`delete${name}`, doc, options, userId);
-      }
+      safe(`_onDeleteOperation ${name}`, () =>
+        cls._onDeleteOperation(docs, { ...options, ids }, currentUserOf(userId)),
+      );
+      for (const doc of docs) Hooks.callAll(`delete${name}`, doc, options, userId);
       if (parent)
         safe("_onDeleteDescendantDocuments", () => {
           parent._onDeleteDescendantDocuments(parent, field, docs, ids, options, userId);
@@ -1581,6 +1621,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     if (TRACKED.has(name) && opts.renderTemplates) scheduleRender();
   }
+  const currentUserOf = (userId: string): User | null => collections.User.get(userId) ?? null;
   function safe(where: string, fn: () => unknown): void {
     try {
       const r = fn();
@@ -2137,19 +2178,37 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         hasCombat: combat !== null,
         round: combat?.round ?? 0,
         started: combat?.started ?? false,
-        turns: (combat?.turns ?? [])
-          .filter((c) => c.visible)
-          .map((c, i) => ({
-            id: c.id,
-            name: c.name,
-            img: c.img,
-            initiative: c.initiative,
-            hidden: c.hidden,
-            defeated: c.isDefeated,
-            owner: c.isOwner,
-            active: combat?.turn === i,
-          })),
       };
+    }
+    /**
+     * The tracker part's context comes from `_prepareTrackerContext` (the header's and footer's from
+     * the shared context here), as v13 prepares each part
+     * (https://foundryvtt.com/api/v13/classes/foundry.applications.sidebar.tabs.CombatTracker.html#_preparetrackercontext).
+     */
+    override async _preparePartContext(partId: string, context: Dict, options: Dict): Promise<Dict> {
+      const ctx = await super._preparePartContext(partId, context, options);
+      if (partId === "tracker") await this._prepareTrackerContext(ctx, options);
+      return ctx;
+    }
+    /** The visible turns of the viewed encounter, as `context.turns`. */
+    async _prepareTrackerContext(context: Dict, _options: Dict): Promise<void> {
+      const combat = this.viewed;
+      context.turns = (combat?.turns ?? []).flatMap((c, i) =>
+        c.visible
+          ? [
+              {
+                id: c.id,
+                name: c.name,
+                img: c.img,
+                initiative: c.initiative,
+                hidden: c.hidden,
+                defeated: c.isDefeated,
+                owner: c.isOwner,
+                active: combat?.turn === i,
+              },
+            ]
+          : [],
+      );
     }
   }
   let renderScheduled = false;
