@@ -572,8 +572,9 @@ describe("sim fidelity (issue 14 item 7)", () => {
       systemSetup: (realm) => {
         const Base = (realm.CONFIG as { Combatant: { documentClass: typeof Object } }).Combatant.documentClass;
         const Sub = class extends (Base as unknown as new (...a: unknown[]) => object) {
-          static async _onUpdateOperation(docs: Array<{ id: string }>): Promise<void> {
-            calls.push({ user: String((realm.game as { userId: string }).userId), ids: docs.map((d) => d.id) });
+          static _onUpdateOperation(docs: Array<{ id: string }>): Promise<void> {
+            calls.push({ user: (realm.game as { userId: string }).userId, ids: docs.map((d) => d.id) });
+            return Promise.resolve();
           }
         };
         (realm.CONFIG as { Combatant: { documentClass: unknown } }).Combatant.documentClass = Sub;
