@@ -21,7 +21,7 @@ const impure = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "test-artefacts/**"] },
+  { ignores: ["dist/**", "dist-playground/**", "release/**", "node_modules/**", "coverage/**", "test-artefacts/**"] },
   js.configs.recommended,
   {
     files: ["**/*.ts"],

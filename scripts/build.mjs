@@ -2,6 +2,7 @@
 // the Vite bundle (built before this runs), the manifest, languages, templates, styles and the
 // compendium packs compiled from packs/ sources by the official Foundry CLI.
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { compilePack } from "@foundryvtt/foundryvtt-cli";
 import { ClassicLevel } from "classic-level";
@@ -51,22 +52,70 @@ async function main() {
     const file = path.join(dist, "templates", entry);
     await writeFile(file, collapseTemplateWhitespace(await readFile(file, "utf8")));
   }
+  // Assets (the journal's images) are copied afresh too.
+  await rm(path.join(dist, "assets"), { recursive: true, force: true });
+  if (existsSync(path.join(root, "assets")))
+    await cp(path.join(root, "assets"), path.join(dist, "assets"), { recursive: true });
   const manifest = JSON.parse(await readFile(path.join(root, "module.json"), "utf8"));
   for (const pack of manifest.packs) {
-    const src = path.join(root, pack.path);
-    const dest = path.join(dist, pack.path);
-    await rm(dest, { recursive: true, force: true });
-    const sources = (await readdir(src)).filter((f) => /\.(json|ya?ml)$/.test(f));
-    await compilePack(src, dest, { yaml: false, recursive: true, log: false });
-    const collection = pack.type.toLowerCase() + "s";
-    const count = await countPackDocuments(dest, collection);
-    if (count !== sources.length) {
-      throw new Error(
-        `pack ${pack.name}: ${sources.length} source files but ${count} documents compiled (missing _key?)`,
-      );
-    }
-    console.log(`pack ${pack.name}: ${count} documents`);
+    const counts = await compileCheckedPack(path.join(root, pack.path), path.join(dist, pack.path), pack.type);
+    console.log(
+      `pack ${pack.name}: ${Object.entries(counts)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ")}`,
+    );
   }
+}
+
+/** The embedded collections whose documents the packs hold, by a pack's document type. */
+const EMBEDDED = { JournalEntry: { pages: "journal.pages" } };
+
+/**
+ * The documents a pack's sources describe, by LevelDB sublevel: one primary document per source
+ * file, and each embedded document (a journal entry's pages).
+ */
+export async function expectedCounts(src, type) {
+  const collection = type === "JournalEntry" ? "journal" : `${type.toLowerCase()}s`;
+  const counts = { [collection]: 0 };
+  const embedded = EMBEDDED[type] ?? {};
+  for (const sublevel of Object.values(embedded)) counts[sublevel] = 0;
+  const sources = (await readdir(src)).filter((f) => f.endsWith(".json"));
+  for (const file of sources) {
+    const doc = JSON.parse(await readFile(path.join(src, file), "utf8"));
+    counts[collection] += 1;
+    for (const [field, sublevel] of Object.entries(embedded))
+      counts[sublevel] += Array.isArray(doc[field]) ? doc[field].length : 0;
+  }
+  return counts;
+}
+
+/**
+ * Compile a pack's JSON sources with the Foundry CLI into `dest`, then count what was written: the
+ * CLI skips a source without `_key` silently, so a pack could come out short. Throws on any
+ * mismatch (naming the sublevel); returns the counts.
+ */
+export async function compileCheckedPack(src, dest, type) {
+  await rm(dest, { recursive: true, force: true });
+  try {
+    await compilePack(src, dest, { yaml: false, recursive: false, log: false });
+  } catch (error) {
+    // The CLI throws on an embedded document (a journal page) without `_key`.
+    throw new Error(
+      `pack ${path.basename(src)}: the Foundry CLI could not compile it (missing _key?): ${error.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const expected = await expectedCounts(src, type);
+  for (const [sublevel, count] of Object.entries(expected)) {
+    const found = await countPackDocuments(dest, sublevel);
+    if (found !== count)
+      throw new Error(
+        `pack ${path.basename(src)}: the sources hold ${count} ${sublevel} documents but ${found} were compiled (missing _key?)`,
+      );
+  }
+  return expected;
 }
 
 if (process.argv[1] === import.meta.filename) {

@@ -72,6 +72,8 @@ export const TEMPLATES = {
   modeSwitch: `${MODULE_PATH}/templates/tracker/mode-switch.hbs`,
   /** The mode choice shown when an encounter is created. */
   modeDialog: `${MODULE_PATH}/templates/dialogs/mode-choice.hbs`,
+  /** The grouped settings form (the settings menu). */
+  settingsForm: `${MODULE_PATH}/templates/dialogs/settings-form.hbs`,
 } as const;
 
 /** The root CSS class of everything the module renders. */
@@ -85,3 +87,18 @@ export const TRACKER_PARTS = {
   tracker: "tracker",
   footer: "footer",
 } as const;
+
+/** The game system ids the presets know (`game.system.id`). */
+export const SYSTEM_IDS = {
+  dnd5e: "dnd5e",
+  pf2e: "pf2e",
+  starwarsffg: "starwarsffg",
+  genesys: "genesys",
+  /** OpenD6 Space from 3.0 on (the id was `od6s` before). */
+  od6s: "nonex-ist-od6s",
+  od6sLegacy: "od6s",
+  worldbuilding: "worldbuilding",
+} as const;
+
+/** The settings menu that opens the grouped settings form. */
+export const SETTINGS_MENU = "settingsMenu";

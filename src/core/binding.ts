@@ -17,6 +17,7 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
+  turnKeyOf,
 } from "./engine";
 import { decodeArrays, type Json } from "./patch";
 import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
@@ -31,6 +32,9 @@ export type Applied =
       readonly events: readonly RuleEvent[];
       readonly view: TurnView;
       readonly before: TurnView;
+      /** The acting turn before and after (`turnKeyOf`): the glue's turn lifecycle follows these. */
+      readonly turnBefore: string | null;
+      readonly turnAfter: string | null;
     }
   | { readonly ok: false; readonly refusal: Refusal | { readonly code: "malformedCommand" | "corrupted" } };
 
@@ -40,6 +44,8 @@ export interface BoundEncounter<S = unknown> {
   /** The stored revision this was loaded from. */
   readonly rev: number;
   readonly view: TurnView;
+  /** The acting turn under way (`turnKeyOf`), or null. */
+  readonly turnKey: string | null;
   /** The mode's typed state, parsed once from the stored data. */
   readonly state: S;
   /** What this requester may do now. */
@@ -102,6 +108,7 @@ export function bindMode<S, C extends Command>(
 
   function bound(state: S, stored: StoredEncounter): BoundEncounter<S> {
     const view = definition.view(state);
+    const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
     let cache: LoadedEncounter<S> | null | undefined;
@@ -118,13 +125,23 @@ export function bindMode<S, C extends Command>(
     ): Applied => {
       const { stored: written, update, loaded: after } = encodeEncounter(loaded, next, requestId);
       remember(after);
-      return { ok: true, stored: written, update, events, view: definition.view(next.state), before: view };
+      return {
+        ok: true,
+        stored: written,
+        update,
+        events,
+        view: definition.view(next.state),
+        before: view,
+        turnBefore: turnKey,
+        turnAfter: turnKeyOf(definition, next.state),
+      };
     };
 
     return {
       mode: definition.id,
       rev: stored.rev,
       view,
+      turnKey,
       state,
       allowed: (who) => definition.allowed(state, who),
       undoTarget(type) {

@@ -64,11 +64,12 @@ export function compareDiceCodes(a: DiceCode, b: DiceCode): number {
 }
 
 /** A code from a pip count (three pips to a die): 11 pips → 3D+2. `total` must not be negative. */
-function fromPips(total: number): DiceCode {
+export function fromPips(total: number): DiceCode {
   return { dice: Math.floor(total / PIPS_PER_DIE), pips: total % PIPS_PER_DIE };
 }
 
-function toPips(code: DiceCode): number {
+/** The pip count of a code (three pips to a die): 3D+2 → 11. */
+export function toPips(code: DiceCode): number {
   return code.dice * PIPS_PER_DIE + code.pips;
 }
 
@@ -109,4 +110,13 @@ export function presetInitiativeScore(
     compareDiceCodes(tac, addDiceCodes(attribute, { dice: 1, pips: 0 })) >= 0 &&
     compareDiceCodes(tac, per) > 0;
   return formatDiceCode(counts ? tac : per);
+}
+
+/**
+ * A code from a score in pips as D6 systems store them (OpenD6 Space: 10 → 3D+1), or null when the
+ * score is not a whole number from 0 to {@link MAX_DICE} dice.
+ */
+export function diceCodeFromPips(score: number): DiceCode | null {
+  if (!Number.isInteger(score) || score < 0 || score >= (MAX_DICE + 1) * PIPS_PER_DIE) return null;
+  return fromPips(score);
 }

@@ -171,6 +171,25 @@ export interface ModeDefinition<S, C extends Command> {
    * snapshot of that round holds it: the oldest snapshot of that round.
    */
   roundStart?(state: S): boolean;
+  /**
+   * The acting turn under way: a key naming who acts and which of their turns this is (round, pass,
+   * slot…), or null while nobody takes an acting turn (setup, a declaration step, an open slot, an
+   * upkeep). The glue runs Foundry's turn lifecycle (turn end, turn start) once each time a forward
+   * step changes this key. Absent: `round:current` once started (see `turnKeyOf`).
+   */
+  turnKey?(state: S): string | null;
+}
+
+/** The acting turn of `state` (`ModeDefinition#turnKey`, or round and current combatant by default). */
+export function turnKeyOf<S, C extends Command>(definition: ModeDefinition<S, C>, state: S): string | null {
+  if (definition.turnKey !== undefined) return definition.turnKey(state);
+  const view = definition.view(state);
+  return view.started && view.current !== null ? `${view.round}:${view.current}` : null;
+}
+
+/** The combatant id of a turn key (the part after its last `:`). */
+export function turnKeyCombatant(key: string): string {
+  return key.slice(key.lastIndexOf(":") + 1);
 }
 
 /** An undo snapshot: the mode state before a step. */

@@ -4,8 +4,22 @@
  * untouched; a structured combat routes turn changes and initiative rolls to the rules.
  */
 import { FLAGS, MODULE_ID } from "../constants";
-import { compareRanked, isAuthority, onCombatApplied, submit } from "./authority/controller";
+import { compareRanked, onCombatApplied, submit } from "./authority/controller";
 import { forgetLoaded, isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
+
+/** How many `combatTurnChange` hooks each combat has had on this client (to tell whether core fired one). */
+const turnChanges = new WeakMap<object, number>();
+
+function turnChangesSeen(combat: object): number {
+  return turnChanges.get(combat) ?? 0;
+}
+
+/** Count every `combatTurnChange`, core's and the module's (registered once, at `init`). */
+export function countTurnChanges(): void {
+  Hooks.on("combatTurnChange", (combat: Combat.Implementation) => {
+    turnChanges.set(combat, turnChangesSeen(combat) + 1);
+  });
+}
 
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
@@ -109,18 +123,21 @@ export function createCombatClass(Base: typeof Combat) {
     /**
      * Refresh the derived turn order when the stored encounter changed. A structured step can change
      * who acts without changing the turn index (a delay hands the turn to the next in line, who moves
-     * up to the same index); Foundry then reports no turn change, so announce it here as core does.
+     * up to the same index); a core that reports no turn change then (before
+     * https://github.com/foundryvtt/foundryvtt/issues/9741) is filled in here, once: only when core's
+     * own `combatTurnChange` did not fire for this update.
      */
     override _onUpdate(changed: Combat.UpdateData, options: Combat.Database.OnUpdateOperation, userId: string): void {
       const prior = { ...this.current };
       const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
       // The stored encounter may have changed: nothing may read the last load before this.
       if (flags !== undefined) forgetLoaded(this);
+      const seen = turnChangesSeen(this);
       super._onUpdate(changed, options, userId);
       if (flags === undefined || !isStructured(this)) return;
       this.setupTurns();
       if (typeof flags === "object" && flags !== null && FLAGS.encounter in flags) onCombatApplied(this);
-      if ("turn" in changed || "round" in changed) return;
+      if (turnChangesSeen(this) !== seen) return;
       const acting = this.combatant;
       const current = {
         round: this.round,
@@ -132,24 +149,15 @@ export function createCombatClass(Base: typeof Combat) {
       this.previous = prior;
       this.current = current;
       Hooks.callAll("combatTurnChange", this, prior, current);
-      const forward = (options as { direction?: unknown }).direction !== -1;
-      if (forward && isAuthority() && (options as { turnEvents?: unknown }).turnEvents !== false) {
-        void this.#handOver(prior.combatantId, current);
-      }
     }
 
-    /** Turn lifecycle on the active GM, as core runs it for a turn change: the prior turn ends, the new one starts. */
-    async #handOver(priorId: string | null, current: { round: number; turn: number | null }): Promise<void> {
-      if (current.turn === null) return;
-      const context: Combat.TurnEventContext = { round: current.round, turn: current.turn, skipped: false };
-      const before = priorId === null ? undefined : this.combatants.get(priorId);
-      try {
-        if (before !== undefined) await this._onEndTurn(before, context);
-        const acting = this.combatant;
-        if (acting) await this._onStartTurn(acting, context);
-      } catch (error) {
-        console.error(`${MODULE_ID} |`, error);
-      }
+    /**
+     * Core's turn events follow the turn index; a structured encounter's follow its rules' acting
+     * turn instead, run by the authority once per turn (`turn-lifecycle.ts`), so core's are left out.
+     */
+    override async _manageTurnEvents(): Promise<void> {
+      if (isStructured(this)) return;
+      return super._manageTurnEvents();
     }
   }
   return SICombat;
@@ -157,7 +165,38 @@ export function createCombatClass(Base: typeof Combat) {
 
 /** The Combatant class of the module, derived from `Base`. */
 export function createCombatantClass(Base: typeof Combatant) {
-  /** A Combatant that exposes its structured standing to templates and macros. */
-  class SICombatant extends Base {}
+  /**
+   * A Combatant whose operations in a structured encounter never move the combat's turn: core adds
+   * the requesting client's idea of the turn index to every Combatant operation
+   * (`operation.combatTurn`, https://github.com/foundryvtt/foundryvtt/issues/12990), and a player's
+   * request racing the GM's next turn would put back the turn the GM just moved on. A structured
+   * turn is the authority's alone (written with the stored state); a deletion keeps core's, which
+   * holds the acting combatant current until the authority has reconciled the roster.
+   */
+  class SICombatant extends Base {
+    static override async _preCreateOperation(
+      ...args: Parameters<typeof Base._preCreateOperation>
+    ): ReturnType<typeof Base._preCreateOperation> {
+      const result = await super._preCreateOperation(...args);
+      dropCombatTurn(args[1]);
+      return result;
+    }
+
+    static override async _preUpdateOperation(
+      ...args: Parameters<typeof Base._preUpdateOperation>
+    ): ReturnType<typeof Base._preUpdateOperation> {
+      const result = await super._preUpdateOperation(...args);
+      dropCombatTurn(args[1]);
+      return result;
+    }
+  }
   return SICombatant;
+}
+
+/** Leave a structured encounter's turn to the authority: drop the operation's `combatTurn`. */
+function dropCombatTurn(operation: object): void {
+  const parent = (operation as { parent?: unknown }).parent;
+  if (parent instanceof foundry.documents.Combat && isStructured(parent as Combat.Implementation)) {
+    delete (operation as { combatTurn?: unknown }).combatTurn;
+  }
 }

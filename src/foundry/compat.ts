@@ -288,6 +288,17 @@ export function turnHookOptions(direction: number, delta: number): V13TurnOption
 }
 
 /**
+ * The options of a Combat update that moves world time by `delta` seconds in `direction`: the
+ * operation's `worldTime: {delta}` on both generations (https://github.com/foundryvtt/foundryvtt/issues/10924).
+ */
+export function timeUpdateOptions(
+  direction: 1 | -1,
+  delta: number,
+): { direction: 1 | -1; worldTime?: { delta: number } } {
+  return delta === 0 ? { direction } : { direction, worldTime: { delta } };
+}
+
+/**
  * Fire core's `combatRound` or `combatTurn` as core does before its own update: with the new round
  * and turn, and the running generation's options for `delta` seconds in `direction`.
  */

@@ -2,7 +2,7 @@
 import { MODULE_ID, QUERIES } from "../constants";
 import { installedModes } from "./modes";
 import { createApi } from "./api";
-import { createCombatantClass, createCombatClass } from "./combat";
+import { countTurnChanges, createCombatantClass, createCombatClass } from "./combat";
 import { onAuthorityChange, onOutcomeQuery } from "./authority/controller";
 import { rememberAllGuarded } from "./authority/guard";
 import { registerSettings } from "./settings";
@@ -18,6 +18,7 @@ export function onInit(): void {
   CONFIG.Combatant.documentClass = createCombatantClass(
     CONFIG.Combatant.documentClass,
   ) as typeof CONFIG.Combatant.documentClass;
+  countTurnChanges();
   // CONFIG.ui.combat is typed as a bare constructor; Foundry's contract is the CombatTracker class or a subclass.
   const tracker = CONFIG.ui.combat as typeof foundry.applications.sidebar.tabs.CombatTracker;
   CONFIG.ui.combat = createTrackerClass(tracker);

@@ -1,33 +1,57 @@
 /**
  * The module's shared settings: the default mode for new encounters and the undo history's bound.
- * Each mode registers its own (formulas with presets for common systems) through its module.
+ * Each mode registers its own (formulas with presets for common systems) through its module. Every
+ * one of them is a world setting hidden from Foundry's flat list (`config: false`): the GM edits them
+ * in the one grouped settings form (`settings-form.ts`) that the settings menu opens.
  */
 import { I18N, MODULE_ID, SETTINGS, SYSTEM_DEFAULT } from "../constants";
 import { installedModes, isModeSetting, modeIds, type ModeSetting } from "./modes";
+import { registerDefinitions, type SettingDefinition, type SettingGroup } from "./setting-defs";
+import { registerSettingsMenu } from "./settings-form";
 
-/** Register every setting. Called at `init`. */
-export function registerSettings(): void {
+/** The largest undo history the module keeps. */
+export const MAX_HISTORY_LIMIT = 1000;
+/** The undo history's default bound. */
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+/** The shared settings (the mode choice is built from the installed modes). */
+export function sharedSettingDefs(): readonly SettingDefinition[] {
   const modeChoices: Record<string, string> = { [SYSTEM_DEFAULT]: `${I18N}.Mode.${SYSTEM_DEFAULT}` };
   for (const id of modeIds()) modeChoices[id] = `${I18N}.Mode.${id}`;
+  return [
+    {
+      key: SETTINGS.defaultMode,
+      name: "DefaultMode",
+      type: "string",
+      choices: modeChoices,
+      preset: () => SYSTEM_DEFAULT,
+    },
+    {
+      key: SETTINGS.historyLimit,
+      name: "HistoryLimit",
+      type: "number",
+      range: { min: 1, max: MAX_HISTORY_LIMIT, integer: true },
+      preset: () => DEFAULT_HISTORY_LIMIT,
+    },
+  ];
+}
 
-  game.settings.register(MODULE_ID, SETTINGS.defaultMode, {
-    name: `${I18N}.Settings.DefaultMode.Name`,
-    hint: `${I18N}.Settings.DefaultMode.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    choices: modeChoices,
-    default: SYSTEM_DEFAULT,
-  });
-  game.settings.register(MODULE_ID, SETTINGS.historyLimit, {
-    name: `${I18N}.Settings.HistoryLimit.Name`,
-    hint: `${I18N}.Settings.HistoryLimit.Hint`,
-    scope: "world",
-    config: true,
-    type: Number,
-    default: 100,
-  });
+/** Every setting the form shows, in its groups: the shared ones first, then each mode's in registry order. */
+export function settingGroups(): SettingGroup[] {
+  const groups: SettingGroup[] = [
+    { id: "shared", label: `${I18N}.SettingsForm.Shared`, settings: sharedSettingDefs() },
+  ];
+  for (const mode of installedModes())
+    if (mode.settings !== undefined && mode.settings.length > 0)
+      groups.push({ id: mode.id, label: `${I18N}.Mode.${mode.id}`, settings: mode.settings });
+  return groups;
+}
+
+/** Register every setting and the settings menu. Called at `init`. */
+export function registerSettings(): void {
+  registerDefinitions(sharedSettingDefs());
   for (const mode of installedModes()) mode.registerSettings?.();
+  registerSettingsMenu(settingGroups);
 }
 
 /** The default mode for new encounters (a corrupted value falls back to the system's behaviour). */
@@ -39,5 +63,5 @@ export function defaultMode(): ModeSetting {
 /** The bound on the undo history (at least 1, at most 1000). */
 export function historyLimit(): number {
   const value = game.settings.get(MODULE_ID, SETTINGS.historyLimit);
-  return Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 1), 1000) : 100;
+  return Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 1), MAX_HISTORY_LIMIT) : DEFAULT_HISTORY_LIMIT;
 }

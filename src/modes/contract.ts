@@ -10,6 +10,7 @@ import type { BoundEncounter } from "../core/binding";
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
 import type { Allowed, ControlContext, ControlFactory, Localiser } from "../foundry/tracker/controls";
+import type { SettingDefinition } from "../foundry/setting-defs";
 
 /**
  * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
@@ -181,6 +182,11 @@ export interface ModeModule<S, C extends Command> {
   readonly salvage?: (combat: Combat.Implementation, stored: unknown) => readonly Json[];
   readonly initiative: ModeInitiative;
   readonly mirror?: ModeMirror<S>;
+  /**
+   * The mode's world settings as data (what `registerSettings` registers): the settings form shows
+   * them in the mode's group, checks them and resets them to the running system's preset.
+   */
+  readonly settings?: readonly SettingDefinition[];
   /** Registers the mode's settings at `init` (before the classes are built). */
   readonly registerSettings?: () => void;
   /** What else the mode adds at `init`, after the classes are built (a status effect). */

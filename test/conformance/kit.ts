@@ -10,7 +10,7 @@
  */
 import type fc from "fast-check";
 import type { AllowedAction, Command, Requester, RosterEntry } from "../../src/core/engine";
-import type { Sim } from "../sim/index.js";
+import type { CreateSimOptions, Sim } from "../sim/index.js";
 
 /** One command and who sends it. */
 export type Sent<C extends Command> = readonly [C, Requester];
@@ -50,8 +50,11 @@ export interface Kit<S, C extends Command, A> {
 
 /** A mode's part of the simulated-Foundry interleavings. */
 export interface SimKit<A> {
-  /** A world running the built module with this mode's settings (a GM, Alice and Bob, each owning a PC). */
-  world(seed: number): Promise<Sim>;
+  /**
+   * A world running the built module with this mode's settings (a GM, Alice and Bob, each owning a PC);
+   * `extra` adds options (a system fixture, a sim variant).
+   */
+  world(seed: number, extra?: CreateSimOptions): Promise<Sim>;
   /** Create the (only) encounter and bring it to an interesting state (started, usually). */
   begin(sim: Sim): Promise<void>;
   /**

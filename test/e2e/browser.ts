@@ -14,8 +14,22 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where screenshots go (git-ignored). */
 export const ARTEFACTS = path.join(ROOT, "test-artefacts");
 
-interface DevServer {
+/** A web server serving the playground. */
+export interface Served {
+  readonly url: string;
   close(): Promise<void>;
+}
+
+/** The playground's Vite dev server (`npm start`'s), on the built module. */
+export async function servePlayground(): Promise<Served> {
+  const { startPlayground } = (await import(path.join(ROOT, "scripts/start.mjs"))) as {
+    startPlayground: (options: {
+      port: number;
+      quiet: boolean;
+    }) => Promise<{ server: { close(): Promise<void> }; url: string }>;
+  };
+  const { server, url } = await startPlayground({ port: 5190, quiet: true });
+  return { url, close: () => server.close() };
 }
 
 /** A running browser on a running playground. */
@@ -28,14 +42,15 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Start the playground (the module must be built) and a headless Chromium with one page. */
-export async function openSession(): Promise<Session> {
+/**
+ * Start the playground (the module must be built; by default on Vite's dev server, or on what
+ * `serve` starts) and a headless Chromium with one page.
+ */
+export async function openSession(serve: () => Promise<Served> = servePlayground): Promise<Session> {
   if (!existsSync(path.join(ROOT, "dist/scripts/structured-initiative.js")))
     throw new Error("Build the module first (npm run build).");
-  const { startPlayground } = (await import(path.join(ROOT, "scripts/start.mjs"))) as {
-    startPlayground: (options: { port: number; quiet: boolean }) => Promise<{ server: DevServer; url: string }>;
-  };
-  const { server, url } = await startPlayground({ port: 5190, quiet: true });
+  const server = await serve();
+  const url = server.url;
   const profile = mkdtempSync(path.join(os.tmpdir(), "si-e2e-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -69,10 +84,10 @@ export async function openSession(): Promise<Session> {
  * One session for the tests of a file: opened before them, closed after them. Its members are read
  * when a test runs (the session does not exist yet where the file calls this).
  */
-export function useSession(): Session {
+export function useSession(serve?: () => Promise<Served>): Session {
   let open: Session | null = null;
   beforeAll(async () => {
-    open = await openSession();
+    open = await openSession(serve);
   });
   afterAll(async () => {
     await open?.close();

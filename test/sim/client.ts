@@ -24,6 +24,8 @@ export interface SimClientOptions {
   /** Directory that template paths resolve against (after stripping `modules/<id>/`). */
   templateRoot?: string;
   renderTemplates?: boolean;
+  /** Core dispatches turn events when the combatant changes at the same turn index (see `CreateSimOptions`). */
+  turnEventsOnCombatantChange?: boolean;
   /** The realm's time (`Date.now` and timers) when set; the host's wall clock otherwise. */
   clock?: ManualClock;
   /** The Foundry generation the realm emulates (default 13). */
@@ -214,6 +216,7 @@ export class SimClient {
         system: this.opts.system ?? { id: "sim-system", title: "Simulated System", initiative: "1d20" },
         renderTemplates: this.opts.renderTemplates ?? false,
         generation: this.opts.generation ?? 13,
+        turnEventsOnCombatantChange: this.opts.turnEventsOnCombatantChange ?? false,
       },
     );
 

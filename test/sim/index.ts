@@ -89,6 +89,12 @@ export interface CreateSimOptions {
   manualClock?: boolean;
   /** The Foundry generation to emulate (default `SIM_GENERATION`: 13 unless the environment says 14). */
   generation?: SimGeneration;
+  /**
+   * Core's turn events (`combatTurnChange`, `_onEndTurn`/`_onStartTurn`) also when the acting combatant
+   * changes at the same turn index, as https://github.com/foundryvtt/foundryvtt/issues/9741 asked
+   * (closed for v12); default false: only when the turn or round is in the update.
+   */
+  turnEventsOnCombatantChange?: boolean;
 }
 
 export interface Sim {
@@ -167,6 +173,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     templateRoot: options.templateRoot ?? REPO_ROOT,
     renderTemplates: options.renderTemplates ?? false,
     generation,
+    turnEventsOnCombatantChange: options.turnEventsOnCombatantChange ?? false,
     ...(clock ? { clock } : {}),
   });
 

@@ -1,7 +1,13 @@
 /**
  * A small real dice-formula engine for the simulated `Roll`
  * (https://foundryvtt.com/api/classes/foundry.dice.Roll.html): `NdX` with optional `kh`/`kl`,
- * `+ - * /`, parentheses, numeric constants and `@path` substitution from roll data.
+ * `+ - * /`, parentheses, numeric constants and `@path` substitution from roll data; math functions
+ * (`min(a, b)`, `abs(x)`… as FunctionTerm, https://foundryvtt.com/api/classes/foundry.dice.terms.FunctionTerm.html);
+ * a parenthetical dice number, "(@level)d6", evaluated before the dice
+ * (https://foundryvtt.com/article/dice-advanced/, "Parentheses"); and a game system's lettered dice
+ * ("2dp", "1da"), which exist only once the system registers its term class under that denomination
+ * in `CONFIG.Dice.terms` (https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html#DENOMINATION;
+ * StarWarsFFG 2.0.3 `modules/swffg-main.js` and Mezryss/FVTT-Genesys `src/dice/index.ts` do so).
  * Die results come from the server's injectable dice.
  */
 import { getProperty, isPlainObject, type Dict, type Json, type JsonObject } from "./utils.js";
@@ -11,9 +17,11 @@ export interface DieResult {
   active: boolean;
 }
 export interface DieTerm {
-  class: "Die";
+  class: string;
   number: number;
   faces: number;
+  /** A lettered die's denomination ("p"); absent for numbered dice. */
+  denomination?: string;
   modifiers: string[];
   results: DieResult[];
 }
@@ -22,9 +30,35 @@ type Node =
   | { kind: "die"; die: DieTerm }
   | { kind: "bin"; op: "+" | "-" | "*" | "/"; left: Node; right: Node }
   | { kind: "neg"; expr: Node }
-  | { kind: "paren"; expr: Node };
+  | { kind: "paren"; expr: Node }
+  | { kind: "fn"; name: MathFunction; args: Node[] };
 
-export function parseFormula(formula: string): Node {
+/** The math functions a formula may call (Foundry's FunctionTerm calls the `Math` function of that name). */
+const MATH_FUNCTIONS = ["abs", "ceil", "floor", "max", "min", "round", "sign", "trunc"] as const;
+type MathFunction = (typeof MATH_FUNCTIONS)[number];
+const isMathFunction = (name: string): name is MathFunction => (MATH_FUNCTIONS as readonly string[]).includes(name);
+const first = (values: number[]): number => values[0] ?? NaN;
+const MATH: Record<MathFunction, (values: number[]) => number> = {
+  abs: (v) => Math.abs(first(v)),
+  ceil: (v) => Math.ceil(first(v)),
+  floor: (v) => Math.floor(first(v)),
+  max: (v) => Math.max(...v),
+  min: (v) => Math.min(...v),
+  round: (v) => Math.round(first(v)),
+  sign: (v) => Math.sign(first(v)),
+  trunc: (v) => Math.trunc(first(v)),
+};
+
+/** A registered lettered die: its term class's name and faces. */
+export interface LetteredDie {
+  readonly className: string;
+  readonly faces: number;
+}
+
+/** What `CONFIG.Dice.terms` registers under a denomination, or null. */
+export type DieLookup = (denomination: string) => LetteredDie | null;
+
+export function parseFormula(formula: string, lookup: DieLookup = () => null): Node {
   const src = formula.replace(/\s+/g, "");
   let i = 0;
   const fail = (): never => {
@@ -36,28 +70,70 @@ export function parseFormula(formula: string): Node {
     i += m[0].length;
     return Number(m[0]);
   };
+  const dice = (count: number): Node => {
+    // After the "d": faces as a number, or a lettered denomination a system registered.
+    const faces = num();
+    if (faces === null) {
+      const letter = /^[a-zA-Z]/.exec(src.slice(i))?.[0];
+      const term = letter === undefined ? null : lookup(letter);
+      if (letter === undefined || term === null) return fail();
+      i += 1;
+      return {
+        kind: "die",
+        die: {
+          class: term.className,
+          number: count,
+          faces: term.faces,
+          denomination: letter,
+          modifiers: [],
+          results: [],
+        },
+      };
+    }
+    if (faces < 1 || !Number.isInteger(faces)) return fail();
+    if (!Number.isInteger(count) || count < 0 || count > 1000) fail();
+    const modifiers: string[] = [];
+    const m = /^(kh|kl)(\d*)/.exec(src.slice(i));
+    if (m) {
+      modifiers.push(m[0]);
+      i += m[0].length;
+    }
+    return { kind: "die", die: { class: "Die", number: count, faces, modifiers, results: [] } };
+  };
+  /** A parenthetical (or function) followed by "d": its value, which must not roll dice, is the dice number. */
+  const maybeDiceNumber = (inner: Node): Node => {
+    if (src[i] !== "d" && src[i] !== "D") return inner;
+    if (collectDice(inner).length > 0) return fail();
+    i++;
+    const count = evaluateNode(inner, () => 0);
+    if (!Number.isInteger(count) || count < 0) return fail();
+    return dice(count);
+  };
   const primary = (): Node => {
     if (src[i] === "(") {
       i++;
       const e = expr();
       if (src[i] !== ")") fail();
       i++;
-      return { kind: "paren", expr: e };
+      return maybeDiceNumber({ kind: "paren", expr: e });
+    }
+    const name = /^[a-z]+(?=\()/.exec(src.slice(i))?.[0];
+    if (name !== undefined) {
+      if (!isMathFunction(name)) return fail();
+      i += name.length + 1;
+      const args: Node[] = [expr()];
+      while (src[i] === ",") {
+        i++;
+        args.push(expr());
+      }
+      if (src[i] !== ")") fail();
+      i++;
+      return maybeDiceNumber({ kind: "fn", name, args });
     }
     const n = num();
     if (src[i] === "d" || src[i] === "D") {
       i++;
-      const faces = num();
-      if (faces === null || faces < 1 || !Number.isInteger(faces)) return fail();
-      const count = n ?? 1;
-      if (!Number.isInteger(count) || count > 1000) fail();
-      const modifiers: string[] = [];
-      const m = /^(kh|kl)(\d*)/.exec(src.slice(i));
-      if (m) {
-        modifiers.push(m[0]);
-        i += m[0].length;
-      }
-      return { kind: "die", die: { class: "Die", number: count, faces, modifiers, results: [] } };
+      return dice(n ?? 1);
     }
     if (n === null) return fail();
     return { kind: "num", value: n };
@@ -99,7 +175,9 @@ function show(n: Node): string {
     case "num":
       return String(n.value);
     case "die":
-      return `${n.die.number}d${n.die.faces}${n.die.modifiers.join("")}`;
+      return `${n.die.number}d${n.die.denomination ?? n.die.faces}${n.die.modifiers.join("")}`;
+    case "fn":
+      return `${n.name}(${n.args.map(show).join(", ")})`;
     case "neg":
       return `-${show(n.expr)}`;
     case "paren":
@@ -117,6 +195,10 @@ function evaluateNode(n: Node, draw: (faces: number) => number): number {
       return -evaluateNode(n.expr, draw);
     case "paren":
       return evaluateNode(n.expr, draw);
+    case "fn": {
+      const values = n.args.map((a) => evaluateNode(a, draw));
+      return MATH[n.name](values);
+    }
     case "die": {
       const d = n.die;
       d.results = Array.from({ length: d.number }, () => ({ result: draw(d.faces), active: true }));
@@ -142,6 +224,7 @@ function collectDice(n: Node, out: DieTerm[] = []): DieTerm[] {
   if (n.kind === "die") out.push(n.die);
   else if (n.kind === "bin") collectDice(n.right, collectDice(n.left, out));
   else if (n.kind === "neg" || n.kind === "paren") collectDice(n.expr, out);
+  else if (n.kind === "fn") for (const a of n.args) collectDice(a, out);
   return out;
 }
 
@@ -156,6 +239,8 @@ function flatTerms(n: Node): Dict[] {
       return [{ class: "OperatorTerm", operator: "-" }, ...flatTerms(n.expr)];
     case "paren":
       return [{ class: "ParentheticalTerm", term: show(n.expr) }];
+    case "fn":
+      return [{ class: "FunctionTerm", fn: n.name, terms: n.args.map(show) }];
     case "bin":
       return [...flatTerms(n.left), { class: "OperatorTerm", operator: n.op }, ...flatTerms(n.right)];
   }
@@ -163,6 +248,10 @@ function flatTerms(n: Node): Dict[] {
 
 export interface RollEnv {
   drawDie(faces: number): number;
+  /** The lettered dice the realm's `CONFIG.Dice.terms` registers. */
+  lookupDie?: DieLookup;
+  /** The Roll class of that name among the realm's `CONFIG.Dice.rolls` (a system's own, e.g. RollFFG). */
+  rollClassOf?: (name: string) => unknown;
   warn(message: string): void;
   /** `options` are the caller's (v13 `rollMode`, v14 `messageMode`). */
   toMessage(roll: unknown, messageData: Dict, options: Dict, create: boolean): Promise<unknown>;
@@ -186,7 +275,7 @@ export function createRollClass(env: RollEnv) {
       let ast: Node | null = null;
       let error: Error | null = null;
       try {
-        ast = parseFormula(replaced);
+        ast = parseFormula(replaced, env.lookupDie);
       } catch (err) {
         error = err instanceof Error ? err : new Error(String(err));
       }
@@ -214,7 +303,7 @@ export function createRollClass(env: RollEnv) {
 
     static validate(formula: string): boolean {
       try {
-        parseFormula(Roll.replaceFormulaData(formula, {}, { missing: "0" }));
+        parseFormula(Roll.replaceFormulaData(formula, {}, { missing: "0" }), env.lookupDie);
         return true;
       } catch {
         return false;
@@ -228,9 +317,14 @@ export function createRollClass(env: RollEnv) {
     static fromData(json: unknown): Roll {
       const src = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
       if (!isPlainObject(src)) throw new Error("Invalid roll data");
-      const roll = new this(String(src.formula), {}, isPlainObject(src.options) ? src.options : {});
+      // The stored `class` names the Roll class to rebuild, looked up among CONFIG.Dice.rolls
+      // (https://foundryvtt.com/api/classes/foundry.dice.Roll.html#fromdata; a system's RollFFG
+      // comes back as a RollFFG).
+      const named = typeof src.class === "string" ? env.rollClassOf?.(src.class) : undefined;
+      const Cls = typeof named === "function" ? (named as typeof Roll) : this;
+      const roll = new Cls(String(src.formula), {}, isPlainObject(src.options) ? src.options : {});
       const dice = Array.isArray(src.terms)
-        ? src.terms.filter((t): t is Dict => isPlainObject(t) && t.class === "Die")
+        ? src.terms.filter((t): t is Dict => isPlainObject(t) && Array.isArray(t.results))
         : [];
       roll.dice.forEach((d, i) => {
         const r = dice[i]?.results;
@@ -253,7 +347,7 @@ export function createRollClass(env: RollEnv) {
     get result(): string {
       return this.terms
         .map((t) =>
-          t.class === "Die"
+          Array.isArray(t.results)
             ? String((t as unknown as DieTerm).results.filter((r) => r.active).reduce((s, r) => s + r.result, 0))
             : String(t.operator ?? t.number ?? t.term),
         )
@@ -286,7 +380,7 @@ export function createRollClass(env: RollEnv) {
     toJSON(): JsonObject {
       return JSON.parse(
         JSON.stringify({
-          class: "Roll",
+          class: this.constructor.name,
           options: this.options,
           formula: this.formula,
           terms: this.terms,

@@ -68,6 +68,8 @@ export interface RealmOptions {
   renderTemplates: boolean;
   /** The Foundry generation to emulate (default 13). */
   generation?: 13 | 14;
+  /** See `CreateSimOptions.turnEventsOnCombatantChange`. */
+  turnEventsOnCombatantChange?: boolean;
 }
 
 /** The Foundry generations the sim emulates. */
@@ -639,6 +641,44 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get tokens(): Collection<TokenDocument> {
       return this._embedded.Token as Collection<TokenDocument>;
     }
+    #regions = new Map<string, Region>();
+    /**
+     * The scene's Regions (https://foundryvtt.com/api/classes/foundry.documents.RegionDocument.html),
+     * reduced to rectangles from the scene source's `regions` (no Region CRUD in the sim); each keeps
+     * the events triggered on it in `events`.
+     */
+    get regions(): Collection<Region> {
+      const list = Array.isArray(this._source.regions) ? (this._source.regions as Dict[]) : [];
+      const coll = new Collection<Region>();
+      for (const data of list) {
+        const id = String(data._id);
+        let region = this.#regions.get(id);
+        if (region === undefined) this.#regions.set(id, (region = new Region(data)));
+        coll.set(id, region);
+      }
+      return coll;
+    }
+  }
+
+  /** A Region of the sim: a rectangle in canvas pixels and the log of events triggered on it. */
+  class Region {
+    readonly events: Array<{ name: string; tokenId: string | null; combatantId: string | null; round: unknown }> = [];
+    constructor(readonly data: Dict) {}
+    get id(): string {
+      return String(this.data._id);
+    }
+    contains(point: { x: number; y: number }): boolean {
+      const n = (v: unknown): number => (typeof v === "number" ? v : 0);
+      const { x, y, width, height } = this.data;
+      return point.x >= n(x) && point.x < n(x) + n(width) && point.y >= n(y) && point.y < n(y) + n(height);
+    }
+    /** https://foundryvtt.com/api/classes/foundry.documents.RegionDocument.html#_triggerEvent */
+    async _triggerEvent(name: string, data: Dict): Promise<void> {
+      const token = data.token as TokenDocument | undefined;
+      const combatant = data.combatant as Combatant | undefined;
+      this.events.push({ name, tokenId: token?.id ?? null, combatantId: combatant?.id ?? null, round: data.round });
+      await Promise.resolve();
+    }
   }
 
   class TokenDocument extends ClientDocument {
@@ -660,6 +700,18 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     override getUserLevel(user: User | null | undefined): number {
       return this.actor ? this.actor.getUserLevel(user) : super.getUserLevel(user);
+    }
+    /**
+     * The Regions this token is in (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html#regions):
+     * those of its scene holding its centre (grid size 100).
+     */
+    get regions(): Set<Region> | null {
+      const scene = this.parent instanceof Scene ? this.parent : null;
+      if (scene === null) return null;
+      const src = this._source;
+      const n = (v: unknown, d: number): number => (typeof v === "number" ? v : d);
+      const centre = { x: n(src.x, 0) + n(src.width, 1) * 50, y: n(src.y, 0) + n(src.height, 1) * 50 };
+      return new Set(scene.regions.filter((r) => r.contains(centre)));
     }
     /**
      * The token on the canvas (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html#object):
@@ -725,6 +777,33 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     turn: number | null;
     tokenId: string | null;
     combatantId: string | null;
+  }
+
+  /**
+   * Core's Region turn events for a combatant's token, on the active GM with the turn events
+   * (CONST.REGION_EVENTS.TOKEN_TURN_START/END, https://foundryvtt.com/api/variables/CONST.REGION_EVENTS.html;
+   * event data https://foundryvtt.com/api/interfaces/foundry.documents.types.RegionTokenTurnEventData.html).
+   */
+  async function regionTurnEvent(combatant: Combatant, name: string, context: Dict): Promise<void> {
+    const token = combatant.token;
+    if (!token) return;
+    for (const region of token.regions ?? []) {
+      await region._triggerEvent(name, { token, combatant, combat: combatant.combat, ...context });
+    }
+  }
+
+  /**
+   * Each client's token turn marker follows the acting combatant
+   * (https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.tokens.TokenTurnMarker.html): the
+   * token that loses it and the one that gains it refresh, seen as the `refreshToken` hook with
+   * `refreshTurnMarker` (https://foundryvtt.com/api/functions/hookEvents.refreshObject.html).
+   */
+  function refreshTurnMarkers(priorId: string | null, currentId: string | null, combat: Combat): void {
+    if (priorId === currentId) return;
+    for (const id of [priorId, currentId]) {
+      const object = id === null ? null : (combat.combatants.get(id)?.token?.object ?? null);
+      if (object) Hooks.callAll("refreshToken", object, { refreshTurnMarker: true });
+    }
   }
 
   /** https://foundryvtt.com/api/classes/foundry.documents.Combat.html */
@@ -931,36 +1010,57 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return this;
     }
 
-    /** Recompute turns; fire combatTurnChange on all clients and turn events on the active GM only. */
+    /**
+     * Recompute turns; fire combatTurnChange on all clients and turn events on the active GM only.
+     * With `turnEventsOnCombatantChange`, also when only the acting combatant changed at the same
+     * index (https://github.com/foundryvtt/foundryvtt/issues/9741).
+     */
     override _onUpdate(changed: Dict, options: Dict, userId: string): void {
       super._onUpdate(changed, options, userId);
       const prior = this.current;
       this.setupTurns();
-      if (!("turn" in changed) && !("round" in changed)) return;
+      refreshTurnMarkers(prior.combatantId, this.current.combatantId, this);
+      const moved = "turn" in changed || "round" in changed;
+      const swapped = opts.turnEventsOnCombatantChange === true && prior.combatantId !== this.current.combatantId;
+      if (!moved && !swapped) return;
       this.previous = prior;
       // https://foundryvtt.com/api/functions/hookEvents.combatTurnChange.html
       Hooks.callAll("combatTurnChange", this, prior, this.current);
-      if (game.users.activeGM?.isSelf && options.turnEvents !== false) void this._manageTurnEvents(prior);
+      if (game.users.activeGM?.isSelf && options.turnEvents !== false) void this._manageTurnEvents();
     }
     /**
      * _onEndTurn/_onEndRound/_onStartRound/_onStartTurn "only execute for one designated GM user"
      * (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_onStartTurn); not on rewinds.
      */
-    async _manageTurnEvents(prior: CombatHistoryData): Promise<void> {
-      if (!this.started) return;
+    async _manageTurnEvents(): Promise<void> {
+      // Core compares the previous and the current turn state (no arguments in its signature).
+      const prior = this.previous;
+      if (!this.started || prior === undefined) return;
       const advanceRound = this.round > prior.round;
-      const advanceTurn = advanceRound || (this.round === prior.round && (this.turn ?? -1) > (prior.turn ?? -1));
+      const sameIndex =
+        opts.turnEventsOnCombatantChange === true &&
+        this.round === prior.round &&
+        this.turn === prior.turn &&
+        this.current.combatantId !== prior.combatantId;
+      const advanceTurn =
+        advanceRound || sameIndex || (this.round === prior.round && (this.turn ?? -1) > (prior.turn ?? -1));
       if (!advanceTurn) return;
       try {
         const priorCombatant = prior.combatantId ? this.combatants.get(prior.combatantId) : undefined;
         const ctx = { round: this.round, turn: this.turn, skipped: false };
         const priorCtx = { round: prior.round, turn: prior.turn, skipped: false };
-        if (priorCombatant && prior.round > 0) await this._onEndTurn(priorCombatant, priorCtx);
+        if (priorCombatant && prior.round > 0) {
+          await this._onEndTurn(priorCombatant, priorCtx);
+          await regionTurnEvent(priorCombatant, "tokenTurnEnd", priorCtx);
+        }
         if (advanceRound) {
           if (prior.round > 0) await this._onEndRound(priorCtx);
           await this._onStartRound(ctx);
         }
-        if (this.combatant) await this._onStartTurn(this.combatant, ctx);
+        if (this.combatant) {
+          await this._onStartTurn(this.combatant, ctx);
+          await regionTurnEvent(this.combatant, "tokenTurnStart", ctx);
+        }
       } catch (err) {
         recordError("combat turn events", err);
       }
@@ -999,7 +1099,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
 
     /**
      * v13 keeps the current combatant current when combatants are added, removed or re-ordered
-     * (operation.combatTurn, https://github.com/foundryvtt/foundryvtt/issues/12990).
+     * (operation.combatTurn, https://github.com/foundryvtt/foundryvtt/issues/12990): the index the
+     * requesting client computes, from its own copy, for whoever acts now. Core's Combatant
+     * `_preUpdateOperation` adds it even to a `turnEvents: false` operation (#12990, and #11531 for
+     * v12); that it is left out when the index does not move is nowhere documented, so the sim takes
+     * the harsher reading and always adds it once the combat has a current combatant.
      */
     _computeCombatTurn(action: "create" | "update" | "delete", payload: Dict[] | string[]): number | null {
       const currentId = this.combatant?.id;
@@ -1016,14 +1120,38 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       if (action === "delete") sources = sources.filter((s) => !(payload as string[]).includes(String(s._id)));
       const temp = sources.map((s) => new cls(s, { parent: this })).sort((a, b) => this._sortCombatants(a, b));
       const idx = temp.findIndex((c) => c.id === currentId);
-      const turn = idx >= 0 ? idx : Math.min(this.turn, Math.max(temp.length - 1, 0));
-      return turn === this.turn ? null : turn;
+      return idx >= 0 ? idx : Math.min(this.turn, Math.max(temp.length - 1, 0));
     }
   }
 
   /** https://foundryvtt.com/api/classes/foundry.documents.Combatant.html */
   class Combatant extends ClientDocument {
     static override documentName: DocumentName = "Combatant";
+    /**
+     * The operation's `combatTurn` (`Combat#_computeCombatTurn`), whatever its `turnEvents`
+     * (https://github.com/foundryvtt/foundryvtt/issues/12990; the static pre-operation methods:
+     * https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_preUpdateOperation). The sim
+     * passes `documents` empty: nothing of its own reads them.
+     */
+    static async _preCreateOperation(_documents: Combatant[], operation: Dict, _user: User): Promise<void> {
+      Combatant.attachCombatTurn(operation, "create", operation.data as Dict[]);
+    }
+    static async _preUpdateOperation(_documents: Combatant[], operation: Dict, _user: User): Promise<void> {
+      Combatant.attachCombatTurn(operation, "update", operation.updates as Dict[]);
+    }
+    static async _preDeleteOperation(_documents: Combatant[], operation: Dict, _user: User): Promise<void> {
+      Combatant.attachCombatTurn(operation, "delete", operation.ids as string[]);
+    }
+    private static attachCombatTurn(
+      operation: Dict,
+      action: "create" | "update" | "delete",
+      payload: Dict[] | string[],
+    ): void {
+      const combat = operation.parent;
+      if (!(combat instanceof Combat)) return;
+      const turn = combat._computeCombatTurn(action, payload);
+      if (turn !== null) operation.combatTurn = turn;
+    }
     get combat(): Combat {
       return this.parent as Combat;
     }
@@ -1283,6 +1411,16 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
 
   const Roll = createRollClass({
     drawDie: (faces) => t.drawDie(faces),
+    lookupDie(denomination) {
+      const cls = (CONFIG.Dice as { terms?: Record<string, unknown> }).terms?.[denomination];
+      if (typeof cls !== "function") return null;
+      const faces = (cls as { FACES?: unknown }).FACES;
+      return { className: cls.name, faces: typeof faces === "number" && faces > 0 ? faces : 6 };
+    },
+    rollClassOf(name) {
+      const rolls = (CONFIG.Dice as { rolls?: unknown[] }).rolls ?? [];
+      return rolls.find((cls) => typeof cls === "function" && cls.name === name);
+    },
     warn: (message) => ui.notifications.warn(message),
     /**
      * v13 `Roll#toMessage(data, {rollMode})`; v14 `{messageMode}`, the `rollMode` option deprecated
@@ -1407,9 +1545,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       sources.push(tmp._source);
     }
     if (!sources.length) return [];
-    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
-      const ct = parent._computeCombatTurn("create", sources);
-      if (ct !== null) rest.combatTurn = ct;
+    if (name === "Combatant" && parent instanceof Combat) {
+      const operation: Dict = { ...rest, data: sources, parent };
+      await (cls as typeof Combatant)._preCreateOperation([], operation, user);
+      if (typeof operation.combatTurn === "number") rest.combatTurn = operation.combatTurn;
+      else delete rest.combatTurn;
     }
     const msg = await t.submit({
       action: "create",
@@ -1453,9 +1593,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       diffs.push(changes);
     }
     if (!diffs.length) return [];
-    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
-      const ct = parent._computeCombatTurn("update", diffs);
-      if (ct !== null) rest.combatTurn = ct;
+    if (name === "Combatant" && parent instanceof Combat) {
+      const operation: Dict = { ...rest, updates: diffs, parent };
+      await (cls as typeof Combatant)._preUpdateOperation([], operation, user);
+      if (typeof operation.combatTurn === "number") rest.combatTurn = operation.combatTurn;
+      else delete rest.combatTurn;
     }
     await t.submit({
       action: "update",
@@ -1486,9 +1628,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     if (!docs.length) return [];
     const delIds = docs.map((d) => String(d.id));
-    if (name === "Combatant" && parent instanceof Combat && rest.turnEvents !== false) {
-      const ct = parent._computeCombatTurn("delete", delIds);
-      if (ct !== null) rest.combatTurn = ct;
+    if (name === "Combatant" && parent instanceof Combat) {
+      const operation: Dict = { ...rest, ids: delIds, parent };
+      await (cls as typeof Combatant)._preDeleteOperation([], operation, user);
+      if (typeof operation.combatTurn === "number") rest.combatTurn = operation.combatTurn;
+      else delete rest.combatTurn;
     }
     await t.submit({
       action: "delete",
@@ -1691,7 +1835,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     },
   };
   function applySetting(key: string, value: Json, userId: string): void {
+    const before = worldSettings.get(key);
     worldSettings.set(key, value);
+    // The world time is the setting core.time; each change fires updateWorldTime on every client
+    // (https://foundryvtt.com/api/functions/hookEvents.updateWorldTime.html).
+    if (key === "core.time" && typeof value === "number") {
+      const dt = value - (typeof before === "number" ? before : 0);
+      Hooks.callAll("updateWorldTime", value, dt, {}, userId);
+    }
     const cfg = registry.get(key);
     // onChange runs on every client when a world setting changes.
     if (cfg) safe(`onChange ${key}`, () => call(cfg.onChange, undefined, cast(cfg, value), {}, userId));
@@ -2277,7 +2428,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           }
         : {}),
     },
-    Dice: { rolls: [Roll] as unknown[] },
+    // `terms`: the die term classes by denomination; core's own numbered Die needs no entry here
+    // (https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html#DENOMINATION); a game
+    // system adds its lettered dice (StarWarsFFG, Genesys).
+    Dice: { rolls: [Roll] as unknown[], terms: {} as Record<string, unknown> },
     ui: { combat: CombatTracker as unknown },
     queries: {} as Record<string, unknown>,
     statusEffects: [
@@ -2359,7 +2513,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     settings,
     i18n,
     socket,
-    time: { worldTime: 0 },
+    /** https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html#worldTime (the world setting core.time). */
+    time: {
+      get worldTime(): number {
+        const v = worldSettings.get("core.time");
+        return typeof v === "number" ? v : 0;
+      },
+    },
     paused: false,
   };
 

@@ -342,12 +342,31 @@ export class SimServer {
         const msg = req.action === "setting" ? this.applySetting(userId, req.key, req.value) : this.apply(userId, req);
         msg.requestId = requestId;
         rec.writes = 1;
-        rec.broadcastBytes = this.broadcast(msg);
+        const time = this.advanceTime(msg, userId);
+        if (time !== null) rec.broadcastBytes += this.broadcast(time);
+        rec.broadcastBytes += this.broadcast(msg);
       } catch (err) {
         rec.refused = true;
         this.send(userId, { type: "reject", requestId, error: err instanceof Error ? err.message : String(err) });
       }
     });
+  }
+
+  /**
+   * A Combat or Token update with the operation option `worldTime: {delta}` advances the world time
+   * (https://github.com/foundryvtt/foundryvtt/issues/10924), stored as the world setting `core.time`;
+   * the new time is emitted before the update, so `_onUpdate` already reads it
+   * (https://github.com/foundryvtt/foundryvtt/issues/11619).
+   */
+  private advanceTime(msg: ServerMessage, userId: string): ServerMessage | null {
+    if (msg.type !== "broadcast" || msg.action !== "update") return null;
+    if (msg.documentName !== "Combat" && msg.documentName !== "Token") return null;
+    const worldTime = msg.options.worldTime;
+    const delta = isPlainObject(worldTime) ? worldTime.delta : undefined;
+    if (typeof delta !== "number" || !Number.isFinite(delta) || delta === 0) return null;
+    const now = typeof this.world.settings["core.time"] === "number" ? this.world.settings["core.time"] : 0;
+    this.world.settings["core.time"] = now + delta;
+    return { type: "setting", requestId: null, userId, key: "core.time", value: now + delta };
   }
 
   /** World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). */

@@ -41,7 +41,8 @@ describe("the built module (dist/) is what Foundry v13 and v14 install", () => {
       ...manifest.languages.map((l) => l.path),
       ...manifest.packs.map((p) => p.path),
     ];
-    expect(paths.length).toBe(3 + manifest.languages.length);
+    // The bundle, the stylesheet, each language and the two packs (macros, rules journal).
+    expect(paths.length).toBe(4 + manifest.languages.length);
     for (const p of paths) expect(existsSync(path.join(dist, p)), p).toBe(true);
   });
 

@@ -24,7 +24,8 @@ import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
-import { callTurnHook, deletion, updateData } from "../compat";
+import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
+import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -51,15 +52,44 @@ async function write(
   const turn = turnOf(combat, view);
   // Undo steps go back even when the restored turn stands later in the order (or in the same round).
   const rewound = applied.events.some((event) => event.type === "rewound");
-  const direction =
+  const direction: 1 | -1 =
     !rewound && (round > before.round || (round === before.round && view.current !== before.current)) ? 1 : -1;
   const hookData = { round, turn: turn ?? 0 };
+  const step = {
+    turnBefore: applied.turnBefore,
+    turnAfter: applied.turnAfter,
+    roundBefore: before.round,
+    roundAfter: round,
+    rewound,
+  };
+  const delta = timeDelta(step);
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
-  else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, 0);
-  else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, 0);
+  else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
+  else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   const data = { round, turn, flags: { [MODULE_ID]: flags } };
-  await combat.update(asUpdate(updateData(data)), { direction });
+  // World time moves with the Combat update, as core's turn and round changes move it: the
+  // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
+  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(direction, delta));
+  queueLifecycle(combat, step);
+}
+
+/**
+ * The world time a step moves, as core's: `CONFIG.time.roundTime` for each new round after the first
+ * (starting the combat moves none, https://github.com/foundryvtt/foundryvtt/issues/12015),
+ * `CONFIG.time.turnTime` for a turn that ends within a round (https://foundryvtt.com/api/variables/CONFIG.time.html).
+ * An undo moves it back: previous round by the rounds it goes back, previous turn by the turn it undoes.
+ */
+function timeDelta(step: LifecycleStep): number {
+  const { roundTime, turnTime } = CONFIG.time;
+  const rounds = step.roundAfter - step.roundBefore;
+  if (rounds !== 0) {
+    const [from, to] = rounds > 0 ? [step.roundBefore, step.roundAfter] : [step.roundAfter, step.roundBefore];
+    return Math.sign(rounds) * Math.max(0, to - Math.max(from, 1)) * roundTime;
+  }
+  if (step.turnBefore === step.turnAfter) return 0;
+  if (!step.rewound) return step.turnBefore === null ? 0 : turnTime;
+  return step.turnAfter === null ? 0 : -turnTime;
 }
 
 /** The index in `combat.turns` of whoever acts in `view`, as every client sorts the turns; null for nobody. */

@@ -24,7 +24,7 @@ import {
 } from "./rules/declare-resolve";
 import { parseDeclareResolveState } from "./rules/state";
 import { declareResolveSample } from "./sample";
-import { actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
+import { DR_SETTING_DEFS, actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
 import { declareResolveTracker } from "./tracker";
 
 /** The `declare-resolve` mode module. */
@@ -52,6 +52,7 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     declareResolveEffects,
   ),
+  settings: DR_SETTING_DEFS,
   registerSettings: () => {
     registerDeclareResolveSettings();
     registerCatalogueMenu();

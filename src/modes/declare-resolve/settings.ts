@@ -5,6 +5,7 @@
  */
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_SETTINGS } from "./constants";
+import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
 import { DEFAULT_AP_BUDGET, MAX_AP_BUDGET } from "./rules/declare-resolve";
 import { DEFAULT_CATALOGUE, parseCatalogue, type CatalogueEntry } from "./rules/catalogue";
 
@@ -20,38 +21,39 @@ export function onBudgetChange(listener: () => void): void {
   budgetListener = listener;
 }
 
-function text(
-  key: "drIPFormula" | "drModifierFormula" | "drHitsPath" | "drDefPath",
-  name: string,
-  value: string,
-): void {
-  game.settings.register(MODULE_ID, DR_SETTINGS[key], {
-    name: `${I18N}.Settings.${name}.Name`,
-    hint: `${I18N}.Settings.${name}.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    default: value,
-  });
-}
-
-/** Register the `declare-resolve` settings (at `init`; the catalogue's menu is `registerCatalogueMenu`). */
-export function registerDeclareResolveSettings(): void {
-  text("drIPFormula", "DrIPFormula", DEFAULT_IP_FORMULA);
-  text("drModifierFormula", "DrModifierFormula", DEFAULT_MODIFIER_FORMULA);
-  game.settings.register(MODULE_ID, DR_SETTINGS.drBudget, {
-    name: `${I18N}.Settings.DrBudget.Name`,
-    hint: `${I18N}.Settings.DrBudget.Hint`,
-    scope: "world",
-    config: true,
-    type: Number,
-    default: DEFAULT_AP_BUDGET,
+/** The `declare-resolve` settings shown in the settings form (the catalogue has its own form). */
+export const DR_SETTING_DEFS: readonly SettingDefinition[] = [
+  {
+    key: DR_SETTINGS.drIPFormula,
+    name: "DrIPFormula",
+    type: "string",
+    check: "roll",
+    preset: () => DEFAULT_IP_FORMULA,
+  },
+  {
+    key: DR_SETTINGS.drModifierFormula,
+    name: "DrModifierFormula",
+    type: "string",
+    check: "modifier",
+    preset: () => DEFAULT_MODIFIER_FORMULA,
+  },
+  {
+    key: DR_SETTINGS.drBudget,
+    name: "DrBudget",
+    type: "number",
+    range: { min: 1, max: MAX_AP_BUDGET, integer: true },
+    preset: () => DEFAULT_AP_BUDGET,
     onChange: () => {
       budgetListener();
     },
-  });
-  text("drHitsPath", "DrHitsPath", "");
-  text("drDefPath", "DrDefPath", "");
+  },
+  { key: DR_SETTINGS.drHitsPath, name: "DrHitsPath", type: "string", check: "path", optional: true, preset: () => "" },
+  { key: DR_SETTINGS.drDefPath, name: "DrDefPath", type: "string", check: "path", optional: true, preset: () => "" },
+];
+
+/** Register the `declare-resolve` settings (at `init`; the catalogue's menu is `registerCatalogueMenu`). */
+export function registerDeclareResolveSettings(): void {
+  registerDefinitions(DR_SETTING_DEFS);
   game.settings.register(MODULE_ID, DR_SETTINGS.drCatalogue, {
     name: `${I18N}.Settings.DrCatalogue.Name`,
     hint: `${I18N}.Settings.DrCatalogue.Hint`,

@@ -19,7 +19,7 @@ import {
 import { rollPendingRollOffs } from "./rolloff";
 import { individualMode, type IndividualCommand, type IndividualState } from "./rules/individual";
 import { parseIndividualState } from "./rules/state";
-import { registerIndividualSettings } from "./settings";
+import { INDIVIDUAL_SETTING_DEFS, registerIndividualSettings } from "./settings";
 import { individualTracker } from "./tracker";
 
 /**
@@ -77,6 +77,7 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     (combat, events) => individualEffects(combat, events),
   ),
+  settings: INDIVIDUAL_SETTING_DEFS,
   registerSettings: registerIndividualSettings,
   init: () => {
     CONFIG.statusEffects.push({

@@ -2,7 +2,8 @@
  * World settings of the `individual` mode: the initiative check's die and modifier formulas (with
  * presets for common systems) and whether flat-footed is applied as a status effect.
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
+import { registerDefinitions, type PresetContext, type SettingDefinition } from "../../foundry/setting-defs";
 import { INDIVIDUAL_SETTINGS } from "./constants";
 
 /** An initiative preset: the die part and the modifier part of the check, as Foundry roll formulas. */
@@ -12,54 +13,70 @@ export interface InitiativePreset {
 }
 
 /**
- * Presets for the `individual` check. The modifier is evaluated on its own (no dice) for ties and
- * group checks; the roll posted to chat is `die + modifier`.
+ * Presets for the `individual` check, by game system. The modifier is evaluated on its own (no dice)
+ * for ties and group checks; the roll posted to chat is `die + modifier`.
+ * - dnd5e 5.3.3 (`module/data/actor/templates/attributes.mjs`, `prepareInitiative`): `init.total` is
+ *   the whole modifier (`init.mod` is the ability modifier alone). Dexterity / 100 is the tie-break
+ *   dnd5e itself adds when its `initiativeDexTiebreaker` setting is on (`actor.mjs`,
+ *   `getInitiativeRollConfig`), so equal totals rank by Dexterity before any roll-off.
+ * - pf2e: roll data is `{ actor, … }` (`@attributes` is deprecated); the initiative statistic's trace
+ *   data (`system.initiative`, Perception unless the actor picked a skill) has `totalModifier`.
+ * - worldbuilding: the attribute `init`; with the system's shorthand setting on (its default) roll
+ *   data has `@init`, with it off `@attributes.init.value` (`module/actor.js`, `getRollData`).
  */
 export const INITIATIVE_PRESETS = {
   generic: { die: "1d20", modifier: "@initiative" },
-  dnd5e: { die: "1d20", modifier: "@attributes.init.mod" },
-  pf2e: { die: "1d20", modifier: "@attributes.initiative.totalModifier" },
+  dnd5e: { die: "1d20", modifier: "@attributes.init.total + @abilities.dex.value / 100" },
+  pf2e: { die: "1d20", modifier: "@actor.system.initiative.totalModifier" },
+  worldbuilding: { die: "1d20", modifier: "@init" },
+  worldbuildingLonghand: { die: "1d20", modifier: "@attributes.init.value" },
 } as const satisfies Record<string, InitiativePreset>;
 
 /** A preset name. */
 export type InitiativePresetName = keyof typeof INITIATIVE_PRESETS;
 
-function isPresetName(value: string): value is InitiativePresetName {
-  return value in INITIATIVE_PRESETS;
+/** The preset that fits the running game system (and its own settings), or the generic one. */
+export function presetFor(context: PresetContext): InitiativePreset {
+  switch (context.systemId) {
+    case SYSTEM_IDS.dnd5e:
+      return INITIATIVE_PRESETS.dnd5e;
+    case SYSTEM_IDS.pf2e:
+      return INITIATIVE_PRESETS.pf2e;
+    case SYSTEM_IDS.worldbuilding:
+      return context.systemSetting("macroShorthand") === false
+        ? INITIATIVE_PRESETS.worldbuildingLonghand
+        : INITIATIVE_PRESETS.worldbuilding;
+    default:
+      return INITIATIVE_PRESETS.generic;
+  }
 }
 
-/** The preset that fits the running game system, or the generic one. */
-export function presetForSystem(systemId: string): InitiativePresetName {
-  return isPresetName(systemId) ? systemId : "generic";
-}
+/** The `individual` settings (registered at `init`, shown in the settings form). */
+export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
+  {
+    key: INDIVIDUAL_SETTINGS.initiativeFormula,
+    name: "InitiativeFormula",
+    type: "string",
+    check: "roll",
+    preset: (context) => presetFor(context).die,
+  },
+  {
+    key: INDIVIDUAL_SETTINGS.modifierFormula,
+    name: "ModifierFormula",
+    type: "string",
+    check: "modifier",
+    preset: (context) => presetFor(context).modifier,
+    systemNote: (systemId) =>
+      systemId === SYSTEM_IDS.worldbuilding || systemId === SYSTEM_IDS.dnd5e
+        ? `${I18N}.SettingsForm.SystemNote.${systemId}`
+        : null,
+  },
+  { key: INDIVIDUAL_SETTINGS.flatFootedStatus, name: "FlatFootedStatus", type: "boolean", preset: () => false },
+];
 
 /** Register the `individual` settings (at `init`). */
 export function registerIndividualSettings(): void {
-  const preset = INITIATIVE_PRESETS[presetForSystem(game.system.id)];
-  game.settings.register(MODULE_ID, INDIVIDUAL_SETTINGS.initiativeFormula, {
-    name: `${I18N}.Settings.InitiativeFormula.Name`,
-    hint: `${I18N}.Settings.InitiativeFormula.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    default: preset.die,
-  });
-  game.settings.register(MODULE_ID, INDIVIDUAL_SETTINGS.modifierFormula, {
-    name: `${I18N}.Settings.ModifierFormula.Name`,
-    hint: `${I18N}.Settings.ModifierFormula.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    default: preset.modifier,
-  });
-  game.settings.register(MODULE_ID, INDIVIDUAL_SETTINGS.flatFootedStatus, {
-    name: `${I18N}.Settings.FlatFootedStatus.Name`,
-    hint: `${I18N}.Settings.FlatFootedStatus.Hint`,
-    scope: "world",
-    config: true,
-    type: Boolean,
-    default: false,
-  });
+  registerDefinitions(INDIVIDUAL_SETTING_DEFS);
 }
 
 /** The formulas of the `individual` check. */

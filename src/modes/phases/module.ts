@@ -9,7 +9,7 @@ import { PHASES_ACTIONS } from "./actions";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
 import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
 import { parsePhasesState } from "./rules/state";
-import { phasesDefaults, registerPhasesSettings } from "./settings";
+import { PHASES_SETTING_DEFS, phasesDefaults, registerPhasesSettings } from "./settings";
 import { phasesTracker } from "./tracker";
 
 /** The `phases` mode module. */
@@ -38,6 +38,7 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     phasesEffects,
   ),
+  settings: PHASES_SETTING_DEFS,
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,
   actions: PHASES_ACTIONS,

@@ -3,7 +3,8 @@
  * sizes), the Advantage pool's cap and the Collapse points a new encounter starts with, and whether
  * players see the Collapse points.
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { MODULE_ID } from "../../constants";
+import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
 import { DEFAULT_COLLAPSE, DEFAULT_POOL_CAP, MAX_POINTS } from "./rules/phases";
 import { PHASES_SETTINGS } from "./constants";
 import { parseSkillList, type SkillEntry } from "./rules/skills";
@@ -13,34 +14,35 @@ export const DEFAULT_SKILLS =
   "Athletics = @skills.athletics; Melee = @skills.melee; Ranged = @skills.ranged; Stealth = @skills.stealth; " +
   "Knowledge = @skills.knowledge; Presence = @skills.presence";
 
+/** The `phases` settings (registered at `init`, shown in the settings form). */
+export const PHASES_SETTING_DEFS: readonly SettingDefinition[] = [
+  {
+    key: PHASES_SETTINGS.phasesSkills,
+    name: "PhasesSkills",
+    type: "string",
+    check: "skills",
+    preset: () => DEFAULT_SKILLS,
+  },
+  {
+    key: PHASES_SETTINGS.phasesPoolCap,
+    name: "PhasesPoolCap",
+    type: "number",
+    range: { min: 0, max: MAX_POINTS, integer: true },
+    preset: () => DEFAULT_POOL_CAP,
+  },
+  {
+    key: PHASES_SETTINGS.phasesCollapse,
+    name: "PhasesCollapse",
+    type: "number",
+    range: { min: 0, max: MAX_POINTS, integer: true },
+    preset: () => DEFAULT_COLLAPSE,
+  },
+  { key: PHASES_SETTINGS.phasesShowCollapse, name: "PhasesShowCollapse", type: "boolean", preset: () => true },
+];
+
 /** Register the `phases` settings (at `init`). */
 export function registerPhasesSettings(): void {
-  const meta = (name: string): { name: string; hint: string; scope: "world"; config: true } => ({
-    name: `${I18N}.Settings.${name}.Name`,
-    hint: `${I18N}.Settings.${name}.Hint`,
-    scope: "world",
-    config: true,
-  });
-  game.settings.register(MODULE_ID, PHASES_SETTINGS.phasesSkills, {
-    ...meta("PhasesSkills"),
-    type: String,
-    default: DEFAULT_SKILLS,
-  });
-  game.settings.register(MODULE_ID, PHASES_SETTINGS.phasesPoolCap, {
-    ...meta("PhasesPoolCap"),
-    type: Number,
-    default: DEFAULT_POOL_CAP,
-  });
-  game.settings.register(MODULE_ID, PHASES_SETTINGS.phasesCollapse, {
-    ...meta("PhasesCollapse"),
-    type: Number,
-    default: DEFAULT_COLLAPSE,
-  });
-  game.settings.register(MODULE_ID, PHASES_SETTINGS.phasesShowCollapse, {
-    ...meta("PhasesShowCollapse"),
-    type: Boolean,
-    default: true,
-  });
+  registerDefinitions(PHASES_SETTING_DEFS);
 }
 
 /** The configured skills. */

@@ -9,6 +9,7 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.sidesCountdown": number;
     "structured-initiative.sidesMaxReactions": number;
     "structured-initiative.sidesWoundPenalty": string;
+    "structured-initiative.sidesTraitUnit": string;
   }
 }
 

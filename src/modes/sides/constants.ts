@@ -19,6 +19,8 @@ export const SIDES_SETTINGS = {
   sidesMaxReactions: "sidesMaxReactions",
   /** The wound penalty taken off a side's roll (a formula; empty: none). */
   sidesWoundPenalty: "sidesWoundPenalty",
+  /** How a plain number in a trait reads: "dice" (3 = 3D) or "pips" (10 = 3D+1). */
+  sidesTraitUnit: "sidesTraitUnit",
 } as const;
 
 /** The mode's templates. */

@@ -22,7 +22,7 @@ import {
 } from "./glue";
 import { SIDES_REFUSALS, sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
 import { parseSidesState } from "./rules/state";
-import { registerSidesSettings } from "./settings";
+import { SIDES_SETTING_DEFS, registerSidesSettings } from "./settings";
 import { sidesTracker } from "./tracker";
 
 /** The `sides` mode module. */
@@ -60,6 +60,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
       Hooks.on("updateActor", onSidesActorUpdated);
     },
   },
+  settings: SIDES_SETTING_DEFS,
   registerSettings: registerSidesSettings,
   prepare: prepareSides,
   tracker: { ...sidesTracker, afterRender: tickCountdowns },

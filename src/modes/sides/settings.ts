@@ -3,7 +3,8 @@
  * the multiple-action penalty and the hesitation countdown. A formula is resolved against the actor's
  * roll data and must give a dice code ("3D+2") or a whole number of dice ("3" = 3D).
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
+import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
 import { SIDES_SETTINGS } from "./constants";
 import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/sides";
 
@@ -22,65 +23,118 @@ export interface SidesFormulas {
   readonly tactics: string;
 }
 
+/** How a trait's number is read: a number of dice ("3" = 3D), or pips (three to a die: 10 = 3D+1). */
+export type TraitUnit = "dice" | "pips";
+
+/** A `sides` preset: the trait formulas, the wound penalty's formula and the unit of plain numbers. */
+export interface SidesPreset extends SidesFormulas {
+  readonly woundPenalty: string;
+  readonly unit: TraitUnit;
+}
+
 /**
- * Presets. `generic` reads `@dexterity` and `@perception` and needs no Tactics. `d6` is the Star Wars
- * D6 rule (the better of Perception and Tactics); its data paths are examples to adjust to the game
- * system in use, not verified against a published D6 system.
+ * Presets. `generic` reads `@dexterity` and `@perception` (dice codes or numbers of dice) and needs
+ * no Tactics. OpenD6 Space (`nonex-ist-od6s`, `od6s` before 3.0; 3.0.0,
+ * `src/module/data/actor/fields/attributes.ts` and `actor-helpers/prepare-actor.ts`) keeps every
+ * attribute as a score in pips (`attributes.<key>.score`; three pips a die, its `pip_per_dice`
+ * default): Dexterity is its Agility (`agi`), Perception `per`, and its own initiative score
+ * (`initiative.score`: Perception, or the attribute its settings name, plus modifiers) picks the
+ * roller. Tactics is a skill Item there, out of reach of roll data, and `wounds.value` is a wound
+ * level, not a dice penalty: both stay empty.
  */
 export const SIDES_PRESETS = {
-  generic: { dexterity: "@dexterity", perception: "@perception", initiative: "", tactics: "" },
-  d6: { dexterity: "@dexterity", perception: "@perception", initiative: "", tactics: "@tactics" },
-} as const satisfies Record<string, SidesFormulas>;
+  generic: {
+    dexterity: "@dexterity",
+    perception: "@perception",
+    initiative: "",
+    tactics: "",
+    woundPenalty: "",
+    unit: "dice",
+  },
+  od6s: {
+    dexterity: "@attributes.agi.score",
+    perception: "@attributes.per.score",
+    initiative: "@initiative.score",
+    tactics: "",
+    woundPenalty: "",
+    unit: "pips",
+  },
+} as const satisfies Record<string, SidesPreset>;
+
+/** The `sides` preset of a game system. */
+export function sidesPresetFor(systemId: string): SidesPreset {
+  return systemId === SYSTEM_IDS.od6s || systemId === SYSTEM_IDS.od6sLegacy
+    ? SIDES_PRESETS.od6s
+    : SIDES_PRESETS.generic;
+}
 
 /** Default multiple-action penalty per action beyond the first (the D6 preset: −1D). */
 export const DEFAULT_SIDES_PENALTY = "1D";
 /** Default seconds a character has to declare before hesitating. */
 export const DEFAULT_SIDES_COUNTDOWN = 3;
 
-type FormulaKey = "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "sidesTactics" | "sidesWoundPenalty";
+const isOd6s = (systemId: string): boolean => systemId === SYSTEM_IDS.od6s || systemId === SYSTEM_IDS.od6sLegacy;
+
+function trait(
+  key: "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "sidesTactics" | "sidesWoundPenalty",
+  name: string,
+  field: keyof SidesFormulas | "woundPenalty",
+  optional: boolean,
+  note?: string,
+): SettingDefinition {
+  return {
+    key: SIDES_SETTINGS[key],
+    name,
+    type: "string",
+    check: "trait",
+    optional,
+    preset: (context) => sidesPresetFor(context.systemId)[field],
+    ...(note === undefined
+      ? {}
+      : { systemNote: (systemId: string) => (isOd6s(systemId) ? `${I18N}.SettingsForm.SystemNote.${note}` : null) }),
+  };
+}
+
+/** The `sides` settings (registered at `init`, shown in the settings form). */
+export const SIDES_SETTING_DEFS: readonly SettingDefinition[] = [
+  {
+    key: SIDES_SETTINGS.sidesTraitUnit,
+    name: "SidesTraitUnit",
+    type: "string",
+    choices: { dice: `${I18N}.Settings.SidesTraitUnit.dice`, pips: `${I18N}.Settings.SidesTraitUnit.pips` },
+    preset: (context) => sidesPresetFor(context.systemId).unit,
+  },
+  trait("sidesDexterity", "SidesDexterity", "dexterity", false),
+  trait("sidesPerception", "SidesPerception", "perception", false),
+  trait("sidesInitiative", "SidesInitiative", "initiative", true),
+  trait("sidesTactics", "SidesTactics", "tactics", true, "od6sTactics"),
+  trait("sidesWoundPenalty", "SidesWoundPenalty", "woundPenalty", true, "od6sWounds"),
+  {
+    key: SIDES_SETTINGS.sidesActionPenalty,
+    name: "SidesActionPenalty",
+    type: "string",
+    check: "penalty",
+    preset: () => DEFAULT_SIDES_PENALTY,
+  },
+  {
+    key: SIDES_SETTINGS.sidesMaxReactions,
+    name: "SidesMaxReactions",
+    type: "number",
+    range: { min: 1, max: MAX_ACTIONS_LIMIT, integer: true },
+    preset: () => DEFAULT_MAX_REACTIONS,
+  },
+  {
+    key: SIDES_SETTINGS.sidesCountdown,
+    name: "SidesCountdown",
+    type: "number",
+    range: { min: 0, max: 600, integer: false },
+    preset: () => DEFAULT_SIDES_COUNTDOWN,
+  },
+];
 
 /** Register the `sides` settings (called from `registerSettings` at `init`). */
 export function registerSidesSettings(): void {
-  const preset = SIDES_PRESETS.generic;
-  const formula = (key: FormulaKey, name: string, value: string): void => {
-    game.settings.register(MODULE_ID, SIDES_SETTINGS[key], {
-      name: `${I18N}.Settings.${name}.Name`,
-      hint: `${I18N}.Settings.${name}.Hint`,
-      scope: "world",
-      config: true,
-      type: String,
-      default: value,
-    });
-  };
-  formula("sidesDexterity", "SidesDexterity", preset.dexterity);
-  formula("sidesPerception", "SidesPerception", preset.perception);
-  formula("sidesInitiative", "SidesInitiative", preset.initiative);
-  formula("sidesTactics", "SidesTactics", preset.tactics);
-  formula("sidesWoundPenalty", "SidesWoundPenalty", "");
-  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesActionPenalty, {
-    name: `${I18N}.Settings.SidesActionPenalty.Name`,
-    hint: `${I18N}.Settings.SidesActionPenalty.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    default: DEFAULT_SIDES_PENALTY,
-  });
-  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesMaxReactions, {
-    name: `${I18N}.Settings.SidesMaxReactions.Name`,
-    hint: `${I18N}.Settings.SidesMaxReactions.Hint`,
-    scope: "world",
-    config: true,
-    type: Number,
-    default: DEFAULT_MAX_REACTIONS,
-  });
-  game.settings.register(MODULE_ID, SIDES_SETTINGS.sidesCountdown, {
-    name: `${I18N}.Settings.SidesCountdown.Name`,
-    hint: `${I18N}.Settings.SidesCountdown.Hint`,
-    scope: "world",
-    config: true,
-    type: Number,
-    default: DEFAULT_SIDES_COUNTDOWN,
-  });
+  registerDefinitions(SIDES_SETTING_DEFS);
 }
 
 /** The trait formulas of the world. */
@@ -113,4 +167,10 @@ export function sidesMaxReactions(): number {
 export function sidesCountdownMs(): number {
   const value = game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesCountdown);
   return Number.isFinite(value) ? Math.min(Math.max(value, 0), 600) * 1000 : DEFAULT_SIDES_COUNTDOWN * 1000;
+}
+
+/** How plain numbers in trait values are read (dice unless the world says pips). */
+export function sidesTraitUnit(): TraitUnit {
+  const value: unknown = game.settings.get(MODULE_ID, SIDES_SETTINGS.sidesTraitUnit);
+  return value === "pips" ? "pips" : "dice";
 }

@@ -7,6 +7,7 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.slotsScoring": string;
     "structured-initiative.slotsKeepPC": boolean;
     "structured-initiative.slotsKeepNPC": boolean;
+    "structured-initiative.slotsSystemPool": boolean;
   }
 }
 

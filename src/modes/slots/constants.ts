@@ -15,6 +15,8 @@ export const SLOTS_SETTINGS = {
   slotsKeepPC: "slotsKeepPC",
   /** Whether a defeated or removed NPC's slot stays. */
   slotsKeepNPC: "slotsKeepNPC",
+  /** Use the game system's own initiative pool builder when its combatant has one (Genesys). */
+  slotsSystemPool: "slotsSystemPool",
 } as const;
 
 /** Combatant flag (GM-written): the skill of its initiative check ("cool" or "vigilance"). */

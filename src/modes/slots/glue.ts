@@ -12,7 +12,7 @@ import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
-import { slotsFormulas, slotsKeepPolicy, type SlotsPreset } from "./settings";
+import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
 
 /** The skills a `slots` initiative check can use. */
@@ -58,13 +58,43 @@ export async function setSlotsSkill(
   return { ok: true };
 }
 
-/** The formulas of one check, resolved against the actor, or null when one of them is malformed. */
+/** A Genesys-style pool builder on a combatant: `getInitiativeRoll(skillName, characteristic)`. */
+type PoolBuilder = (skillName: string, characteristic: string) => unknown;
+
+/**
+ * The formula the game system's own pool builder gives for this check (Genesys: the combatant's
+ * `getInitiativeRoll("Cool", "presence")`, which reads the actor's skill Items), or null when the
+ * world does not use it, the combatant has none, or what it gives is not a valid roll.
+ */
+function systemPoolFormula(combatant: Combatant.Implementation | undefined, skill: SlotSkill): string | null {
+  if (combatant === undefined || !slotsSystemPool()) return null;
+  const builder = (combatant as unknown as { getInitiativeRoll?: unknown }).getInitiativeRoll;
+  if (typeof builder !== "function") return null;
+  try {
+    const roll: unknown = (builder as PoolBuilder).call(combatant, SKILL_NAMES[skill], SYSTEM_POOL_FALLBACK[skill]);
+    const formula: unknown = roll instanceof Roll ? roll.formula : null;
+    return typeof formula === "string" && formula.trim() !== "" && Roll.validate(formula) ? formula : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The skill names a system's pool builder looks up (as Genesys names its skill Items). */
+const SKILL_NAMES: Readonly<Record<SlotSkill, string>> = { cool: "Cool", vigilance: "Vigilance" };
+
+/**
+ * The formulas of one check, resolved against the actor, or null when one of them is malformed.
+ * With narrative-dice scoring, the game system's own pool builder comes first where the world uses
+ * it and the combatant has one.
+ */
 function formulasFor(
   preset: SlotsPreset,
   skill: SlotSkill,
   data: Record<string, unknown>,
+  combatant?: Combatant.Implementation,
 ): { primary: string; secondary: string | null } | null {
-  const primary = resolveFormula(preset[skill], data);
+  const pool = preset.scoring === "symbols" ? systemPoolFormula(combatant, skill) : null;
+  const primary = pool ?? resolveFormula(preset[skill], data);
   if (primary === null) return null;
   if (preset.scoring === "symbols") return { primary, secondary: null };
   const secondary = resolveFormula(preset.secondary, data);
@@ -121,7 +151,7 @@ export const checkSlotsRolls: RollCheck = (combat, command, rolls) => {
   const actor = combatant?.actor ?? null;
   if (combatant === undefined || actor === null || (skill !== undefined && skill !== skillOf(combatant)))
     return Promise.resolve(false);
-  const formulas = formulasFor(slotsFormulas(), skillOf(combatant), actor.getRollData());
+  const formulas = formulasFor(slotsFormulas(), skillOf(combatant), actor.getRollData(), combatant);
   const expected =
     formulas === null ? [] : [formulas.primary, ...(formulas.secondary === null ? [] : [formulas.secondary])];
   const scores = formulas === null ? null : scoresOf(rolls, formulas.secondary === null);
@@ -156,7 +186,7 @@ export async function rollSlotsChecks(
   });
   return rollEach(combat, ids, probeOf, async (combatant, actor) => {
     const probe = probeOf(combatant);
-    const formulas = formulasFor(preset, probe.skill, actor.getRollData());
+    const formulas = formulasFor(preset, probe.skill, actor.getRollData(), combatant);
     const scores = formulas === null ? null : await rollScores(combatant, formulas, probe.skill, rollMode);
     if (scores === null)
       return shownRefusal(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });

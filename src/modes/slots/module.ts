@@ -11,7 +11,7 @@ import { SLOTS_ACTIONS } from "./actions";
 import { applyKeepPolicy, checkSlotsRolls, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
 import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
 import { parseSlotsState } from "./rules/state";
-import { onKeepSlotsChange, registerSlotsSettings, slotsKeepPolicy } from "./settings";
+import { SLOTS_SETTING_DEFS, onKeepSlotsChange, registerSlotsSettings, slotsKeepPolicy } from "./settings";
 import { slotsTracker } from "./tracker";
 
 /** The `slots` mode module. */
@@ -37,6 +37,7 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
     rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
   },
   mirror: defeatedMirror<SlotsState>((state) => new Map(state.combatants.map((c) => [c.id, c.defeated]))),
+  settings: SLOTS_SETTING_DEFS,
   registerSettings: () => {
     registerSlotsSettings();
     onKeepSlotsChange(() => void applyKeepPolicy());

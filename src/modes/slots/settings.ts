@@ -2,7 +2,8 @@
  * World settings of the `slots` mode: the check's formulas and scoring (with presets for the Star
  * Wars FFG and Genesys systems) and the keep-slot policy for defeated or removed combatants.
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
+import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
 import { SLOTS_SETTINGS } from "./constants";
 
 /** How a `slots` check is scored: two formula totals, or the successes and advantages of one dice pool. */
@@ -26,8 +27,17 @@ function ffgPool(rank: string, characteristic: string): string {
 
 /**
  * Presets for the `slots` check. Generic: the primary score is a formula total per skill, the
- * secondary score another formula's total. Star Wars FFG: one pool per skill, scored by its net
- * successes and advantages (data paths of the starwarsffg system's actors; unverified for Genesys).
+ * secondary score another formula's total.
+ * - Star Wars FFG 2.0.3 (`template.json`; `modules/combat-ffg.js`, `_getInitiativeRoll`): roll data
+ *   is the actor's system data; Cool is `skills.Cool.rank` with `characteristics.Presence.value`,
+ *   Vigilance `skills.Vigilance.rank` with `characteristics.Willpower.value`. The system starts
+ *   from the characteristic's ability dice and upgrades one per rank (`modules/dice/pool.js`,
+ *   `upgrade`): the lesser of the two in proficiency dice, the difference in ability dice. One pool,
+ *   scored by its net successes and advantages.
+ * - Genesys (Mezryss/FVTT-Genesys, `src/combat/GenesysCombatant.ts`): skills are Items, out of reach
+ *   of roll data, and the combatant builds the pool itself (`getInitiativeRoll(skill, characteristic)`);
+ *   `slotsSystemPool` uses that builder. Without it, the characteristic alone (`characteristics.presence`
+ *   / `.willpower`, numbers) gives the pool: an unskilled check.
  */
 export const SLOTS_PRESETS = {
   generic: { cool: "1d6", vigilance: "1d6", secondary: "1d6", scoring: "totals" },
@@ -38,8 +48,8 @@ export const SLOTS_PRESETS = {
     scoring: "symbols",
   },
   genesys: {
-    cool: ffgPool("@skills.cool.rank", "@characteristics.presence"),
-    vigilance: ffgPool("@skills.vigilance.rank", "@characteristics.willpower"),
+    cool: "(@characteristics.presence)da",
+    vigilance: "(@characteristics.willpower)da",
     secondary: "0",
     scoring: "symbols",
   },
@@ -47,8 +57,13 @@ export const SLOTS_PRESETS = {
 
 /** The `slots` preset that fits the running game system, or the generic one. */
 export function slotsPresetFor(systemId: string): SlotsPreset {
-  return systemId === "starwarsffg" || systemId === "genesys" ? SLOTS_PRESETS[systemId] : SLOTS_PRESETS.generic;
+  return systemId === SYSTEM_IDS.starwarsffg || systemId === SYSTEM_IDS.genesys
+    ? SLOTS_PRESETS[systemId]
+    : SLOTS_PRESETS.generic;
 }
+
+/** The characteristic a skill's check falls back on when the system's own pool builder finds no skill. */
+export const SYSTEM_POOL_FALLBACK = { cool: "presence", vigilance: "willpower" } as const;
 
 let keepSlotsListener: () => void = () => undefined;
 
@@ -57,52 +72,68 @@ export function onKeepSlotsChange(listener: () => void): void {
   keepSlotsListener = listener;
 }
 
+function formula(
+  key: "slotsCoolFormula" | "slotsVigilanceFormula" | "slotsSecondaryFormula",
+  name: string,
+  field: "cool" | "vigilance" | "secondary",
+): SettingDefinition {
+  return {
+    key: SLOTS_SETTINGS[key],
+    name,
+    type: "string",
+    check: "roll",
+    preset: (context) => slotsPresetFor(context.systemId)[field],
+    ...(field === "secondary"
+      ? {}
+      : {
+          systemNote: (systemId: string) =>
+            systemId === SYSTEM_IDS.genesys ? `${I18N}.SettingsForm.SystemNote.genesys` : null,
+        }),
+  };
+}
+
+function keep(key: "slotsKeepPC" | "slotsKeepNPC", name: string, value: boolean): SettingDefinition {
+  return {
+    key: SLOTS_SETTINGS[key],
+    name,
+    type: "boolean",
+    preset: () => value,
+    onChange: () => {
+      keepSlotsListener();
+    },
+  };
+}
+
+/** The `slots` settings (registered at `init`, shown in the settings form). */
+export const SLOTS_SETTING_DEFS: readonly SettingDefinition[] = [
+  formula("slotsCoolFormula", "SlotsCoolFormula", "cool"),
+  formula("slotsVigilanceFormula", "SlotsVigilanceFormula", "vigilance"),
+  formula("slotsSecondaryFormula", "SlotsSecondaryFormula", "secondary"),
+  {
+    key: SLOTS_SETTINGS.slotsScoring,
+    name: "SlotsScoring",
+    type: "string",
+    choices: { totals: `${I18N}.Settings.SlotsScoring.totals`, symbols: `${I18N}.Settings.SlotsScoring.symbols` },
+    preset: (context) => slotsPresetFor(context.systemId).scoring,
+  },
+  {
+    key: SLOTS_SETTINGS.slotsSystemPool,
+    name: "SlotsSystemPool",
+    type: "boolean",
+    preset: (context) => context.systemId === SYSTEM_IDS.genesys,
+  },
+  keep("slotsKeepPC", "SlotsKeepPC", true),
+  keep("slotsKeepNPC", "SlotsKeepNPC", false),
+];
+
 /** Register the `slots` settings (at `init`). */
 export function registerSlotsSettings(): void {
-  const preset = slotsPresetFor(game.system.id);
-  const formula = (key: "slotsCoolFormula" | "slotsVigilanceFormula" | "slotsSecondaryFormula", name: string): void => {
-    game.settings.register(MODULE_ID, SLOTS_SETTINGS[key], {
-      name: `${I18N}.Settings.${name}.Name`,
-      hint: `${I18N}.Settings.${name}.Hint`,
-      scope: "world",
-      config: true,
-      type: String,
-      default:
-        key === "slotsCoolFormula"
-          ? preset.cool
-          : key === "slotsVigilanceFormula"
-            ? preset.vigilance
-            : preset.secondary,
-    });
-  };
-  formula("slotsCoolFormula", "SlotsCoolFormula");
-  formula("slotsVigilanceFormula", "SlotsVigilanceFormula");
-  formula("slotsSecondaryFormula", "SlotsSecondaryFormula");
-  game.settings.register(MODULE_ID, SLOTS_SETTINGS.slotsScoring, {
-    name: `${I18N}.Settings.SlotsScoring.Name`,
-    hint: `${I18N}.Settings.SlotsScoring.Hint`,
-    scope: "world",
-    config: true,
-    type: String,
-    choices: { totals: `${I18N}.Settings.SlotsScoring.totals`, symbols: `${I18N}.Settings.SlotsScoring.symbols` },
-    default: preset.scoring,
-  });
-  for (const [key, name, value] of [
-    ["slotsKeepPC", "SlotsKeepPC", true],
-    ["slotsKeepNPC", "SlotsKeepNPC", false],
-  ] as const) {
-    game.settings.register(MODULE_ID, SLOTS_SETTINGS[key], {
-      name: `${I18N}.Settings.${name}.Name`,
-      hint: `${I18N}.Settings.${name}.Hint`,
-      scope: "world",
-      config: true,
-      type: Boolean,
-      default: value,
-      onChange: () => {
-        keepSlotsListener();
-      },
-    });
-  }
+  registerDefinitions(SLOTS_SETTING_DEFS);
+}
+
+/** Whether the check uses the game system's own pool builder where the combatant has one. */
+export function slotsSystemPool(): boolean {
+  return game.settings.get(MODULE_ID, SLOTS_SETTINGS.slotsSystemPool);
 }
 
 /** The formulas and scoring of the `slots` check. */

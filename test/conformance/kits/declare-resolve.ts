@@ -150,7 +150,7 @@ export const kit = defineKit<DeclareResolveState, DeclareResolveCommand, Action>
   },
   invariants,
   sim: {
-    world: (seed) => drWorld({ seed }),
+    world: (seed, extra) => drWorld({ seed, ...extra }),
     async begin(sim) {
       await drEncounter(sim, CAST);
       await rollIPs(sim, FACES);

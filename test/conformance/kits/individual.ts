@@ -242,7 +242,7 @@ export const kit = defineKit<IndividualState, IndividualCommand, Action>({
   commandFor,
   invariants,
   sim: {
-    world: (seed) => world({ seed }),
+    world: (seed, extra) => world({ seed, ...extra }),
     async begin(sim) {
       await encounter(sim, CAST);
       const combat = combatOn(sim.gm);

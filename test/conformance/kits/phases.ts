@@ -236,7 +236,7 @@ export const kit = defineKit<PhasesState, PhasesCommand, Action>({
   commandFor: (state, allowed) => phasesCommandFor(state, allowed),
   invariants,
   sim: {
-    world: (seed) => phasesWorld({ seed }),
+    world: (seed, extra) => phasesWorld({ seed, ...extra }),
     async begin(sim) {
       await phasesEncounter(sim, CAST);
       const combat = combatOn(sim.gm);

@@ -284,7 +284,7 @@ export const kit = defineKit<SidesState, SidesCommand, Action>({
   steps,
   invariants,
   sim: {
-    world: (seed) => sidesWorld({ seed }),
+    world: (seed, extra) => sidesWorld({ seed, ...extra }),
     async begin(sim) {
       await sidesEncounter(sim, CAST);
       const combat = combatOn(sim.gm);

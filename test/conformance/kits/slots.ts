@@ -190,7 +190,7 @@ export const kit = defineKit<SlotsState, SlotsCommand, Action>({
   commandFor,
   invariants,
   sim: {
-    world: (seed) => world({ seed }),
+    world: (seed, extra) => world({ seed, ...extra }),
     async begin(sim) {
       await slotsEncounter(sim, CAST);
       const combat = combatOn(sim.gm);

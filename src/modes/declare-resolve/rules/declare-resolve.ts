@@ -1378,6 +1378,16 @@ export function createDeclareResolve(
 }
 
 /** Declare slowest first, resolve fastest first, with action points (RULES.md §3). */
+/**
+ * The acting turn: a combatant's part of a resolution pass, named by round, pass and combatant.
+ * Rolls, declarations and the upkeep are no turns.
+ */
+export function declareResolveTurnKey(state: DeclareResolveState): string | null {
+  if (state.phase !== "resolve") return null;
+  const turn = currentTurn(state);
+  return turn === null ? null : `${state.round}:resolve${turn.pass}:${turn.combatantId}`;
+}
+
 export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareResolveCommand> = {
   id: "declare-resolve",
   create: (roster) => createDeclareResolve(roster),
@@ -1386,4 +1396,5 @@ export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareReso
   allowed: declareResolveAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  turnKey: declareResolveTurnKey,
 };

@@ -1027,6 +1027,12 @@ function create(roster: readonly RosterEntry[]): IndividualState {
 }
 
 /** Individual initiative (RULES.md §2): d20 checks, ties, group checks, joining, surprise, delay and ready. */
+/** The acting turn: whoever acts now, named by round (surprise or regular) and combatant. */
+export function individualTurnKey(state: IndividualState): string | null {
+  if (!state.started || state.current === null) return null;
+  return `${state.round}:${state.surpriseRound ? "surprise" : "round"}:${state.current}`;
+}
+
 export const individualMode: ModeDefinition<IndividualState, IndividualCommand> = {
   id: "individual",
   create,
@@ -1035,4 +1041,5 @@ export const individualMode: ModeDefinition<IndividualState, IndividualCommand> 
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  turnKey: individualTurnKey,
 };

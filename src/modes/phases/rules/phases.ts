@@ -1480,6 +1480,16 @@ export function createPhases(roster: readonly RosterEntry[], settings: Partial<P
 }
 
 /** Foes declare, heroes act in any order with press-your-luck turns, foes resolve (RULES.md §5). */
+/**
+ * The acting turn: a hero's turn (phase 2) or a foe resolving its intents (phase 3), named by round,
+ * phase and combatant. A foe declaring (phase 1) takes no turn.
+ */
+export function phasesTurnKey(state: PhasesState): string | null {
+  if (!state.started || (state.phase !== "heroes" && state.phase !== "foesResolve")) return null;
+  const current = currentOf(state);
+  return current === null ? null : `${state.round}:${state.phase}:${current}`;
+}
+
 export const phasesMode: ModeDefinition<PhasesState, PhasesCommand> = {
   id: "phases",
   create: (roster) => createPhases(roster),
@@ -1488,4 +1498,5 @@ export const phasesMode: ModeDefinition<PhasesState, PhasesCommand> = {
   allowed: phasesAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  turnKey: phasesTurnKey,
 };

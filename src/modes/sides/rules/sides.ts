@@ -1249,6 +1249,16 @@ function create(roster: readonly RosterEntry[]): SidesState {
 }
 
 /** Side initiative (RULES.md §1): sides roll, characters declare, then act in passes. */
+/**
+ * The acting turn: a character's action in a pass, named by round, pass and character. Side rolls and
+ * declarations are no turns (docs/modes/sides.md, "Turn events").
+ */
+export function sidesTurnKey(state: SidesState): string | null {
+  if (!state.started || state.step !== "pass") return null;
+  const current = currentOf(state);
+  return current === null ? null : `${state.round}:pass${state.pass}:${current}`;
+}
+
 export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   id: "sides",
   create,
@@ -1257,6 +1267,7 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  turnKey: sidesTurnKey,
   // Previous round keeps the round's side rolls: it lands where the declaration step began.
   roundStart: (state) => state.started && state.step !== "initiative",
 };

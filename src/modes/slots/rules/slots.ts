@@ -841,6 +841,12 @@ function create(roster: readonly RosterEntry[]): SlotsState {
 }
 
 /** Initiative slots (RULES.md §4): checks, PC and NPC slots with the names dropped, claims and fills. */
+/** The acting turn: a filled slot, named by round, slot and filler; an open slot is nobody's turn. */
+export function slotsTurnKey(state: SlotsState): string | null {
+  const filler = state.started ? fillerOf(state) : null;
+  return filler === null ? null : `${state.round}:slot${String(state.slotIndex)}:${filler}`;
+}
+
 export const slotsMode: ModeDefinition<SlotsState, SlotsCommand> = {
   id: "slots",
   create,
@@ -849,4 +855,5 @@ export const slotsMode: ModeDefinition<SlotsState, SlotsCommand> = {
   allowed: slotsAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  turnKey: slotsTurnKey,
 };
