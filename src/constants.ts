@@ -56,7 +56,12 @@ export const HOOKS = {
   refused: `${MODULE_ID}.refused`,
   /** The encounter's mode was set. */
   modeChanged: `${MODULE_ID}.modeChanged`,
-  /** The GM's row menu is being built: add or remove entries. */
+  /**
+   * The GM's row menu is being built: `(tracker, entries)`; add or remove entries. They arrive in the
+   * running generation's shape, and an added one may take either: v13 `{name, icon: "<i class=…>",
+   * condition(li), callback(li)}` or v14 `{label, icon: "fa-…", visible(target), onClick(event, target)}`
+   * (`src/foundry/compat.ts` converts each for Foundry's ContextMenu).
+   */
   rowMenu: `${MODULE_ID}.rowMenu`,
 } as const;
 

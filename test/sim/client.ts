@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import type { ManualClock } from "./clock.js";
-import { createRealm, type Notification, type SimRealm } from "./runtime.js";
+import { createRealm, type Notification, type SimGeneration, type SimRealm } from "./runtime.js";
 import type { ClientRequest, ServerMessage, SimServer } from "./server.js";
 import type { Dict, Json } from "./utils.js";
 
@@ -28,6 +28,8 @@ export interface SimClientOptions {
   turnEventsOnCombatantChange?: boolean;
   /** The realm's time (`Date.now` and timers) when set; the host's wall clock otherwise. */
   clock?: ManualClock;
+  /** The Foundry generation the realm emulates (default 13). */
+  generation?: SimGeneration;
 }
 
 const scriptCache = new Map<string, { mtimeMs: number; script: vm.Script }>();
@@ -88,6 +90,10 @@ export class SimClient {
   }
   get errors(): unknown[] {
     return this.api.errors;
+  }
+  /** Deprecation warnings the realm's Foundry logged (`foundry.utils.logCompatibilityWarning`). */
+  get compatWarnings(): string[] {
+    return this.api.compatWarnings;
   }
   get hookLog(): SimRealm["hookLog"] {
     return this.api.hookLog;
@@ -224,6 +230,7 @@ export class SimClient {
         modules: this.opts.modules,
         system: this.opts.system ?? { id: "sim-system", title: "Simulated System", initiative: "1d20" },
         renderTemplates: this.opts.renderTemplates ?? false,
+        generation: this.opts.generation ?? 13,
         turnEventsOnCombatantChange: this.opts.turnEventsOnCombatantChange ?? false,
       },
     );

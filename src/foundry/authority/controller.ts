@@ -25,6 +25,7 @@ import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 import { mirrorChanges, turnOrderFor } from "../interop";
+import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
 import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 
 /** Whether this client is the one that applies commands. */
@@ -64,18 +65,16 @@ async function write(
     rewound,
   };
   const delta = timeDelta(step);
-  const hookOptions = { advanceTime: delta, direction };
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
-  else if (round !== before.round) Hooks.callAll("combatRound", combat, hookData, hookOptions);
-  else if (view.current !== before.current) Hooks.callAll("combatTurn", combat, hookData, hookOptions);
+  else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
+  else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
   const combatants = mirrorChanges(combat, module, state, view);
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
-  const options = delta === 0 ? { direction } : { direction, worldTime: { delta } };
-  await combat.update(asUpdate(data), options);
+  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(direction, delta));
   queueLifecycle(combat, step);
 }
 
@@ -258,8 +257,8 @@ async function afterEvents(
 }
 
 /**
- * Module update data as Foundry update data: flag diffs are built as plain objects (with Foundry's
- * `-=key` deletion keys), which the typed update data accepts as any object of its shape.
+ * Module update data as Foundry update data: flag diffs are built as plain objects (deletions in
+ * the running generation's form, `compat.ts`), which the typed update data accepts as any object of its shape.
  */
 function asUpdate(data: object): Combat.UpdateData {
   return data;
@@ -378,7 +377,8 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
+    const [gone, marker] = deletion(FLAGS.encounter);
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [gone]: marker } } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await resync(combat);
     return { ok: true } as const;
@@ -400,8 +400,9 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
   const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
   const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
-  // `-=` deletes the old object first, so no stale history key survives a reset.
-  flags[`-=${FLAGS.encounter}`] = null;
+  // Deleting the old object first leaves no stale history key after a reset.
+  const [gone, marker] = deletion(FLAGS.encounter);
+  flags[gone] = marker;
   await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));

@@ -13,6 +13,7 @@ import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
+import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The key of the module's data in the render context. */
@@ -193,9 +194,10 @@ export function createTrackerClass(Base: TrackerClass) {
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
       if (!game.user.isGM) return;
-      const entries = rowMenuEntries(() => this.structuredCombat);
+      // Listeners see (and may add) entries in the running generation's shape; either shape works.
+      const entries: unknown[] = menuEntries(rowMenuEntries(() => this.structuredCombat));
       moduleHooks.callAll(HOOKS.rowMenu, this, entries);
-      new foundry.applications.ux.ContextMenu(root, ROW_SELECTOR, entries, { jQuery: false, fixed: true });
+      contextMenu(root, ROW_SELECTOR, entries);
     }
 
     /** Creating an encounter offers the mode choice first. */

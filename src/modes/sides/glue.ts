@@ -53,7 +53,7 @@ import {
 import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
-import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import { clock, type Cancel } from "../../foundry/clock";
@@ -474,7 +474,7 @@ export function diceFormula(code: DiceCode): string {
 export async function rollSide(
   combat: Combat.Implementation,
   sideId: string,
-  rollMode?: string,
+  rollMode?: RollMode,
 ): Promise<CommandResult> {
   const state = sidesState(combat);
   if (state === null) {

@@ -95,10 +95,10 @@ export function installDnd5e(realm: Dict): void {
     }
 
     /** Each updated member's `initiative` goes to its group, for the client that made the update. */
-    static async _onUpdateOperation(
+    static override async _onUpdateOperation(
       documents: Combatant[],
       operation: { updates: Array<Record<string, unknown>>; parent?: InstanceType<CombatClass> | null },
-      user: { id: string | null } | undefined,
+      user: { readonly id: string | null } | null,
     ): Promise<void> {
       const parentOp = (CombatantBase as unknown as { _onUpdateOperation?: Fn })._onUpdateOperation;
       if (typeof parentOp === "function") await parentOp.call(this, documents, operation, user);
