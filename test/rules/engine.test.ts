@@ -55,7 +55,13 @@ describe("dispatch: steps are recorded for undo", () => {
     const before = send(fresh(), { type: "start" });
     const after = send(before, next);
     expect(after.history).toHaveLength(2);
-    expect(after.history[1]).toEqual({ kind: "turn", state: before.state });
+    // With its round facts, so that finding an undo target reads no snapshot's state.
+    expect(after.history[1]).toEqual({
+      kind: "turn",
+      state: before.state,
+      round: individualMode.view(before.state).round,
+      roundStart: individualMode.roundStart?.(before.state),
+    });
   });
 
   it("a refusal passes through and records nothing", () => {
@@ -231,7 +237,7 @@ describe("roster commands are replayed on the history", () => {
     ]);
     e = expectOk(dispatch(toy, e, { type: "tick" }, GM));
     e = expectOk(dispatch(toy, e, { type: "drop", id: "x" }, GM));
-    expect(e.history).toEqual([{ kind: "round", state: { ids: ["y"], round: 1 } }]);
+    expect(e.history).toEqual([{ kind: "round", state: { ids: ["y"], round: 1 }, round: 1 }]);
     const back = expectOk(dispatch(toy, e, { type: "previousTurn" }, GM));
     expect(back.state).toEqual({ ids: ["y"], round: 1 });
   });

@@ -6,6 +6,7 @@
  * messages' rolls against the configured formulas and the command's totals. A player's command with
  * no rolls is a typed number and refused; the GM's is taken and marked typed.
  */
+import { deletion } from "../compat";
 import { FLAGS, MODULE_ID } from "../../constants";
 import type { Requester } from "../../core/engine";
 import type { Json } from "../../core/patch";
@@ -116,6 +117,10 @@ export function usedRollsUpdate(combat: Combat.Implementation, ids: readonly str
     return { [FLAGS.rollsUsed]: Object.fromEntries(kept.slice(dropped.length)) };
   }
   const update: Record<string, unknown> = { ...added };
-  for (const id of dropped) if (!(id in added)) update[`-=${id}`] = null;
+  for (const id of dropped) {
+    if (id in added) continue;
+    const [key, value] = deletion(id);
+    update[key] = value;
+  }
   return { [FLAGS.rollsUsed]: update };
 }
