@@ -6,6 +6,7 @@
  * is saved; otherwise only the settings whose value changed are written, together. "Reset to preset"
  * puts a group's fields back to the running system's preset (saved with the next Save).
  */
+import { handlebarsFormBase, type AppClass } from "./app-base";
 import { CSS_ROOT, I18N, MODULE_ID, SETTINGS_MENU, TEMPLATES } from "../constants";
 import {
   checkField,
@@ -172,19 +173,12 @@ function readForm(root: HTMLElement | null, groups: readonly SettingGroup[]): Re
   return out;
 }
 
-type AppClass = new (options?: object) => { render(options?: object): Promise<unknown> };
-
 let formClass: AppClass | null = null;
 
 /** The form's class, built once from Foundry's ApplicationV2 (at `init`, when it exists). */
 export function settingsFormClass(groupsOf: () => readonly SettingGroup[]): AppClass {
   if (formClass !== null) return formClass;
-  const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
-  const Base = HandlebarsApplicationMixin(ApplicationV2) as unknown as new (options?: object) => {
-    element: HTMLElement | null;
-    render(options?: object): Promise<unknown>;
-    close(): Promise<unknown>;
-  };
+  const Base = handlebarsFormBase();
 
   class SISettingsForm extends Base {
     static DEFAULT_OPTIONS = {

@@ -64,8 +64,9 @@ async function agreed(check: (s: PhasesShown) => boolean = () => true, compareIn
   return first;
 }
 
+/** The warnings and errors a view shows (turn notices are info toasts: `keys`/`notices` tests cover them). */
 async function toasts(view: View): Promise<string> {
-  return (await frames[view].locator(".pg-toast").allTextContents()).join(" | ");
+  return (await frames[view].locator(".pg-toast:not(.pg-toast--info)").allTextContents()).join(" | ");
 }
 
 /** A combatant's row in a view, by its exact name. */

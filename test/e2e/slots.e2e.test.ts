@@ -70,8 +70,9 @@ async function agreed(check: (s: SlotsShown) => boolean = () => true): Promise<S
   return first;
 }
 
+/** The warnings and errors a view shows (turn notices are info toasts: `keys`/`notices` tests cover them). */
 async function toasts(view: View): Promise<string> {
-  return (await frames[view].locator(".pg-toast").allTextContents()).join(" | ");
+  return (await frames[view].locator(".pg-toast:not(.pg-toast--info)").allTextContents()).join(" | ");
 }
 
 /** The current slot as the GM's view shows it: its number, kind and whether someone fills it. */

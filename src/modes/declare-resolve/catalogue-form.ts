@@ -4,6 +4,7 @@
  * Saving checks every row (`checkCatalogueRows`): a form with an invalid row shows each row's error
  * and saves nothing.
  */
+import { handlebarsFormBase, type AppClass } from "../../foundry/app-base";
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_CATALOGUE_MENU, DR_TEMPLATES } from "./constants";
 import { ACTION_KINDS } from "./rules/declare-resolve";
@@ -88,19 +89,12 @@ export function catalogueContext(
   };
 }
 
-type AppClass = new (options?: object) => { render(options?: object): Promise<unknown> };
-
 let formClass: AppClass | null = null;
 
 /** The form's class, built once from Foundry's ApplicationV2 (at `init`, when it exists). */
 export function catalogueFormClass(): AppClass {
   if (formClass !== null) return formClass;
-  const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
-  const Base = HandlebarsApplicationMixin(ApplicationV2) as unknown as new (options?: object) => {
-    element: HTMLElement | null;
-    render(options?: object): Promise<unknown>;
-    close(): Promise<unknown>;
-  };
+  const Base = handlebarsFormBase();
 
   class CatalogueForm extends Base {
     static DEFAULT_OPTIONS = {
