@@ -236,21 +236,27 @@ export class UnreadableSnapshot extends Error {}
  */
 export function loadEncounter<S>(
   mode: ModeId,
-  stored: StoredEncounter,
+  flag: StoredEncounter,
   parseState: (data: unknown) => S | null,
 ): LoadedEncounter<S> | null {
-  const state = parseState(decodeArrays(stored.state));
+  // The flag object belongs to the document, and an update may merge into it in place: keep a copy
+  // of the current state's stored form, which the next write and the newest undo are computed from.
+  // Each snapshot keeps its own patch (a patch is replaced, never merged into, by an update).
+  const current = JSON.parse(JSON.stringify(flag.state)) as Json;
+  const stored: StoredEncounter = { ...flag, state: current };
+  const state = parseState(decodeArrays(current));
   if (state === null) return null;
-  rememberForm(state, stored.state);
+  rememberForm(state, current);
   const seqs = Object.keys(stored.history).sort((a, b) => Number(a) - Number(b));
   const history: LazySnapshot<S>[] = [];
   for (let i = 0; i < seqs.length; i += 1) {
     const entry = stored.history[seqs[i] ?? ""];
     if (entry === undefined) return null;
+    const { undo } = entry;
     history.push(
       new LazySnapshot<S>(entry.kind, entry.r, entry.s, () => {
         const next = history[i + 1];
-        const json = applyPatch(next === undefined ? stored.state : next.json, entry.undo);
+        const json = applyPatch(next === undefined ? current : next.json, undo);
         const snap = parseState(decodeArrays(json));
         if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
         return { json, state: snap };

@@ -15,6 +15,7 @@ import { bindMode } from "../../src/core/binding";
 import { individualMode } from "../../src/modes/individual/rules/individual";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import type { Encounter } from "../../src/core/engine";
+import { mergeObject } from "../sim/utils";
 
 interface Toy {
   round: number;
@@ -132,6 +133,33 @@ describe("stored encounters", () => {
     const loaded = loadEncounter("individual", stored, parseToy);
     expect(loaded?.encounter.history.map((s) => s.state.round)).toEqual([5, 6, 7]);
     expect(loaded?.encounter.state.round).toBe(8);
+  });
+
+  it("a flag the document merges the next update into, in place, still undoes to each state it held", () => {
+    // A document's flags are its own: applying an update merges into the object a load was given
+    // (the simulated Foundry does, see test/sim/runtime.ts `updateSource`). Undo snapshots of that
+    // load must not read the merged object as the state they were stored against.
+    let enc: Encounter<Toy> = { mode: "individual", state: toy(0, ["a", "b", "c"]), history: [] };
+    let loaded = loadEncounter("individual", initialStored(enc.state as unknown as Json), parseToy);
+    if (loaded === null) throw new Error("load failed");
+    for (const [round, order] of [
+      [1, ["b", "a", "c"]],
+      [2, ["c", "b", "a"]],
+    ] as const) {
+      enc = step(loaded.encounter, toy(round, [...order]), 10);
+      loaded = encodeEncounter(loaded, enc, null).loaded;
+    }
+    const flag = JSON.parse(JSON.stringify(loaded.stored)) as Record<string, unknown>;
+    const fromFlag = loadEncounter("individual", parseStoredEncounter(flag) ?? initialStored({}), parseToy);
+    if (fromFlag === null) throw new Error("load failed");
+    const next = step(fromFlag.encounter, { ...toy(3, ["a", "c", "b"]), notes: { a: "late" } }, 10);
+    const written = encodeEncounter(fromFlag, next, null);
+    mergeObject(flag, written.update, { performDeletions: true });
+    // Back three steps at once from the encounter kept in memory, as the authority does.
+    const states = written.loaded.encounter.history.map((snap) => snap.state);
+    expect(states).toEqual([toy(0, ["a", "b", "c"]), toy(1, ["b", "a", "c"]), toy(2, ["c", "b", "a"])]);
+    const undone = encodeEncounter(written.loaded, { ...next, state: states[0] ?? next.state, history: [] }, null);
+    expect(decodeArrays(undone.stored.state)).toEqual(toy(0, ["a", "b", "c"]));
   });
 
   it("rejects malformed stored data instead of guessing", () => {
