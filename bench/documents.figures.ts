@@ -3,7 +3,18 @@
  * Prints a table and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { ALICE, GM, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
+import {
+  ALICE,
+  GM,
+  benchEncounter,
+  benchWorld,
+  measure,
+  report,
+  sizes,
+  type Cost,
+  withByteTargets,
+  type ByteTargets,
+} from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 
 interface Row extends Cost {
@@ -90,10 +101,20 @@ it("prints document writes and bytes per operation", async () => {
       console.log(`scenario ${n} combatants, history ${history}`);
       rows.push(...(await scenario(n, history)));
     }
-  report<Row>(
+  report<Row & ByteTargets>(
     "Document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)",
     "bench-documents.json",
-    ["operation", "combatants", "history", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
-    rows,
+    [
+      "operation",
+      "combatants",
+      "history",
+      "writes",
+      "otherWrites",
+      "bytesSent",
+      "bytesBroadcast",
+      "≤ 1 KB at 100",
+      "flat 20→100",
+    ],
+    withByteTargets(rows),
   );
 });

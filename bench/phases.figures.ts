@@ -5,7 +5,20 @@
  * counted apart, under other writes). Prints a table and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { ALICE, BOB, GM, actorId, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
+import {
+  ALICE,
+  BOB,
+  GM,
+  actorId,
+  benchEncounter,
+  benchWorld,
+  measure,
+  report,
+  sizes,
+  type Cost,
+  withByteTargets,
+  type ByteTargets,
+} from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import type { JsonObject } from "../test/sim/utils.js";
 
@@ -99,10 +112,10 @@ async function scenario(n: number): Promise<Row[]> {
 it("prints document writes and bytes per phases step", async () => {
   const rows: Row[] = [];
   for (const n of sizes()) rows.push(...(await scenario(n)));
-  report<Row>(
+  report<Row & ByteTargets>(
     "phases: document writes per step (writes: Combat/Combatant)",
     "bench-phases.json",
-    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
-    rows,
+    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast", "≤ 1 KB at 100", "flat 20→100"],
+    withByteTargets(rows),
   );
 });

@@ -38,6 +38,37 @@ export async function measure(sim: Sim, run: () => Promise<unknown>, expectedRef
   };
 }
 
+/**
+ * Issue #17's byte targets for a table of operations: every step sends at most 1 KB at 100
+ * combatants, and at 20 combatants the same within 10%; starting, resetting and adding many
+ * combatants at once are exempt. Adds a "≤ 1 KB at 100" and a "flat 20→100" column to each row.
+ */
+export const BYTE_TARGET = 1024;
+export interface ByteTargets {
+  "≤ 1 KB at 100": string;
+  "flat 20→100": string;
+}
+const EXEMPT = /^(start|reset|add \d+)/i;
+export function withByteTargets<
+  R extends { operation: string; combatants: number; bytesSent: number; history?: number },
+>(rows: readonly R[]): (R & ByteTargets)[] {
+  const at = (like: R, n: number) =>
+    rows.find((r) => r.operation === like.operation && r.combatants === n && r.history === like.history)?.bytesSent;
+  return rows.map((r) => {
+    const exempt = EXEMPT.test(r.operation);
+    const big = at(r, 100);
+    const small = at(r, 20);
+    const flat =
+      exempt || big === undefined || small === undefined || r.combatants !== 100
+        ? "—"
+        : Math.abs(big - small) <= 0.1 * Math.max(big, small)
+          ? "pass"
+          : "FAIL";
+    const size = exempt || r.combatants !== 100 ? "—" : r.bytesSent <= BYTE_TARGET ? "pass" : "FAIL";
+    return { ...r, "≤ 1 KB at 100": size, "flat 20→100": flat };
+  });
+}
+
 /** Print rows as a table and as JSON, and keep the JSON under test-artefacts/. */
 export function report<R extends object>(
   title: string,

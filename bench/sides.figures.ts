@@ -5,7 +5,18 @@
  * adds the one write that carries it). Prints a table and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { ALICE, GM, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
+import {
+  ALICE,
+  GM,
+  benchEncounter,
+  benchWorld,
+  measure,
+  report,
+  sizes,
+  type Cost,
+  withByteTargets,
+  type ByteTargets,
+} from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import { decodeArrays, type Json } from "../src/core/patch.js";
 
@@ -107,10 +118,10 @@ it("prints sides document writes and bytes per operation", async () => {
     console.log(`sides scenario ${n} combatants`);
     rows.push(...(await scenario(n)));
   }
-  report<Row>(
+  report<Row & ByteTargets>(
     "sides: document writes per operation (writes: Combat/Combatant; otherWrites: chat messages)",
     "bench-sides.json",
-    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
-    rows,
+    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast", "≤ 1 KB at 100", "flat 20→100"],
+    withByteTargets(rows),
   );
 });

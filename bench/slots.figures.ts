@@ -5,7 +5,20 @@
  * and JSON; asserts nothing about speed.
  */
 import { it } from "vitest";
-import { ALICE, BOB, GM, actorId, benchEncounter, benchWorld, measure, report, sizes, type Cost } from "./shared.js";
+import {
+  ALICE,
+  BOB,
+  GM,
+  actorId,
+  benchEncounter,
+  benchWorld,
+  measure,
+  report,
+  sizes,
+  type Cost,
+  withByteTargets,
+  type ByteTargets,
+} from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 
 interface Row extends Cost {
@@ -95,10 +108,10 @@ async function scenario(n: number): Promise<Row[]> {
 it("prints document writes and bytes per slots operation", async () => {
   const rows: Row[] = [];
   for (const n of sizes()) rows.push(...(await scenario(n)));
-  report<Row>(
+  report<Row & ByteTargets>(
     "slots: document writes per operation (writes: Combat/Combatant)",
     "bench-slots.json",
-    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast"],
-    rows,
+    ["operation", "combatants", "writes", "otherWrites", "bytesSent", "bytesBroadcast", "≤ 1 KB at 100", "flat 20→100"],
+    withByteTargets(rows),
   );
 });
