@@ -84,13 +84,16 @@ function fill(members: readonly RankedEntry[], lo: number, hi: number): number[]
 
 /**
  * Which of `ranked` keep their live value: the longest run, in order, of strictly decreasing live
- * values among those whose value is their hint (or who have no hint). Quadratic in the ranked count.
+ * values among those whose value is their hint, or a tie's place just below it (or who have no hint).
+ * Quadratic in the ranked count.
  */
 function kept(ranked: readonly RankedEntry[], live: ReadonlyMap<string, number | null>): Set<number> {
   const value = ranked.map((entry) => {
     const v = live.get(entry.id);
     if (typeof v !== "number" || !Number.isFinite(v)) return null;
-    return entry.hint === null || entry.hint === v ? v : null;
+    // In place: its own number, or a tie placed just below it (see `tied`), so that moving one of
+    // a run of tied combatants does not renumber the rest of the run.
+    return entry.hint === null || entry.hint === v || tied(entry.hint, v) ? v : null;
   });
   const length = value.map(() => 0);
   const prev = value.map(() => -1);

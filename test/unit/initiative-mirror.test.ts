@@ -84,10 +84,21 @@ describe("the initiative mirror", () => {
       ["c", 14.99],
       ["d", 12],
     ]);
+    // c keeps its place just below 15 (a tie's value stays in place): only the re-rolled number changes.
     expect(planInitiativeMirror(ranked(["a", "b", "c", "d"], [17, 16, 15, 12]), ["a", "b", "c", "d"], live)).toEqual([
       { _id: "b", initiative: 16 },
-      { _id: "c", initiative: 15 },
     ]);
+  });
+
+  it("moving the first of a run of tied combatants changes only its value, not the rest of the run", () => {
+    const ids = ["a", "b", "c", "d", "e"];
+    const first = planInitiativeMirror(ranked(ids, [17, 17, 17, 17, 9]), ids, new Map());
+    const live = applied(new Map(), first);
+    expect(ids.map((id) => live.get(id))).toEqual([17, 16.99, 16.98, 16.97, 9]);
+    // a delays to the end (the mode shows no number for a delayed combatant's new place).
+    const moved = planInitiativeMirror(ranked(["b", "c", "d", "e", "a"], [17, 17, 17, 9, null]), ids, live);
+    expect(moved).toEqual([{ _id: "a", initiative: 8 }]);
+    expect(coreSort(applied(live, moved))).toEqual(["b", "c", "d", "e", "a"]);
   });
 
   it("writes nothing when the values already give the order", () => {
