@@ -3,7 +3,7 @@
  * narrowing of untrusted data. Nothing here knows about a particular mode.
  */
 
-import type { AllowedAction, Requester, RosterEntry, StepKind } from "./engine";
+import { refuse, type AllowedAction, type Outcome, type Requester, type RosterEntry, type StepKind } from "./engine";
 
 /** Whether `who` may act for `combatantId`: the GM always, a player only for a combatant it owns. */
 export function canControl(who: Requester, combatantId: string): boolean {
@@ -121,6 +121,27 @@ export function parseRosterCommand(d: Readonly<Record<string, unknown>>): Roster
     default:
       return undefined;
   }
+}
+
+/** A mode's command handlers: one per command type, each given a command of its type. */
+export type Handlers<S, C extends { readonly type: string }> = {
+  readonly [T in C["type"]]: (state: S, command: Extract<C, { readonly type: T }>, who: Requester) => Outcome<S>;
+};
+
+/**
+ * Apply a command with the handler of its type. A type with no handler (reached only by data that
+ * bypassed the mode's `parseCommand`, inherited names such as `toString` included) is refused.
+ */
+export function dispatch<S, C extends { readonly type: string }>(
+  handlers: Handlers<S, C>,
+  state: S,
+  command: C,
+  who: Requester,
+): Outcome<S> {
+  if (!Object.hasOwn(handlers, command.type)) return refuse("unknownCommand");
+  // The mapped type pairs each handler with its own command type; `command` is of the type looked up.
+  const handler = handlers[command.type as C["type"]] as (state: S, command: C, who: Requester) => Outcome<S>;
+  return handler(state, command, who);
 }
 
 /** A command tried on the state to learn whether a user may take the action it stands for. */

@@ -52,6 +52,8 @@ import {
 } from "../../../core/engine";
 import {
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   isFiniteNumber,
@@ -891,14 +893,6 @@ function advance(state: DeclareResolveState, events: DeclareResolveEvent[]): Dec
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends DeclareResolveCommandType> = (
-  state: DeclareResolveState,
-  command: Extract<DeclareResolveCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<DeclareResolveState>;
-
-type Handlers = { readonly [T in DeclareResolveCommandType]: Handler<T> };
-
 const NO_CONDITIONS: Conditions = { bleeding: 0, dazed: 0, stunned: 0 };
 
 function newCombatant(entry: RosterEntry): DeclareResolveCombatant {
@@ -953,7 +947,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 const started = (state: DeclareResolveState): boolean => state.phase !== "setup";
 
-const handlers: Handlers = {
+const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
   addCombatant(state, { combatant }, who) {
     if (!who.isGM) return refuse("notGM");
     if (!isId(combatant.id)) return refuse("invalidValue");
@@ -1121,40 +1115,7 @@ function applyHandler(
   command: DeclareResolveCommand,
   who: Requester,
 ): Outcome<DeclareResolveState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setBudget":
-      return h.setBudget(state, command, who);
-    case "recordIP":
-      return h.recordIP(state, command, who);
-    case "addIPChange":
-      return h.addIPChange(state, command, who);
-    case "removeIPChange":
-      return h.removeIPChange(state, command, who);
-    case "orderTied":
-      return h.orderTied(state, command, who);
-    case "setConditions":
-      return h.setConditions(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "declare":
-      return h.declare(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "upkeep":
-      return h.upkeep(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 /**

@@ -34,6 +34,8 @@ import {
 } from "../../../core/engine";
 import {
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   insertAt,
@@ -527,14 +529,6 @@ function removeRollOffEntries(
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends IndividualCommandType> = (
-  state: IndividualState,
-  command: Extract<IndividualCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<IndividualState>;
-
-type Handlers = { readonly [T in IndividualCommandType]: Handler<T> };
-
 function newCombatant(entry: RosterEntry): IndividualCombatant {
   return {
     id: entry.id,
@@ -549,7 +543,7 @@ function newCombatant(entry: RosterEntry): IndividualCombatant {
   };
 }
 
-const handlers: Handlers = {
+const handlers: Handlers<IndividualState, IndividualCommand> = {
   addCombatant(state, { combatant }, who) {
     if (!who.isGM) return refuse("notGM");
     if (!isId(combatant.id)) return refuse("invalidValue");
@@ -812,44 +806,7 @@ function applyCommand(state: IndividualState, command: IndividualCommand, who: R
 }
 
 function applyHandler(state: IndividualState, command: IndividualCommand, who: Requester): Outcome<IndividualState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setSkipDefeated":
-      return h.setSkipDefeated(state, command, who);
-    case "recordInitiative":
-      return h.recordInitiative(state, command, who);
-    case "setGroup":
-      return h.setGroup(state, command, who);
-    case "recordGroupInitiative":
-      return h.recordGroupInitiative(state, command, who);
-    case "recordRollOff":
-      return h.recordRollOff(state, command, who);
-    case "setAware":
-      return h.setAware(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "delay":
-      return h.delay(state, command, who);
-    case "endDelay":
-      return h.endDelay(state, command, who);
-    case "ready":
-      return h.ready(state, command, who);
-    case "triggerReady":
-      return h.triggerReady(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------

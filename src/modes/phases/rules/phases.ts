@@ -63,6 +63,8 @@ import {
 } from "../../../core/engine";
 import {
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   isId,
@@ -745,14 +747,6 @@ function resolveNextFoe(state: PhasesState, events: PhasesEvent[]): PhasesState 
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends PhasesCommandType> = (
-  state: PhasesState,
-  command: Extract<PhasesCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<PhasesState>;
-
-type Handlers = { readonly [T in PhasesCommandType]: Handler<T> };
-
 function isPoints(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_POINTS;
 }
@@ -858,7 +852,7 @@ function nextPhaseOf(state: PhasesState, events: PhasesEvent[]): PhasesState {
   }
 }
 
-const handlers: Handlers = {
+const handlers: Handlers<PhasesState, PhasesCommand> = {
   addCombatant(state, { combatant }, who) {
     if (!who.isGM) return refuse("notGM");
     if (!isId(combatant.id)) return refuse("invalidValue");
@@ -1161,52 +1155,7 @@ const handlers: Handlers = {
 };
 
 function applyCommand(state: PhasesState, command: PhasesCommand, who: Requester): Outcome<PhasesState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setPoolCap":
-      return h.setPoolCap(state, command, who);
-    case "setCollapse":
-      return h.setCollapse(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "declareIntent":
-      return h.declareIntent(state, command, who);
-    case "spendCollapse":
-      return h.spendCollapse(state, command, who);
-    case "nextPhase":
-      return h.nextPhase(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "setHandOff":
-      return h.setHandOff(state, command, who);
-    case "startTurn":
-      return h.startTurn(state, command, who);
-    case "pickNext":
-      return h.pickNext(state, command, who);
-    case "skillRoll":
-      return h.skillRoll(state, command, who);
-    case "freeAction":
-      return h.freeAction(state, command, who);
-    case "endTurn":
-      return h.endTurn(state, command, who);
-    case "resolveFailure":
-      return h.resolveFailure(state, command, who);
-    case "spendAdvantage":
-      return h.spendAdvantage(state, command, who);
-    case "markOutOfReach":
-      return h.markOutOfReach(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------

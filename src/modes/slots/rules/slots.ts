@@ -45,6 +45,8 @@ import {
 } from "../../../core/engine";
 import {
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   insertAt,
@@ -475,14 +477,6 @@ function advance(state: SlotsState, events: SlotsEvent[]): SlotsState {
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends SlotsCommandType> = (
-  state: SlotsState,
-  command: Extract<SlotsCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<SlotsState>;
-
-type Handlers = { readonly [T in SlotsCommandType]: Handler<T> };
-
 function newCombatant(entry: RosterEntry): SlotsCombatant {
   return { id: entry.id, name: entry.name, isPC: entry.isPC, check: null, defeated: false, slotted: false };
 }
@@ -501,7 +495,7 @@ function takeRefusal(state: SlotsState, slot: InitiativeSlot, c: SlotsCombatant)
   return null;
 }
 
-const handlers: Handlers = {
+const handlers: Handlers<SlotsState, SlotsCommand> = {
   addCombatant(state, { combatant }, who) {
     if (!who.isGM) return refuse("notGM");
     if (!isId(combatant.id)) return refuse("invalidValue");
@@ -663,34 +657,7 @@ const handlers: Handlers = {
 };
 
 function applyCommand(state: SlotsState, command: SlotsCommand, who: Requester): Outcome<SlotsState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setKeepSlots":
-      return h.setKeepSlots(state, command, who);
-    case "recordCheck":
-      return h.recordCheck(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "claimSlot":
-      return h.claimSlot(state, command, who);
-    case "releaseClaim":
-      return h.releaseClaim(state, command, who);
-    case "fillSlot":
-      return h.fillSlot(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------
