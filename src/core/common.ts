@@ -3,7 +3,15 @@
  * narrowing of untrusted data. Nothing here knows about a particular mode.
  */
 
-import { refuse, type AllowedAction, type Outcome, type Requester, type RosterEntry, type StepKind } from "./engine";
+import {
+  accept,
+  refuse,
+  type AllowedAction,
+  type Outcome,
+  type Requester,
+  type RosterEntry,
+  type StepKind,
+} from "./engine";
 
 /** Whether `who` may act for `combatantId`: the GM always, a player only for a combatant it owns. */
 export function canControl(who: Requester, combatantId: string): boolean {
@@ -123,6 +131,21 @@ export function parseRosterCommand(d: Readonly<Record<string, unknown>>): Roster
   }
 }
 
+/**
+ * The `addCombatant` command every mode shares: the GM adds a combatant with a new, well-formed id
+ * at the end of the roster (`make` gives the mode's record of it).
+ */
+export function addToRoster<
+  S extends { readonly round: number; readonly combatants: readonly C[] },
+  C extends { readonly id: string },
+>(state: S, entry: RosterEntry, who: Requester, make: (entry: RosterEntry) => C): Outcome<S> {
+  if (!who.isGM) return refuse("notGM");
+  if (!isId(entry.id)) return refuse("invalidValue");
+  if (findById(state.combatants, entry.id) !== undefined) return refuse("duplicateCombatant", entry.id);
+  const s: S = { ...state, combatants: [...state.combatants, make(entry)] };
+  return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: entry.id }]);
+}
+
 /** A mode's command handlers: one per command type, each given a command of its type. */
 export type Handlers<S, C extends { readonly type: string }> = {
   readonly [T in C["type"]]: (state: S, command: Extract<C, { readonly type: T }>, who: Requester) => Outcome<S>;
@@ -148,6 +171,15 @@ export function dispatch<S, C extends { readonly type: string }>(
 export interface Probe<A extends AllowedAction, C> {
   readonly action: A;
   readonly command: C;
+}
+
+/** A probe of `command` for the action of its type, about what `about` names (a combatant, a slot…). */
+export function probe<A extends AllowedAction, C extends { readonly type: string }>(
+  command: C,
+  about?: Omit<A, "type">,
+): Probe<A, C> {
+  // `A` adds only optional fields to `AllowedAction`: the type and what `about` names make one.
+  return { action: { type: command.type, ...about } as A, command };
 }
 
 /**

@@ -51,6 +51,7 @@ import {
   refuse,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
   dispatch,
   type Handlers,
@@ -948,13 +949,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 const started = (state: DeclareResolveState): boolean => state.phase !== "setup";
 
 const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: DeclareResolveState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");

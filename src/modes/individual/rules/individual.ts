@@ -33,6 +33,7 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
   dispatch,
   type Handlers,
@@ -544,13 +545,7 @@ function newCombatant(entry: RosterEntry): IndividualCombatant {
 }
 
 const handlers: Handlers<IndividualState, IndividualCommand> = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: IndividualState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");

@@ -40,6 +40,7 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
   dispatch,
   type Handlers,
@@ -649,13 +650,7 @@ function needPass(state: SidesState): Outcome<SidesState> | null {
 }
 
 const handlers: Handlers<SidesState, SidesCommand> = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: SidesState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");

@@ -44,7 +44,9 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  probe,
   dispatch,
   type Handlers,
   canControl,
@@ -496,13 +498,7 @@ function takeRefusal(state: SlotsState, slot: InitiativeSlot, c: SlotsCombatant)
 }
 
 const handlers: Handlers<SlotsState, SlotsCommand> = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: SlotsState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -692,46 +688,32 @@ interface Probe {
   readonly command: SlotsCommand;
 }
 
+/** A probe of `command` for the action of its type, about `about`. */
+const on = (command: SlotsCommand, about?: Omit<SlotsAllowedAction, "type">): Probe => probe(command, about);
+
 function probes(state: SlotsState): Probe[] {
   const list: Probe[] = [
-    { action: { type: "start" }, command: { type: "start" } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
-    { action: { type: "setKeepSlots" }, command: { type: "setKeepSlots", keepSlots: state.keepSlots } },
+    on({ type: "start" }),
+    on({ type: "nextTurn" }),
+    on({ type: "nextRound" }),
+    on({ type: "setKeepSlots", keepSlots: state.keepSlots }),
   ];
   for (const c of state.combatants) {
     const combatantId = c.id;
+    const about = { combatantId };
     list.push(
-      {
-        action: { type: "recordCheck", combatantId },
-        command: { type: "recordCheck", combatantId, primary: 0, secondary: 0 },
-      },
-      {
-        action: { type: "setDefeated", combatantId },
-        command: { type: "setDefeated", combatantId, defeated: !c.defeated },
-      },
-      { action: { type: "removeCombatant", combatantId }, command: { type: "removeCombatant", combatantId } },
+      on({ type: "recordCheck", combatantId, primary: 0, secondary: 0 }, about),
+      on({ type: "setDefeated", combatantId, defeated: !c.defeated }, about),
+      on({ type: "removeCombatant", combatantId }, about),
     );
   }
   state.slots.forEach((slot, index) => {
     if (slot.claimedBy !== null) {
-      list.push({
-        action: { type: "releaseClaim", slot: index, combatantId: slot.claimedBy },
-        command: { type: "releaseClaim", slot: index },
-      });
+      list.push(on({ type: "releaseClaim", slot: index }, { slot: index, combatantId: slot.claimedBy }));
     }
     for (const c of state.combatants) {
-      const combatantId = c.id;
-      list.push(
-        {
-          action: { type: "claimSlot", slot: index, combatantId },
-          command: { type: "claimSlot", slot: index, combatantId },
-        },
-        {
-          action: { type: "fillSlot", slot: index, combatantId },
-          command: { type: "fillSlot", slot: index, combatantId },
-        },
-      );
+      const about = { slot: index, combatantId: c.id };
+      list.push(on({ type: "claimSlot", ...about }, about), on({ type: "fillSlot", ...about }, about));
     }
   });
   return list;
