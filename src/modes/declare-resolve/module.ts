@@ -26,7 +26,6 @@ import {
   type DeclareResolveState,
 } from "./rules/declare-resolve";
 import { parseDeclareResolveState } from "./rules/state";
-import { declareResolveSample } from "./sample";
 import { DR_SETTING_DEFS, actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
 import { declareResolveTracker } from "./tracker";
 
@@ -79,5 +78,4 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   keys: DECLARE_RESOLVE_KEY_ACTIONS,
   notice: declareResolveNotice,
   api: { declareResolve: { declare: declareActions, catalogue: actionCatalogue, state: drState } },
-  sample: declareResolveSample,
 });

@@ -6,7 +6,6 @@ import { I18N } from "../../constants";
 import { decodeArrays, type Json } from "../../core/patch";
 import { FLAT_FOOTED_STATUS } from "./constants";
 import { defineMode } from "../contract";
-import { individualSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { INDIVIDUAL_ACTIONS } from "./actions";
 import {
@@ -95,5 +94,4 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   tracker: individualTracker,
   actions: INDIVIDUAL_ACTIONS,
   api: { rollOffs: rollPendingRollOffs, groupCombatants },
-  sample: individualSample,
 });

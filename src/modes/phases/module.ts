@@ -4,7 +4,6 @@
  */
 import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
-import { phasesSample } from "./sample";
 import { PHASES_ACTIONS } from "./actions";
 import { PHASES_KEY_ACTIONS, phasesNotice } from "./keys";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
@@ -55,5 +54,4 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
   keys: PHASES_KEY_ACTIONS,
   notice: phasesNotice,
   api: { phases: PHASES_API },
-  sample: phasesSample,
 });

@@ -3,7 +3,6 @@
  * D6, as one mode module. Sides are mirrored to and from Foundry's CombatantGroups.
  */
 import { defineMode } from "../contract";
-import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
 import { SIDES_KEY_ACTIONS, sidesNotice } from "./keys";
 import {
@@ -74,5 +73,4 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   keys: SIDES_KEY_ACTIONS,
   notice: sidesNotice,
   api: { sides: SIDES_API },
-  sample: sidesSample,
 });

@@ -5,7 +5,6 @@
 import { MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { defineMode } from "../contract";
-import { slotsSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
 import { SLOTS_KEY_ACTIONS, slotsNotice } from "./keys";
@@ -60,5 +59,4 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   keys: SLOTS_KEY_ACTIONS,
   notice: slotsNotice,
   api: { setSlotsSkill },
-  sample: slotsSample,
 });
