@@ -219,6 +219,16 @@ export interface ModeSample {
  */
 export type RollCheck = (combat: Combat.Implementation, command: Json, rolls: readonly Roll[]) => Promise<boolean>;
 
+/**
+ * The roster commands of every mode so far: the shared `addCombatant` and `removeCombatant`, and
+ * the ids of the state's `combatants`.
+ */
+export const SHARED_ROSTER = {
+  add: (entry: RosterEntry) => ({ type: "addCombatant", combatant: entry }) as const,
+  remove: (id: string) => ({ type: "removeCombatant", combatantId: id }) as const,
+  ids: (state: { readonly combatants: readonly { readonly id: string }[] }) => state.combatants.map((c) => c.id),
+};
+
 /** Everything one structured mode brings. */
 export interface ModeModule<S, C extends Command> {
   readonly id: string;

@@ -2,7 +2,7 @@
  * The `declare-resolve` mode (RULES.md §3): the slowest declare first, the fastest resolve first,
  * with action points, as one mode module.
  */
-import { defineMode } from "../contract";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
 import { DECLARE_RESOLVE_KEY_ACTIONS, declareResolveNotice } from "./keys";
@@ -34,11 +34,7 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   id: declareResolveMode.id,
   rules: declareResolveMode,
   parseState: parseDeclareResolveState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   refusalCodes: DECLARE_RESOLVE_REFUSALS,
   // No module data on a Combatant is a player\'s to write but the request.
   gmOnlyCombatantKeys: [],
