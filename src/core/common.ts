@@ -95,6 +95,21 @@ export function isText(value: unknown): value is string {
   return typeof value === "string" && value.length <= MAX_TEXT_LENGTH;
 }
 
+/** Null, or a value `guard` accepts. */
+export function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
+  return value === null || guard(value);
+}
+
+/** A list of well-formed ids. */
+export function isIdList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every(isId);
+}
+
+/** A whole number from `min` to `max`. */
+export function isWhole(value: unknown, max: number, min = 0): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
 /** Narrow untrusted data to a roster entry (a combatant as the rules see it), or null. */
 export function parseRosterEntry(data: unknown): RosterEntry | null {
   if (!isRecord(data)) return null;

@@ -66,6 +66,7 @@ import {
   stepKind,
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
+  isWhole,
 } from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
@@ -509,10 +510,6 @@ export type Legality =
       readonly carry: number;
     }
   | { readonly ok: false; readonly refusal: Refusal };
-
-function isWhole(value: unknown, max: number, min = 0): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-}
 
 function isActionKind(value: unknown): value is ActionKind {
   return ACTION_KINDS.some((k) => k === value);
