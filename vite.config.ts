@@ -1,8 +1,18 @@
 import { defineConfig } from "vite";
 
+/** Names the minifier keeps: class names only (see the comment on `minify` below). */
+const keepNames = { class: true, function: false };
+
 /**
  * Library build of the module bundle: one ES file with no imports or exports, Foundry's globals
- * left free, class names kept (Foundry builds hook names such as `renderSICombatTracker` from them).
+ * left free, fully minified (compress, mangle, whitespace) with a source map.
+ *
+ * Class names are kept: Foundry builds hook names such as `renderSICombatTracker` from the class
+ * names along an application's inheritance chain, so every class keeps its name (the minifier keeps
+ * the binding of a class declaration and the `name` of a class expression). Function names are not
+ * kept: nothing in the module reads a function's `name`, and keeping them (`output.keepNames`) wraps
+ * every function in a naming helper, some 6 KB gzip. Comments, pure annotations included, are dropped:
+ * the bundle is loaded as is, never bundled again.
  */
 export default defineConfig({
   publicDir: false,
@@ -18,8 +28,10 @@ export default defineConfig({
       fileName: () => "scripts/structured-initiative.js",
     },
     rolldownOptions: {
-      // Vite leaves whitespace in an ES library build; the module ships one file, so minify it whole.
-      output: { keepNames: true, minify: true },
+      output: {
+        minify: { compress: { keepNames }, mangle: { keepNames }, codegen: true },
+        comments: false,
+      },
     },
   },
 });

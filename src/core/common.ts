@@ -3,7 +3,15 @@
  * narrowing of untrusted data. Nothing here knows about a particular mode.
  */
 
-import type { AllowedAction, Requester, RosterEntry, StepKind } from "./engine";
+import {
+  accept,
+  refuse,
+  type AllowedAction,
+  type Outcome,
+  type Requester,
+  type RosterEntry,
+  type StepKind,
+} from "./engine";
 
 /** Whether `who` may act for `combatantId`: the GM always, a player only for a combatant it owns. */
 export function canControl(who: Requester, combatantId: string): boolean {
@@ -87,6 +95,21 @@ export function isText(value: unknown): value is string {
   return typeof value === "string" && value.length <= MAX_TEXT_LENGTH;
 }
 
+/** Null, or a value `guard` accepts. */
+export function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
+  return value === null || guard(value);
+}
+
+/** A list of well-formed ids. */
+export function isIdList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every(isId);
+}
+
+/** A whole number from `min` to `max`. */
+export function isWhole(value: unknown, max: number, min = 0): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
 /** Narrow untrusted data to a roster entry (a combatant as the rules see it), or null. */
 export function parseRosterEntry(data: unknown): RosterEntry | null {
   if (!isRecord(data)) return null;
@@ -123,10 +146,55 @@ export function parseRosterCommand(d: Readonly<Record<string, unknown>>): Roster
   }
 }
 
+/**
+ * The `addCombatant` command every mode shares: the GM adds a combatant with a new, well-formed id
+ * at the end of the roster (`make` gives the mode's record of it).
+ */
+export function addToRoster<
+  S extends { readonly round: number; readonly combatants: readonly C[] },
+  C extends { readonly id: string },
+>(state: S, entry: RosterEntry, who: Requester, make: (entry: RosterEntry) => C): Outcome<S> {
+  if (!who.isGM) return refuse("notGM");
+  if (!isId(entry.id)) return refuse("invalidValue");
+  if (findById(state.combatants, entry.id) !== undefined) return refuse("duplicateCombatant", entry.id);
+  const s: S = { ...state, combatants: [...state.combatants, make(entry)] };
+  return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: entry.id }]);
+}
+
+/** A mode's command handlers: one per command type, each given a command of its type. */
+export type Handlers<S, C extends { readonly type: string }> = {
+  readonly [T in C["type"]]: (state: S, command: Extract<C, { readonly type: T }>, who: Requester) => Outcome<S>;
+};
+
+/**
+ * Apply a command with the handler of its type. A type with no handler (reached only by data that
+ * bypassed the mode's `parseCommand`, inherited names such as `toString` included) is refused.
+ */
+export function dispatch<S, C extends { readonly type: string }>(
+  handlers: Handlers<S, C>,
+  state: S,
+  command: C,
+  who: Requester,
+): Outcome<S> {
+  if (!Object.hasOwn(handlers, command.type)) return refuse("unknownCommand");
+  // The mapped type pairs each handler with its own command type; `command` is of the type looked up.
+  const handler = handlers[command.type as C["type"]] as (state: S, command: C, who: Requester) => Outcome<S>;
+  return handler(state, command, who);
+}
+
 /** A command tried on the state to learn whether a user may take the action it stands for. */
 export interface Probe<A extends AllowedAction, C> {
   readonly action: A;
   readonly command: C;
+}
+
+/** A probe of `command` for the action of its type, about what `about` names (a combatant, a slot…). */
+export function probe<A extends AllowedAction, C extends { readonly type: string }>(
+  command: C,
+  about?: Omit<A, "type">,
+): Probe<A, C> {
+  // `A` adds only optional fields to `AllowedAction`: the type and what `about` names make one.
+  return { action: { type: command.type, ...about } as A, command };
 }
 
 /**

@@ -197,7 +197,7 @@ export interface ModeNotice {
 /**
  * The playground's sample of a mode (in `src/modes/<id>/sample.ts`, which the playground discovers):
  * the world settings its sample encounter is played with and what the sample actors carry for it.
- * Pure data.
+ * Pure data, read by the playground alone: no mode module names it, so the bundle does not carry it.
  */
 export interface ModeSample {
   /** The mode id. */
@@ -218,6 +218,16 @@ export interface ModeSample {
  * as it stands now and against the command's totals.
  */
 export type RollCheck = (combat: Combat.Implementation, command: Json, rolls: readonly Roll[]) => Promise<boolean>;
+
+/**
+ * The roster commands of every mode so far: the shared `addCombatant` and `removeCombatant`, and
+ * the ids of the state's `combatants`.
+ */
+export const SHARED_ROSTER = {
+  add: (entry: RosterEntry) => ({ type: "addCombatant", combatant: entry }) as const,
+  remove: (id: string) => ({ type: "removeCombatant", combatantId: id }) as const,
+  ids: (state: { readonly combatants: readonly { readonly id: string }[] }) => state.combatants.map((c) => c.id),
+};
 
 /** Everything one structured mode brings. */
 export interface ModeModule<S, C extends Command> {
@@ -282,7 +292,6 @@ export interface ModeModule<S, C extends Command> {
   readonly notice?: (state: S, view: TurnView, who: Requester) => ModeNotice | null;
   /** What the mode adds to the module API (`game.modules.get(id).api`). */
   readonly api?: object;
-  readonly sample: ModeSample;
 }
 
 /** A mode module with its state and command types hidden, as the registry holds it. */

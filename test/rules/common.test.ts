@@ -1,7 +1,11 @@
-/** Shared helpers of the rules: looking up by id (searched or indexed) and building rosters once per id. */
+/**
+ * Shared helpers of the rules: looking up by id (searched or indexed), building rosters once per id
+ * and handing a command to the handler of its type.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findById, oncePerId } from "../../src/core/common";
+import { accept, type Requester } from "../../src/core/engine";
+import { dispatch, findById, oncePerId, type Handlers } from "../../src/core/common";
 
 describe("findById", () => {
   it("finds what a search finds, for short and long lists alike (the first entry of a repeated id)", () => {
@@ -28,5 +32,26 @@ describe("oncePerId", () => {
     const roster = Array.from({ length: 60 }, (_, i) => ({ id: `c${String(i % 30)}`, i }));
     const built = oncePerId(roster, (e) => e);
     expect(built.map((e) => e.i)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+});
+
+describe("dispatch", () => {
+  type Command = { readonly type: "add"; readonly n: number } | { readonly type: "reset" };
+  const handlers: Handlers<number, Command> = {
+    add: (state, { n }) => accept(state + n),
+    reset: () => accept(0),
+  };
+  const gm: Requester = { userId: "gm", isGM: true, owns: [] };
+
+  it("hands each command to the handler of its type", () => {
+    expect(dispatch(handlers, 2, { type: "add", n: 3 }, gm)).toMatchObject({ ok: true, state: 5 });
+    expect(dispatch(handlers, 2, { type: "reset" }, gm)).toMatchObject({ ok: true, state: 0 });
+  });
+
+  it("refuses a type with no handler of its own, an inherited name included", () => {
+    for (const type of ["nope", "toString", "constructor", "__proto__"]) {
+      const command = { type } as unknown as Command; // data that bypassed a parser
+      expect(dispatch(handlers, 2, command, gm)).toEqual({ ok: false, refusal: { code: "unknownCommand" } });
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The `declare-resolve` mode (RULES.md §3): the slowest declare first, the fastest resolve first,
  * with action points, as one mode module.
  */
-import { defineMode } from "../contract";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
 import { DECLARE_RESOLVE_KEY_ACTIONS, declareResolveNotice } from "./keys";
@@ -26,7 +26,6 @@ import {
   type DeclareResolveState,
 } from "./rules/declare-resolve";
 import { parseDeclareResolveState } from "./rules/state";
-import { declareResolveSample } from "./sample";
 import { DR_SETTING_DEFS, actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
 import { declareResolveTracker } from "./tracker";
 
@@ -35,11 +34,7 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   id: declareResolveMode.id,
   rules: declareResolveMode,
   parseState: parseDeclareResolveState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   refusalCodes: DECLARE_RESOLVE_REFUSALS,
   // No module data on a Combatant is a player\'s to write but the request.
   gmOnlyCombatantKeys: [],
@@ -79,5 +74,4 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   keys: DECLARE_RESOLVE_KEY_ACTIONS,
   notice: declareResolveNotice,
   api: { declareResolve: { declare: declareActions, catalogue: actionCatalogue, state: drState } },
-  sample: declareResolveSample,
 });

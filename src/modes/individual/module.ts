@@ -5,8 +5,7 @@
 import { I18N } from "../../constants";
 import { decodeArrays, type Json } from "../../core/patch";
 import { FLAT_FOOTED_STATUS } from "./constants";
-import { defineMode } from "../contract";
-import { individualSample } from "./sample";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { INDIVIDUAL_ACTIONS } from "./actions";
 import {
@@ -55,11 +54,7 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   id: individualMode.id,
   rules: individualMode,
   parseState: parseIndividualState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
   // It keeps no data of its own on combatants (its module flags are the GM's all the same).
@@ -95,5 +90,4 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   tracker: individualTracker,
   actions: INDIVIDUAL_ACTIONS,
   api: { rollOffs: rollPendingRollOffs, groupCombatants },
-  sample: individualSample,
 });

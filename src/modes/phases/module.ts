@@ -2,9 +2,8 @@
  * The `phases` mode (RULES.md §5): foes declare, heroes act in the order they choose with
  * press-your-luck skill rolls, foes resolve, as one mode module. No initiative is rolled.
  */
-import { defineMode } from "../contract";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
-import { phasesSample } from "./sample";
 import { PHASES_ACTIONS } from "./actions";
 import { PHASES_KEY_ACTIONS, phasesNotice } from "./keys";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
@@ -18,11 +17,7 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
   id: phasesMode.id,
   rules: phasesMode,
   parseState: parsePhasesState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   refusalCodes: [...PHASES_REFUSALS, ...PHASES_GLUE_REFUSALS],
   // No module data on a Combatant is a player\'s to write but the request.
   gmOnlyCombatantKeys: [],
@@ -55,5 +50,4 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
   keys: PHASES_KEY_ACTIONS,
   notice: phasesNotice,
   api: { phases: PHASES_API },
-  sample: phasesSample,
 });

@@ -2,8 +2,7 @@
  * The `sides` mode (RULES.md §1): side initiative, declarations and action passes, as in Star Wars
  * D6, as one mode module. Sides are mirrored to and from Foundry's CombatantGroups.
  */
-import { defineMode } from "../contract";
-import { sidesSample } from "./sample";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { SIDES_ACTIONS } from "./actions";
 import { SIDES_KEY_ACTIONS, sidesNotice } from "./keys";
 import {
@@ -32,11 +31,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   id: sidesMode.id,
   rules: sidesMode,
   parseState: parseSidesState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   // Its refusal codes are among the shared ones, but for the reaction limit.
   refusalCodes: SIDES_REFUSALS,
   // A combatant's side (its `sideId` flag, or a side group set in `group`): only the GM changes sides.
@@ -74,5 +69,4 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   keys: SIDES_KEY_ACTIONS,
   notice: sidesNotice,
   api: { sides: SIDES_API },
-  sample: sidesSample,
 });

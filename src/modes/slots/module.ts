@@ -4,8 +4,7 @@
  */
 import { MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
-import { defineMode } from "../contract";
-import { slotsSample } from "./sample";
+import { SHARED_ROSTER, defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
 import { SLOTS_KEY_ACTIONS, slotsNotice } from "./keys";
@@ -20,11 +19,7 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   id: slotsMode.id,
   rules: slotsMode,
   parseState: parseSlotsState,
-  roster: {
-    add: (entry) => ({ type: "addCombatant", combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  },
+  roster: SHARED_ROSTER,
   // Its refusal codes are among the shared ones.
   refusalCodes: [],
   // The skill of a combatant's check is the GM's choice.
@@ -60,5 +55,4 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   keys: SLOTS_KEY_ACTIONS,
   notice: slotsNotice,
   api: { setSlotsSkill },
-  sample: slotsSample,
 });

@@ -3,7 +3,7 @@
  * narrowing of a stored catalogue (a world setting, which a macro or a bad migration can corrupt) and
  * the check of the rows a GM typed in the settings form (each row's error, never a silent save).
  */
-import { isRecord } from "../../../core/common";
+import { isRecord, isWhole } from "../../../core/common";
 import {
   ACTION_KINDS,
   MAX_ACTION_COST,
@@ -29,10 +29,6 @@ export const DEFAULT_CATALOGUE: readonly CatalogueEntry[] = [
 
 function isKind(value: unknown): value is ActionKind {
   return ACTION_KINDS.some((k) => k === value);
-}
-
-function isWhole(value: unknown, max: number, min: number): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }
 
 /**

@@ -51,7 +51,10 @@ import {
   refuse,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   isFiniteNumber,
@@ -63,6 +66,7 @@ import {
   stepKind,
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
+  isWhole,
 } from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
@@ -507,10 +511,6 @@ export type Legality =
     }
   | { readonly ok: false; readonly refusal: Refusal };
 
-function isWhole(value: unknown, max: number, min = 0): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-}
-
 function isActionKind(value: unknown): value is ActionKind {
   return ACTION_KINDS.some((k) => k === value);
 }
@@ -891,14 +891,6 @@ function advance(state: DeclareResolveState, events: DeclareResolveEvent[]): Dec
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends DeclareResolveCommandType> = (
-  state: DeclareResolveState,
-  command: Extract<DeclareResolveCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<DeclareResolveState>;
-
-type Handlers = { readonly [T in DeclareResolveCommandType]: Handler<T> };
-
 const NO_CONDITIONS: Conditions = { bleeding: 0, dazed: 0, stunned: 0 };
 
 function newCombatant(entry: RosterEntry): DeclareResolveCombatant {
@@ -953,14 +945,8 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 const started = (state: DeclareResolveState): boolean => state.phase !== "setup";
 
-const handlers: Handlers = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: DeclareResolveState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -1121,40 +1107,7 @@ function applyHandler(
   command: DeclareResolveCommand,
   who: Requester,
 ): Outcome<DeclareResolveState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setBudget":
-      return h.setBudget(state, command, who);
-    case "recordIP":
-      return h.recordIP(state, command, who);
-    case "addIPChange":
-      return h.addIPChange(state, command, who);
-    case "removeIPChange":
-      return h.removeIPChange(state, command, who);
-    case "orderTied":
-      return h.orderTied(state, command, who);
-    case "setConditions":
-      return h.setConditions(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "declare":
-      return h.declare(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "upkeep":
-      return h.upkeep(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 /**

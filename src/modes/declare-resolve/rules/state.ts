@@ -3,7 +3,7 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText } from "../../../core/common";
+import { isFiniteNumber, isId, isRecord, isText, isNullable, isWhole } from "../../../core/common";
 import {
   ACTION_KINDS,
   MAX_ACTION_COST,
@@ -29,14 +29,6 @@ import {
 } from "./declare-resolve";
 
 const PHASES: readonly DeclareResolvePhase[] = ["setup", "roll", "declare", "resolve", "upkeep"];
-
-function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
-  return value === null || guard(value);
-}
-
-function isWhole(value: unknown, max: number, min = 0): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-}
 
 function isIPValue(value: unknown): value is number {
   return isFiniteNumber(value) && Math.abs(value) <= MAX_IP;

@@ -33,7 +33,10 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   insertAt,
@@ -527,14 +530,6 @@ function removeRollOffEntries(
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends IndividualCommandType> = (
-  state: IndividualState,
-  command: Extract<IndividualCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<IndividualState>;
-
-type Handlers = { readonly [T in IndividualCommandType]: Handler<T> };
-
 function newCombatant(entry: RosterEntry): IndividualCombatant {
   return {
     id: entry.id,
@@ -549,14 +544,8 @@ function newCombatant(entry: RosterEntry): IndividualCombatant {
   };
 }
 
-const handlers: Handlers = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: IndividualState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+const handlers: Handlers<IndividualState, IndividualCommand> = {
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -812,44 +801,7 @@ function applyCommand(state: IndividualState, command: IndividualCommand, who: R
 }
 
 function applyHandler(state: IndividualState, command: IndividualCommand, who: Requester): Outcome<IndividualState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setSkipDefeated":
-      return h.setSkipDefeated(state, command, who);
-    case "recordInitiative":
-      return h.recordInitiative(state, command, who);
-    case "setGroup":
-      return h.setGroup(state, command, who);
-    case "recordGroupInitiative":
-      return h.recordGroupInitiative(state, command, who);
-    case "recordRollOff":
-      return h.recordRollOff(state, command, who);
-    case "setAware":
-      return h.setAware(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "delay":
-      return h.delay(state, command, who);
-    case "endDelay":
-      return h.endDelay(state, command, who);
-    case "ready":
-      return h.ready(state, command, who);
-    case "triggerReady":
-      return h.triggerReady(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------

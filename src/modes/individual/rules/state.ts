@@ -3,16 +3,8 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText, isTypedMark } from "../../../core/common";
+import { isFiniteNumber, isId, isRecord, isText, isTypedMark, isNullable, isIdList } from "../../../core/common";
 import type { DelayEntry, IndividualCombatant, IndividualState, RollOffResult } from "./individual";
-
-function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
-  return value === null || guard(value);
-}
-
-function isIdList(value: unknown): value is readonly string[] {
-  return Array.isArray(value) && value.every(isId);
-}
 
 function isCombatant(value: unknown): value is IndividualCombatant {
   if (!isRecord(value)) return false;

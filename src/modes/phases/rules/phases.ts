@@ -62,7 +62,11 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  probe,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   isId,
@@ -745,14 +749,6 @@ function resolveNextFoe(state: PhasesState, events: PhasesEvent[]): PhasesState 
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends PhasesCommandType> = (
-  state: PhasesState,
-  command: Extract<PhasesCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<PhasesState>;
-
-type Handlers = { readonly [T in PhasesCommandType]: Handler<T> };
-
 function isPoints(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_POINTS;
 }
@@ -858,14 +854,8 @@ function nextPhaseOf(state: PhasesState, events: PhasesEvent[]): PhasesState {
   }
 }
 
-const handlers: Handlers = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: PhasesState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+const handlers: Handlers<PhasesState, PhasesCommand> = {
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -1161,52 +1151,7 @@ const handlers: Handlers = {
 };
 
 function applyCommand(state: PhasesState, command: PhasesCommand, who: Requester): Outcome<PhasesState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setPoolCap":
-      return h.setPoolCap(state, command, who);
-    case "setCollapse":
-      return h.setCollapse(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "declareIntent":
-      return h.declareIntent(state, command, who);
-    case "spendCollapse":
-      return h.spendCollapse(state, command, who);
-    case "nextPhase":
-      return h.nextPhase(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "setHandOff":
-      return h.setHandOff(state, command, who);
-    case "startTurn":
-      return h.startTurn(state, command, who);
-    case "pickNext":
-      return h.pickNext(state, command, who);
-    case "skillRoll":
-      return h.skillRoll(state, command, who);
-    case "freeAction":
-      return h.freeAction(state, command, who);
-    case "endTurn":
-      return h.endTurn(state, command, who);
-    case "resolveFailure":
-      return h.resolveFailure(state, command, who);
-    case "spendAdvantage":
-      return h.spendAdvantage(state, command, who);
-    case "markOutOfReach":
-      return h.markOutOfReach(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1257,77 +1202,60 @@ function probeDice(count: number): number[] {
   return Array.from({ length: count }, (_, i) => (i % 12) + 1);
 }
 
-function probes(state: PhasesState): Probe<PhasesAllowedAction, PhasesCommand>[] {
-  const list: Probe<PhasesAllowedAction, PhasesCommand>[] = [
-    { action: { type: "start" }, command: { type: "start", surprise: false } },
-    { action: { type: "nextPhase" }, command: { type: "nextPhase" } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
-    { action: { type: "setPoolCap" }, command: { type: "setPoolCap", cap: state.poolCap } },
-    { action: { type: "setCollapse" }, command: { type: "setCollapse", points: state.collapse } },
-    { action: { type: "setHandOff" }, command: { type: "setHandOff", on: !state.handOff } },
-    { action: { type: "resolveFailure" }, command: { type: "resolveFailure", choice: "collapse" } },
-    { action: { type: "spendAdvantage" }, command: { type: "spendAdvantage", note: "" } },
+type PhasesProbe = Probe<PhasesAllowedAction, PhasesCommand>;
+
+/** A probe of `command` for the action of its type, about `about`. */
+const on = (command: PhasesCommand, about?: Omit<PhasesAllowedAction, "type">): PhasesProbe => probe(command, about);
+
+function probes(state: PhasesState): PhasesProbe[] {
+  const list: PhasesProbe[] = [
+    on({ type: "start", surprise: false }),
+    on({ type: "nextPhase" }),
+    on({ type: "nextTurn" }),
+    on({ type: "nextRound" }),
+    on({ type: "setPoolCap", cap: state.poolCap }),
+    on({ type: "setCollapse", points: state.collapse }),
+    on({ type: "setHandOff", on: !state.handOff }),
+    on({ type: "resolveFailure", choice: "collapse" }),
+    on({ type: "spendAdvantage", note: "" }),
   ];
   const firstTarget = heroesToAct(state)[0] ?? state.combatants.find((c) => c.isPC && !c.defeated)?.id;
   const complexity = nextComplexity(state) ?? FIRST_COMPLEXITY;
   for (const c of state.combatants) {
     const combatantId = c.id;
+    const about = { combatantId };
     list.push(
-      {
-        action: { type: "setDefeated", combatantId },
-        command: { type: "setDefeated", combatantId, defeated: !c.defeated },
-      },
-      { action: { type: "removeCombatant", combatantId }, command: { type: "removeCombatant", combatantId } },
+      on({ type: "setDefeated", combatantId, defeated: !c.defeated }, about),
+      on({ type: "removeCombatant", combatantId }, about),
     );
     if (!c.isPC) {
-      list.push({
-        action: { type: "declareIntent", combatantId },
-        command: { type: "declareIntent", foeId: combatantId, text: "", kind: "other", targets: [] },
-      });
+      list.push(on({ type: "declareIntent", foeId: combatantId, text: "", kind: "other", targets: [] }, about));
       if (firstTarget !== undefined) {
-        list.push({
-          action: { type: "spendCollapse", combatantId },
-          command: { type: "spendCollapse", foeId: combatantId, text: "", targets: [firstTarget] },
-        });
+        list.push(on({ type: "spendCollapse", foeId: combatantId, text: "", targets: [firstTarget] }, about));
       }
       continue;
     }
     const roll = { type: "skillRoll", combatantId, dieSize: 12, dice: probeDice(complexity) } as const;
     list.push(
-      { action: { type: "startTurn", combatantId }, command: { type: "startTurn", combatantId } },
-      { action: { type: "pickNext", combatantId }, command: { type: "pickNext", combatantId } },
-      { action: { type: "endTurn", combatantId }, command: { type: "endTurn", combatantId } },
-      { action: { type: "skillRoll", combatantId }, command: roll },
-      {
-        action: { type: "skillRoll", combatantId, gainsAdvantage: true },
-        command: { ...roll, gainsAdvantage: true },
-      },
-      {
-        action: { type: "freeAction", combatantId, kind: "move" },
-        command: { type: "freeAction", combatantId, kind: "move" },
-      },
-      {
-        action: { type: "freeAction", combatantId, kind: "item" },
-        command: { type: "freeAction", combatantId, kind: "item" },
-      },
-      {
-        action: { type: "spendAdvantage", combatantId },
-        command: { type: "spendAdvantage", note: "", combatantId },
-      },
+      on({ type: "startTurn", combatantId }, about),
+      on({ type: "pickNext", combatantId }, about),
+      on({ type: "endTurn", combatantId }, about),
+      on(roll, about),
+      on({ ...roll, gainsAdvantage: true }, { combatantId, gainsAdvantage: true }),
+      on({ type: "freeAction", combatantId, kind: "move" }, { combatantId, kind: "move" }),
+      on({ type: "freeAction", combatantId, kind: "item" }, { combatantId, kind: "item" }),
+      on({ type: "spendAdvantage", note: "", combatantId }, about),
     );
-    for (const intentId of defendableIntents(state)) {
-      list.push({
-        action: { type: "skillRoll", combatantId, intentId },
-        command: { ...roll, defendsIntent: intentId },
-      });
-    }
+    for (const intentId of defendableIntents(state))
+      list.push(on({ ...roll, defendsIntent: intentId }, { combatantId, intentId }));
   }
   for (const intent of state.intents) {
-    list.push({
-      action: { type: "markOutOfReach", intentId: intent.id, combatantId: intent.foeId },
-      command: { type: "markOutOfReach", intentId: intent.id, outOfReach: !intent.outOfReach },
-    });
+    list.push(
+      on(
+        { type: "markOutOfReach", intentId: intent.id, outOfReach: !intent.outOfReach },
+        { intentId: intent.id, combatantId: intent.foeId },
+      ),
+    );
   }
   return list;
 }

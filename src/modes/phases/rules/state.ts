@@ -3,7 +3,7 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText } from "../../../core/common";
+import { isId, isRecord, isText, isNullable, isWhole } from "../../../core/common";
 import {
   MAX_POINTS,
   MAX_SKILL_ACTIONS,
@@ -22,16 +22,8 @@ import {
 
 const STEPS: readonly unknown[] = ["setup", "foesDeclare", "heroes", "foesResolve"];
 
-function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
-  return value === null || guard(value);
-}
-
 function isFlag(value: unknown): value is boolean {
   return typeof value === "boolean";
-}
-
-function isCount(value: unknown, max: number): value is number {
-  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max;
 }
 
 function isIdList(value: unknown): value is readonly string[] {
@@ -63,7 +55,7 @@ function isTurn(value: unknown): value is HeroTurn {
   if (!isRecord(value)) return false;
   return (
     isId(value.combatantId) &&
-    isCount(value.skillActions, MAX_SKILL_ACTIONS) &&
+    isWhole(value.skillActions, MAX_SKILL_ACTIONS) &&
     isFlag(value.freeMoveUsed) &&
     isFlag(value.failed)
   );
@@ -147,19 +139,19 @@ export function parsePhasesState(data: unknown): PhasesState | null {
     Array.isArray(d.combatants) &&
     d.combatants.every(isCombatant) &&
     isFlag(d.started) &&
-    isCount(d.round, Number.MAX_SAFE_INTEGER) &&
+    isWhole(d.round, Number.MAX_SAFE_INTEGER) &&
     STEPS.includes(d.phase) &&
     isFlag(d.surprise) &&
     Array.isArray(d.intents) &&
     d.intents.every(isIntent) &&
-    isCount(d.nextIntent, Number.MAX_SAFE_INTEGER) &&
+    isWhole(d.nextIntent, Number.MAX_SAFE_INTEGER) &&
     isNullable(d.turn, isTurn) &&
     isNullable(d.lastHero, isId) &&
     isFlag(d.handOff) &&
     isNullable(d.lastRoll, isRoll) &&
-    isCount(d.pool, MAX_POINTS) &&
-    isCount(d.poolCap, MAX_POINTS) &&
-    isCount(d.collapse, MAX_POINTS);
+    isWhole(d.pool, MAX_POINTS) &&
+    isWhole(d.poolCap, MAX_POINTS) &&
+    isWhole(d.collapse, MAX_POINTS);
   if (!shapeOk) return null;
   const state = d as unknown as PhasesState;
   const byId = new Map(state.combatants.map((c) => [c.id, c]));

@@ -40,7 +40,10 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   insertAt,
@@ -628,14 +631,6 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends SidesCommandType> = (
-  state: SidesState,
-  command: Extract<SidesCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<SidesState>;
-
-type Handlers = { readonly [T in SidesCommandType]: Handler<T> };
-
 function newCombatant(entry: RosterEntry): SidesCombatant {
   return {
     id: entry.id,
@@ -654,14 +649,8 @@ function needPass(state: SidesState): Outcome<SidesState> | null {
   return state.step === "pass" ? null : refuse("wrongStep");
 }
 
-const handlers: Handlers = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: SidesState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+const handlers: Handlers<SidesState, SidesCommand> = {
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -940,50 +929,7 @@ const handlers: Handlers = {
 };
 
 function applyHandler(state: SidesState, command: SidesCommand, who: Requester): Outcome<SidesState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "defineSide":
-      return h.defineSide(state, command, who);
-    case "removeSide":
-      return h.removeSide(state, command, who);
-    case "setSide":
-      return h.setSide(state, command, who);
-    case "setTraits":
-      return h.setTraits(state, command, who);
-    case "configure":
-      return h.configure(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "setRoller":
-      return h.setRoller(state, command, who);
-    case "recordSideRoll":
-      return h.recordSideRoll(state, command, who);
-    case "orderTiedSides":
-      return h.orderTiedSides(state, command, who);
-    case "declare":
-      return h.declare(state, command, who);
-    case "hesitate":
-      return h.hesitate(state, command, who);
-    case "orderTied":
-      return h.orderTied(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    case "react":
-      return h.react(state, command, who);
-    case "slowDown":
-      return h.slowDown(state, command, who);
-    case "letPass":
-      return h.letPass(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 /**

@@ -3,7 +3,16 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText, isTypedMark } from "../../../core/common";
+import {
+  isFiniteNumber,
+  isId,
+  isRecord,
+  isText,
+  isTypedMark,
+  isNullable,
+  isIdList,
+  isWhole,
+} from "../../../core/common";
 import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
@@ -23,14 +32,6 @@ import {
 
 const STEPS: readonly unknown[] = ["setup", "initiative", "declaration", "pass"];
 
-function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
-  return value === null || guard(value);
-}
-
-function isIdList(value: unknown): value is readonly string[] {
-  return Array.isArray(value) && value.every(isId);
-}
-
 function isIdLists(value: unknown): value is readonly (readonly string[])[] {
   return Array.isArray(value) && value.every(isIdList);
 }
@@ -38,10 +39,6 @@ function isIdLists(value: unknown): value is readonly (readonly string[])[] {
 /** A stored trait must already be in canonical form ("3D+2", not "3d + 2"). */
 function isCanonicalCode(value: unknown): value is string {
   return typeof value === "string" && normaliseDiceCode(value) === value;
-}
-
-function isCount(value: unknown, min: number, max: number): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }
 
 function isCombatant(value: unknown): value is SidesCombatant {
@@ -98,7 +95,7 @@ function isDeclaration(value: unknown): value is Declaration {
     Array.isArray(reactions) &&
     reactions.every(
       (r: unknown) =>
-        isRecord(r) && (r.kind === "dodge" || r.kind === "parry") && isCount(r.pass, 1, MAX_ACTIONS_LIMIT),
+        isRecord(r) && (r.kind === "dodge" || r.kind === "parry") && isWhole(r.pass, MAX_ACTIONS_LIMIT, 1),
     )
   );
 }
@@ -108,7 +105,7 @@ function isSlowed(value: unknown): value is SlowedEntry {
 }
 
 function isLost(value: unknown): value is LostAction {
-  return isRecord(value) && isId(value.combatantId) && isCount(value.pass, 1, MAX_ACTIONS_LIMIT);
+  return isRecord(value) && isId(value.combatantId) && isWhole(value.pass, MAX_ACTIONS_LIMIT, 1);
 }
 
 function unique(ids: readonly string[]): boolean {
@@ -125,13 +122,13 @@ export function parseSidesState(data: unknown): SidesState | null {
     Array.isArray(d.sides) &&
     d.sides.length <= MAX_SIDES &&
     d.sides.every(isSide) &&
-    isCount(d.maxActions, 1, MAX_ACTIONS_LIMIT) &&
-    (d.maxReactions === undefined || isCount(d.maxReactions, 1, MAX_ACTIONS_LIMIT)) &&
+    isWhole(d.maxActions, MAX_ACTIONS_LIMIT, 1) &&
+    (d.maxReactions === undefined || isWhole(d.maxReactions, MAX_ACTIONS_LIMIT, 1)) &&
     isCanonicalCode(d.actionPenalty) &&
     typeof d.started === "boolean" &&
-    isCount(d.round, 0, Number.MAX_SAFE_INTEGER) &&
+    isWhole(d.round, Number.MAX_SAFE_INTEGER, 0) &&
     STEPS.includes(d.step) &&
-    isCount(d.pass, 0, MAX_ACTIONS_LIMIT) &&
+    isWhole(d.pass, MAX_ACTIONS_LIMIT, 0) &&
     Array.isArray(d.rolls) &&
     d.rolls.every(isRoll) &&
     isIdLists(d.sideTieOrders) &&

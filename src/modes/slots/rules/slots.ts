@@ -44,7 +44,11 @@ import {
   type TurnView,
 } from "../../../core/engine";
 import {
+  addToRoster,
   allowedByTrial,
+  probe,
+  dispatch,
+  type Handlers,
   canControl,
   findById,
   insertAt,
@@ -475,14 +479,6 @@ function advance(state: SlotsState, events: SlotsEvent[]): SlotsState {
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-type Handler<T extends SlotsCommandType> = (
-  state: SlotsState,
-  command: Extract<SlotsCommand, { readonly type: T }>,
-  who: Requester,
-) => Outcome<SlotsState>;
-
-type Handlers = { readonly [T in SlotsCommandType]: Handler<T> };
-
 function newCombatant(entry: RosterEntry): SlotsCombatant {
   return { id: entry.id, name: entry.name, isPC: entry.isPC, check: null, defeated: false, slotted: false };
 }
@@ -501,14 +497,8 @@ function takeRefusal(state: SlotsState, slot: InitiativeSlot, c: SlotsCombatant)
   return null;
 }
 
-const handlers: Handlers = {
-  addCombatant(state, { combatant }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!isId(combatant.id)) return refuse("invalidValue");
-    if (findById(state.combatants, combatant.id) !== undefined) return refuse("duplicateCombatant", combatant.id);
-    const s: SlotsState = { ...state, combatants: [...state.combatants, newCombatant(combatant)] };
-    return accept(s, [{ type: "combatantAdded", round: s.round, combatantId: combatant.id }]);
-  },
+const handlers: Handlers<SlotsState, SlotsCommand> = {
+  addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
     if (!who.isGM) return refuse("notGM");
@@ -663,34 +653,7 @@ const handlers: Handlers = {
 };
 
 function applyCommand(state: SlotsState, command: SlotsCommand, who: Requester): Outcome<SlotsState> {
-  const h = handlers;
-  switch (command.type) {
-    case "addCombatant":
-      return h.addCombatant(state, command, who);
-    case "removeCombatant":
-      return h.removeCombatant(state, command, who);
-    case "setDefeated":
-      return h.setDefeated(state, command, who);
-    case "setKeepSlots":
-      return h.setKeepSlots(state, command, who);
-    case "recordCheck":
-      return h.recordCheck(state, command, who);
-    case "start":
-      return h.start(state, command, who);
-    case "claimSlot":
-      return h.claimSlot(state, command, who);
-    case "releaseClaim":
-      return h.releaseClaim(state, command, who);
-    case "fillSlot":
-      return h.fillSlot(state, command, who);
-    case "nextTurn":
-      return h.nextTurn(state, command, who);
-    case "nextRound":
-      return h.nextRound(state, command, who);
-    default:
-      // Reached only by data that bypassed `parseCommand`.
-      return refuse("unknownCommand");
-  }
+  return dispatch(handlers, state, command, who);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -725,46 +688,32 @@ interface Probe {
   readonly command: SlotsCommand;
 }
 
+/** A probe of `command` for the action of its type, about `about`. */
+const on = (command: SlotsCommand, about?: Omit<SlotsAllowedAction, "type">): Probe => probe(command, about);
+
 function probes(state: SlotsState): Probe[] {
   const list: Probe[] = [
-    { action: { type: "start" }, command: { type: "start" } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
-    { action: { type: "setKeepSlots" }, command: { type: "setKeepSlots", keepSlots: state.keepSlots } },
+    on({ type: "start" }),
+    on({ type: "nextTurn" }),
+    on({ type: "nextRound" }),
+    on({ type: "setKeepSlots", keepSlots: state.keepSlots }),
   ];
   for (const c of state.combatants) {
     const combatantId = c.id;
+    const about = { combatantId };
     list.push(
-      {
-        action: { type: "recordCheck", combatantId },
-        command: { type: "recordCheck", combatantId, primary: 0, secondary: 0 },
-      },
-      {
-        action: { type: "setDefeated", combatantId },
-        command: { type: "setDefeated", combatantId, defeated: !c.defeated },
-      },
-      { action: { type: "removeCombatant", combatantId }, command: { type: "removeCombatant", combatantId } },
+      on({ type: "recordCheck", combatantId, primary: 0, secondary: 0 }, about),
+      on({ type: "setDefeated", combatantId, defeated: !c.defeated }, about),
+      on({ type: "removeCombatant", combatantId }, about),
     );
   }
   state.slots.forEach((slot, index) => {
     if (slot.claimedBy !== null) {
-      list.push({
-        action: { type: "releaseClaim", slot: index, combatantId: slot.claimedBy },
-        command: { type: "releaseClaim", slot: index },
-      });
+      list.push(on({ type: "releaseClaim", slot: index }, { slot: index, combatantId: slot.claimedBy }));
     }
     for (const c of state.combatants) {
-      const combatantId = c.id;
-      list.push(
-        {
-          action: { type: "claimSlot", slot: index, combatantId },
-          command: { type: "claimSlot", slot: index, combatantId },
-        },
-        {
-          action: { type: "fillSlot", slot: index, combatantId },
-          command: { type: "fillSlot", slot: index, combatantId },
-        },
-      );
+      const about = { slot: index, combatantId: c.id };
+      list.push(on({ type: "claimSlot", ...about }, about), on({ type: "fillSlot", ...about }, about));
     }
   });
   return list;

@@ -3,16 +3,8 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText, isTypedMark } from "../../../core/common";
+import { isId, isRecord, isText, isTypedMark, isNullable, isIdList } from "../../../core/common";
 import { MAX_CHECK_SCORE, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
-
-function isNullable<T>(value: unknown, guard: (v: unknown) => v is T): value is T | null {
-  return value === null || guard(value);
-}
-
-function isIdList(value: unknown): value is readonly string[] {
-  return Array.isArray(value) && value.every(isId);
-}
 
 function isScore(value: unknown): value is number {
   return Number.isInteger(value) && Math.abs(value as number) <= MAX_CHECK_SCORE;
