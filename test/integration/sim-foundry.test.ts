@@ -527,7 +527,13 @@ describe("simulated Foundry: core combat behaviour", () => {
 
 describe("simulated Foundry: users, queries, settings, reload", () => {
   it("routes a query to the GM's client; the handler is not told who asked", async () => {
-    const s = await sim();
+    // A player may query only where the world grants players QUERY_USER (the sim's default: GMs only).
+    const refused = await sim();
+    await expect(
+      must(refused.client(ALICE).game.users.activeGM).query("structured-initiative.echo", {}),
+    ).rejects.toThrow(/lacks permission to query users/);
+    expect(refused.server.stats.refused).toBe(1);
+    const s = await sim({ settings: { "core.permissions": { QUERY_USER: [1, 2, 3] } } });
     const alice = s.client(ALICE);
     const gmUser = must(alice.game.users.activeGM);
     expect(gmUser.id).toBe(GM);
@@ -545,6 +551,7 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
         { id: "gmUserA000000001", name: "GM A", role: 4 },
         { id: ALICE, name: "Alice", role: 1 },
       ],
+      settings: { "core.permissions": { QUERY_USER: [1, 2, 3] } },
     });
     const gmA = s.client("gmUserA000000001");
     const gmB = s.client("gmUserB000000002");

@@ -14,6 +14,7 @@ import Handlebars from "handlebars";
 import { createRollClass, type RollInstance } from "./roll.js";
 import {
   canModify,
+  hasPermission,
   EMBEDDED,
   isEmbedded,
   isGMRole,
@@ -572,7 +573,25 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const r = typeof role === "string" ? ((CONST.USER_ROLES as Record<string, number>)[role] ?? 99) : role;
       return exact ? this.role === r : this.role >= r;
     }
-    /** v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235). */
+    /**
+     * Whether the user's role has a user permission (https://foundryvtt.com/api/v14/variables/CONST.USER_PERMISSIONS.html;
+     * the server's `hasPermission` decides, from the world's configured roles).
+     */
+    hasPermission(permission: string): boolean {
+      return hasPermission(
+        { ...replicaWorld(), settings: { "core.permissions": toJson(worldSettings.get("core.permissions") ?? null) } },
+        this._source as JsonObject,
+        permission,
+      );
+    }
+    /** https://foundryvtt.com/api/classes/foundry.documents.User.html#can: a permission of the user's role. */
+    can(action: string): boolean {
+      return this.hasPermission(action);
+    }
+    /**
+     * v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235); the server refuses a
+     * sender without the `QUERY_USER` permission.
+     */
     async query(name: string, data: unknown, { timeout }: { timeout?: number } = {}): Promise<unknown> {
       return t.query(String(this.id), name, toJson(data), timeout);
     }

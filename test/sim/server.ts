@@ -517,6 +517,9 @@ export class SimServer {
   query(fromId: string, targetId: string, queryId: string, name: string, data: Json): void {
     const bytes = JSON.stringify(data).length;
     this.enqueue(() => {
+      const sender = this.user(fromId);
+      // "The querying user needs the `QUERY_USER` permission to be able to send a query" (#11235).
+      const allowed = hasPermission(this.world, sender, "QUERY_USER");
       this.ops.push({
         userId: fromId,
         action: "query",
@@ -524,8 +527,18 @@ export class SimServer {
         writes: 0,
         requestBytes: bytes,
         broadcastBytes: 0,
-        refused: false,
+        refused: !allowed,
       });
+      if (!allowed) {
+        this.send(fromId, {
+          type: "queryResult",
+          queryId,
+          ok: false,
+          result: null,
+          error: `User ${String(sender?.name)} lacks permission to query users (QUERY_USER)`,
+        });
+        return;
+      }
       if (!this.connections.has(targetId)) {
         this.send(fromId, {
           type: "queryResult",
@@ -557,6 +570,30 @@ export class SimServer {
         if (id !== fromId) this.send(id, { type: "socket", event, data, userId: fromId });
     });
   }
+}
+
+/**
+ * The role from which each user permission the sim checks is granted by default. `QUERY_USER`: the
+ * permission a query's sender needs (https://github.com/foundryvtt/foundryvtt/issues/11235); its
+ * default role is not in the public sources found, so the sim takes the stricter reading: GMs
+ * (Assistant and Gamemaster) only, never players.
+ */
+export const DEFAULT_PERMISSION_ROLES: Readonly<Record<string, number>> = { QUERY_USER: ROLES.ASSISTANT };
+
+/**
+ * Whether a user's role has a user permission (https://foundryvtt.com/article/users/, "Role
+ * Permissions"; https://foundryvtt.com/api/v14/variables/CONST.USER_PERMISSIONS.html). A Gamemaster
+ * has every permission. The roles a GM configured are the sim's world setting `core.permissions`
+ * (`{QUERY_USER: [roles…]}`); unconfigured, `DEFAULT_PERMISSION_ROLES` decides.
+ */
+export function hasPermission(world: WorldData, user: JsonObject | undefined, permission: string): boolean {
+  const role = typeof user?.role === "number" ? user.role : ROLES.NONE;
+  if (role >= ROLES.GAMEMASTER) return true;
+  const configured = world.settings["core.permissions"];
+  const roles = isPlainObject(configured) ? configured[permission] : undefined;
+  if (Array.isArray(roles)) return roles.includes(role);
+  const from = DEFAULT_PERMISSION_ROLES[permission];
+  return from !== undefined && role >= from;
 }
 
 /**
