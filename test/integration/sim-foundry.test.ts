@@ -430,6 +430,35 @@ describe("simulated Foundry: core combat behaviour", () => {
     expect(log(s.client(ALICE)).filter((e) => e[0] === "startTurn")).toEqual([]);
   });
 
+  it("sends the Region round events of every combatant's token when a round ends and begins, on the active GM only", async () => {
+    const s = await sim();
+    for (const c of s.clients)
+      for (const scene of c.game.scenes.contents)
+        scene._source.regions = [{ _id: "regionAll", x: -1e6, y: -1e6, width: 2e6, height: 2e6 }];
+    await withCombat(s, [10, 5, 1]);
+    await view(s.gm).startCombat();
+    await s.settle();
+    const events = (c: SimClient) =>
+      (
+        c.game.scenes.contents[0] as unknown as {
+          regions: { get(id: string): { events: Array<{ name: string; combatantId: string | null; round: unknown }> } };
+        }
+      ).regions.get("regionAll").events;
+    const before = events(s.gm).length;
+    await view(s.gm).nextRound();
+    await s.settle();
+    const rounds = events(s.gm)
+      .slice(before)
+      .filter((e) => e.name.startsWith("tokenRound"))
+      .map((e) => `${e.name} ${String(e.round)} ${String(e.combatantId)}`);
+    const ids = view(s.gm).turns.map((c) => String(c.id));
+    expect(rounds).toEqual([
+      ...ids.map((id) => `tokenRoundEnd 1 ${id}`),
+      ...ids.map((id) => `tokenRoundStart 2 ${id}`),
+    ]);
+    for (const player of [s.client(ALICE), s.client(BOB)]) expect(events(player)).toEqual([]);
+  });
+
   it("skips defeated combatants when core's skipDefeated is set", async () => {
     const s = await sim({ settings: { "core.combatTrackerConfig": { resource: "", skipDefeated: true } } });
     await withCombat(s, [15, 10, 5]);

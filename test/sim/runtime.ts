@@ -827,6 +827,22 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   }
 
   /**
+   * Core's Region round events, for every combatant's token, on the active GM with the round events
+   * (CONST.REGION_EVENTS.TOKEN_ROUND_START/END, "Triggered when a Token starts/ends the Combat round in
+   * a Region", https://foundryvtt.com/api/variables/CONST.REGION_EVENTS.html; event data {combat,
+   * combatant, round, skipped, token}:
+   * https://foundryvtt.com/api/interfaces/foundry.documents.types.RegionTokenRoundEventData.html). The
+   * order among combatants is not documented: the sim goes down `combat.turns`.
+   */
+  async function regionRoundEvent(combat: Combat, name: string, round: number): Promise<void> {
+    for (const combatant of combat.turns) {
+      const token = combatant.token;
+      for (const region of token?.regions ?? [])
+        await region._triggerEvent(name, { token, combatant, combat, round, skipped: false });
+    }
+  }
+
+  /**
    * Each client's token turn marker follows the acting combatant
    * (https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.tokens.TokenTurnMarker.html): the
    * token that loses it and the one that gains it refresh, seen as the `refreshToken` hook with
@@ -1097,8 +1113,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           await regionTurnEvent(priorCombatant, "tokenTurnEnd", priorCtx);
         }
         if (advanceRound) {
-          if (prior.round > 0) await this._onEndRound(priorCtx);
+          if (prior.round > 0) {
+            await this._onEndRound(priorCtx);
+            await regionRoundEvent(this, "tokenRoundEnd", prior.round);
+          }
           await this._onStartRound(ctx);
+          await regionRoundEvent(this, "tokenRoundStart", this.round);
         }
         if (this.combatant) {
           await this._onStartTurn(this.combatant, ctx);
