@@ -22,6 +22,7 @@ export const GLUE_REFUSAL_CODES = [
   "interopTurnReverted",
   "interopInitiativeReverted",
   "encounterEnded",
+  "cannotTell",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

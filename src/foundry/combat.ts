@@ -3,7 +3,8 @@
  * holds then (a game system's own). A combat in "system default" mode runs the parent class's code
  * untouched; a structured combat routes turn changes and initiative rolls to the rules.
  */
-import { FLAGS, MODULE_ID } from "../constants";
+import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../constants";
+import { isModeSetting } from "./modes";
 import { compareRanked, onCombatApplied, submit } from "./authority/controller";
 import { forgetLoaded, isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 import { turnOrderOf } from "./interop";
@@ -179,6 +180,19 @@ export function createCombatantClass(Base: typeof Combatant) {
    * holds the acting combatant current until the authority has reconciled the roster.
    */
   class SICombatant extends Base {
+    /**
+     * A structured encounter's combatants show their own initiative, the mirror of the mode's order
+     * (`interop.ts`), never a CombatantGroup's: core gives a group's initiative to its members here
+     * ("The initiative value that will be used for all group members",
+     * https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantGroupData.html), which
+     * would let a system's group (dnd5e's) override the mode's numbers. draw-steel removes the same
+     * override in its `_prepareGroup` (src/module/documents/combatant.mjs).
+     */
+    override _prepareGroup(): void {
+      super._prepareGroup();
+      if (structuredSource(this.parent)) this.initiative = this._source.initiative;
+    }
+
     static override async _preCreateOperation(
       ...args: Parameters<typeof Base._preCreateOperation>
     ): ReturnType<typeof Base._preCreateOperation> {
@@ -196,6 +210,16 @@ export function createCombatantClass(Base: typeof Combatant) {
     }
   }
   return SICombatant;
+}
+
+/**
+ * Whether a Combat is structured, read from its source: a combatant prepares its data while its
+ * Combat is still being built, before the Combat's own prepared flags may be read.
+ */
+function structuredSource(combat: Combat.Implementation | null): boolean {
+  const flags = (combat?._source as { flags?: Record<string, Record<string, unknown> | undefined> } | undefined)?.flags;
+  const mode = flags?.[MODULE_ID]?.[FLAGS.mode];
+  return isModeSetting(mode) && mode !== SYSTEM_DEFAULT;
 }
 
 /** Leave a structured encounter's turn to the authority: drop the operation's `combatTurn`. */

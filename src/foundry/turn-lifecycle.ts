@@ -7,7 +7,8 @@
  * index-based dispatch out of structured encounters (`_manageTurnEvents`) and the authority runs the
  * lifecycle here instead, from the rules' own acting turn (`ModeDefinition#turnKey`): when a forward
  * step changes it, the turn that ran ends and the new one starts, each once, with the Region turn
- * events of the combatant's token; a new round ends and starts the round between them. Undo steps
+ * events of the combatant's token; a new round ends and starts the round between them, with the
+ * Region round events of every combatant's token. Undo steps
  * run nothing, as core's previous turn (https://github.com/foundryvtt/foundryvtt/issues/11997).
  */
 import { turnKeyCombatant } from "../core/engine";
@@ -78,8 +79,12 @@ async function runLifecycle(combat: LifecycleCombat, step: LifecycleStep): Promi
   }
   if (roundChanged) {
     const context = { round: step.roundAfter, turn: 0, skipped: false };
-    if (step.roundBefore > 0) await combat._onEndRound({ ...context, round: step.roundBefore });
+    if (step.roundBefore > 0) {
+      await combat._onEndRound({ ...context, round: step.roundBefore });
+      await regionRoundEvent(combat, "tokenRoundEnd", step.roundBefore);
+    }
     await combat._onStartRound(context);
+    await regionRoundEvent(combat, "tokenRoundStart", step.roundAfter);
   }
   const started =
     turnChanged && step.turnAfter !== null ? combat.combatants.get(turnKeyCombatant(step.turnAfter)) : undefined;
@@ -107,7 +112,26 @@ async function regionEvent(
   await Promise.allSettled([...token.regions].map((region) => region._triggerEvent(name, data)));
 }
 
-/** The part of a TokenDocument and its Regions the Region turn events use. */
+/**
+ * The Region round event of every combatant's token, for each Region it is in: core's dispatch, which
+ * structured encounters leave out, sends them when a round ends and starts
+ * (CONST.REGION_EVENTS.TOKEN_ROUND_END/START, https://foundryvtt.com/api/variables/CONST.REGION_EVENTS.html;
+ * data https://foundryvtt.com/api/interfaces/foundry.documents.types.RegionTokenRoundEventData.html).
+ */
+async function regionRoundEvent(
+  combat: LifecycleCombat,
+  name: "tokenRoundStart" | "tokenRoundEnd",
+  round: number,
+): Promise<void> {
+  for (const combatant of combat.turns) {
+    const token = combatant.token as unknown as RegionToken | null;
+    if (token === null || token.regions === undefined) continue;
+    const data = { token, combatant, combat, round, skipped: false };
+    await Promise.allSettled([...token.regions].map((region) => region._triggerEvent(name, data)));
+  }
+}
+
+/** The part of a TokenDocument and its Regions the Region turn and round events use. */
 interface RegionToken {
   readonly regions?: Iterable<{ _triggerEvent(name: string, data: object): Promise<void> }>;
 }

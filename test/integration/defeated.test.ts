@@ -296,6 +296,8 @@ describe("no extra writes", () => {
 
 describe("only the authority syncs", () => {
   it("a revive right after a defeat is not overwritten by the defeat's own sync (the GM's write is slow)", async () => {
+    // A player marks their own character defeated or not through its actor's defeated status (the
+    // token HUD's way): Foundry does not let them write the combatant's `defeated` (the sim's reading).
     const sim = await battle();
     // The GM's Combat writes wait at a gate: Alice's revive lands while the defeat's sync is held.
     const combat = combatOn(sim.gm);
@@ -310,30 +312,33 @@ describe("only the authority syncs", () => {
     };
     const alice = sim.client(ALICE);
     sim.server.resetStats();
-    await combatantOn(sim.gm, "aria").update({ defeated: true });
+    await combatantOn(sim.gm, "aria").actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
     await vi.waitFor(() => {
-      expect(combatantOn(alice, "aria").defeated).toBe(true);
+      expect(combatantOn(alice, "aria").isDefeated).toBe(true);
     });
-    await combatantOn(alice, "aria").update({ defeated: false });
+    await combatantOn(alice, "aria").actor?.toggleStatusEffect(DEAD, { active: false });
     open();
     await sim.settle();
     // Alice's revive was written while the GM's sync of the defeat was still held.
     expect(writes(sim).slice(0, 2)).toEqual([
-      [GM, "update", "Combatant"],
-      [ALICE, "update", "Combatant"],
+      [GM, "create", "ActiveEffect"],
+      [ALICE, "delete", "ActiveEffect"],
     ]);
     await expectOneTruth(sim, "aria", "Aria", false);
     expectNoErrors(sim);
   });
 
-  it("a player who marks their own combatant defeated writes nothing more: the active GM syncs; their setDefeated is refused", async () => {
+  it("a player who marks their own character defeated writes nothing more: the active GM syncs; their setDefeated is refused", async () => {
     const sim = await battle();
     const alice = sim.client(ALICE);
     sim.server.resetStats();
-    await combatantOn(alice, "aria").update({ defeated: true });
+    // The combatant's `defeated` field is not the player's to write (the sim's stricter reading).
+    await expect(combatantOn(alice, "aria").update({ defeated: true })).rejects.toThrow(/lacks permission/);
+    await combatantOn(alice, "aria").actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
     await sim.settle();
     expect(writes(sim)).toEqual([
-      [ALICE, "update", "Combatant"],
+      [ALICE, "update", "Combatant", "refused"],
+      [ALICE, "create", "ActiveEffect"],
       [GM, "update", "Combat"],
     ]);
     expect(rulesDefeated(alice).Aria).toBe(true);
@@ -383,13 +388,9 @@ describe("only the authority syncs", () => {
     await sim.settle();
     const alice = sim.client(ALICE);
     sim.server.resetStats();
-    await combatantOn(alice, "aria").update({ defeated: true });
     await combatantOn(alice, "aria").actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
     await sim.settle();
-    expect(writes(sim)).toEqual([
-      [ALICE, "update", "Combatant"],
-      [ALICE, "create", "ActiveEffect"],
-    ]);
+    expect(writes(sim)).toEqual([[ALICE, "create", "ActiveEffect"]]);
     expect(rulesDefeated(alice).Aria).toBe(false);
     // The GM is back: becoming the authority, its client brings the defeat into the rules.
     sim.server.resetStats();
@@ -419,14 +420,14 @@ describe("only the authority syncs", () => {
     const combat = combatOn(sim.gm);
     combat.update = () => new Promise<never>(() => undefined);
     sim.server.resetStats();
-    await combatantOn(sim.client(ALICE), "aria").update({ defeated: true });
+    await combatantOn(sim.client(ALICE), "aria").actor?.toggleStatusEffect(DEAD, { active: true, overlay: true });
     await sim.settle();
-    expect(writes(sim)).toEqual([[ALICE, "update", "Combatant"]]);
+    expect(writes(sim)).toEqual([[ALICE, "create", "ActiveEffect"]]);
     expect(rulesDefeated(second).Aria).toBe(false);
     sim.gm.disconnect();
     await sim.settle();
     expect(writes(sim)).toEqual([
-      [ALICE, "update", "Combatant"],
+      [ALICE, "create", "ActiveEffect"],
       [GM2, "update", "Combat"],
     ]);
     for (const client of [second, sim.client(ALICE)]) expect(rulesDefeated(client).Aria, client.userId).toBe(true);

@@ -7,7 +7,20 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
-import { ACTOR, ALICE, apiOn, combatOn, encounter, expectNoErrors, idOf, rollAs, start, world } from "./world.js";
+import {
+  ACTOR,
+  ALICE,
+  apiOn,
+  combatOn,
+  encounter,
+  expectNoErrors,
+  idOf,
+  messagesOn,
+  refusalText,
+  rollAs,
+  start,
+  world,
+} from "./world.js";
 
 const FLAT_FOOTED = "structured-initiative-flat-footed";
 
@@ -84,5 +97,24 @@ describe("End combat", () => {
     await sim.settle();
     expect(dialogs(alice).asked).toEqual([]);
     expect(sim.server.world.combats).toHaveLength(1);
+  });
+
+  it("a player's request still waiting when the encounter ends is refused at once (encounterEnded), not timed out", async () => {
+    const sim = await world();
+    await encounter(sim, ["aria", "brom"]);
+    await rollAs(sim, { aria: 15, brom: 10 });
+    await start(sim);
+    // The GM's client takes Alice's request but its Combat write never lands.
+    const gmCombat = combatOn(sim.gm);
+    gmCombat.update = () => new Promise<never>(() => undefined);
+    const alice = sim.client(ALICE);
+    const result = apiOn(alice).command(combatOn(alice), { type: "nextTurn" });
+    await sim.settle();
+    await gmCombat.delete();
+    await sim.settle();
+    // Settled with the deletion (the request timeout, 10 s, is far beyond this test's 5 s).
+    expect(await result).toEqual({ ok: false, code: "encounterEnded" });
+    expect(messagesOn(alice)).toEqual([refusalText("encounterEnded")]);
+    expect(sim.server.world.combats).toEqual([]);
   });
 });

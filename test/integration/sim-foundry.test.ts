@@ -214,6 +214,78 @@ describe("simulated Foundry: permissions and broadcasts", () => {
     expect(view(alice).canUserModify(must(s.client(ALICE).game.user), "update", { flags: { a: 1 } })).toBe(false);
   });
 
+  it("lets a player write only initiative, flags and system on an owned combatant; add and remove it; nothing else", async () => {
+    const s = await sim();
+    await withCombat(s);
+    const alice = s.client(ALICE);
+    const user = must(alice.game.user);
+    const own = combatantOf(view(alice), "actorAlice000001");
+    await own.update({ initiative: 7, "flags.structured-initiative.request": "r1", "system.ready": true });
+    for (const key of ["name", "img", "hidden", "defeated", "group", "type", "actorId", "tokenId", "sceneId"]) {
+      expect(own.canUserModify(user, "update", { [key]: "x" }), key).toBe(false);
+      await expect(own.update({ [key]: key === "hidden" || key === "defeated" ? true : "x" }), key).rejects.toThrow(
+        /lacks permission/,
+      );
+    }
+    // Neither a Combat's `combatants` array (foundryvtt#10501).
+    await expect(view(alice).update({ combatants: [{ _id: own.id, initiative: 9 }] })).rejects.toThrow(
+      /lacks permission/,
+    );
+    await s.settle();
+    const onGM = combatantOf(view(s.gm), "actorAlice000001");
+    expect([onGM.initiative, onGM.getFlag("structured-initiative", "request"), onGM.system.ready]).toEqual([
+      7,
+      "r1",
+      true,
+    ]);
+    expect([onGM.name, onGM.hidden, onGM.defeated, onGM._source.group]).toEqual(["Aria", false, false, null]);
+    // Toggle Combat State on an owned token: out of the encounter and back in; never someone else's.
+    await view(alice).deleteEmbeddedDocuments("Combatant", [String(own.id)]);
+    await view(alice).createEmbeddedDocuments("Combatant", [
+      { actorId: "actorAlice000001", tokenId: "tokenAria0000001", sceneId: "scene00000000001" },
+    ]);
+    await expect(
+      view(alice).createEmbeddedDocuments("Combatant", [{ actorId: "actorBob00000001", tokenId: "tokenBrom0000001" }]),
+    ).rejects.toThrow(/lacks permission/);
+    await s.settle();
+    expect(view(s.gm).combatants.filter((c) => c.actorId === "actorAlice000001")).toHaveLength(1);
+  });
+
+  it("a CombatantGroup has its fields; a member takes the group's initiative; an owner may update it, only a GM create it", async () => {
+    const s = await sim();
+    await withCombat(s, [10, 5, 1]);
+    const [group] = await view(s.gm).createEmbeddedDocuments("CombatantGroup", [
+      { name: "Party", ownership: { default: 0, [ALICE]: 3 } },
+    ]);
+    await combatantOf(view(s.gm), "actorBob00000001").update({ group: group?.id });
+    await s.settle();
+    const bobs = (c: SimClient) => view(c).groups.contents[0];
+    for (const c of s.clients) {
+      const g = must(bobs(c));
+      expect([g.name, g.img, g.type, g.initiative, g.system, g.flags]).toEqual(["Party", null, "base", null, {}, {}]);
+      expect(g.members.size).toBe(1);
+      // No group initiative: the member keeps its own.
+      expect(combatantOf(view(c), "actorBob00000001").initiative).toBe(5);
+    }
+    const alice = s.client(ALICE);
+    await must(bobs(alice)).update({ initiative: 30 });
+    await expect(must(bobs(alice)).update({ name: "Mine" })).rejects.toThrow(/lacks permission/);
+    await expect(must(bobs(s.client(BOB))).update({ initiative: 2 })).rejects.toThrow(/lacks permission/);
+    await expect(view(alice).createEmbeddedDocuments("CombatantGroup", [{ name: "Mine" }])).rejects.toThrow(
+      /lacks permission/,
+    );
+    await s.settle();
+    for (const c of s.clients) {
+      const bob = combatantOf(view(c), "actorBob00000001");
+      // The group's initiative is its member's; the member's own stays in its source.
+      expect([bob.initiative, bob._source.initiative]).toEqual([30, 5]);
+      expect(view(c).turns.map((t) => t.name)).toEqual(["Brom", "Aria", "Goblin"]);
+    }
+    // Leaving the group: its own initiative again.
+    await combatantOf(view(s.gm), "actorBob00000001").update({ group: null });
+    await s.settle();
+    expect(combatantOf(view(s.client(BOB)), "actorBob00000001").initiative).toBe(5);
+  });
   it("keeps status effects as ActiveEffects of the actor: toggled by its owners, statuses from enabled effects, hooks on every client", async () => {
     const s = await sim();
     const hooks: string[][] = [];
@@ -358,6 +430,35 @@ describe("simulated Foundry: core combat behaviour", () => {
     expect(log(s.client(ALICE)).filter((e) => e[0] === "startTurn")).toEqual([]);
   });
 
+  it("sends the Region round events of every combatant's token when a round ends and begins, on the active GM only", async () => {
+    const s = await sim();
+    for (const c of s.clients)
+      for (const scene of c.game.scenes.contents)
+        scene._source.regions = [{ _id: "regionAll", x: -1e6, y: -1e6, width: 2e6, height: 2e6 }];
+    await withCombat(s, [10, 5, 1]);
+    await view(s.gm).startCombat();
+    await s.settle();
+    const events = (c: SimClient) =>
+      (
+        c.game.scenes.contents[0] as unknown as {
+          regions: { get(id: string): { events: Array<{ name: string; combatantId: string | null; round: unknown }> } };
+        }
+      ).regions.get("regionAll").events;
+    const before = events(s.gm).length;
+    await view(s.gm).nextRound();
+    await s.settle();
+    const rounds = events(s.gm)
+      .slice(before)
+      .filter((e) => e.name.startsWith("tokenRound"))
+      .map((e) => `${e.name} ${String(e.round)} ${String(e.combatantId)}`);
+    const ids = view(s.gm).turns.map((c) => String(c.id));
+    expect(rounds).toEqual([
+      ...ids.map((id) => `tokenRoundEnd 1 ${id}`),
+      ...ids.map((id) => `tokenRoundStart 2 ${id}`),
+    ]);
+    for (const player of [s.client(ALICE), s.client(BOB)]) expect(events(player)).toEqual([]);
+  });
+
   it("skips defeated combatants when core's skipDefeated is set", async () => {
     const s = await sim({ settings: { "core.combatTrackerConfig": { resource: "", skipDefeated: true } } });
     await withCombat(s, [15, 10, 5]);
@@ -455,7 +556,13 @@ describe("simulated Foundry: core combat behaviour", () => {
 
 describe("simulated Foundry: users, queries, settings, reload", () => {
   it("routes a query to the GM's client; the handler is not told who asked", async () => {
-    const s = await sim();
+    // A player may query only where the world grants players QUERY_USER (the sim's default: GMs only).
+    const refused = await sim();
+    await expect(
+      must(refused.client(ALICE).game.users.activeGM).query("structured-initiative.echo", {}),
+    ).rejects.toThrow(/lacks permission to query users/);
+    expect(refused.server.stats.refused).toBe(1);
+    const s = await sim({ settings: { "core.permissions": { QUERY_USER: [1, 2, 3] } } });
     const alice = s.client(ALICE);
     const gmUser = must(alice.game.users.activeGM);
     expect(gmUser.id).toBe(GM);
@@ -473,6 +580,7 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
         { id: "gmUserA000000001", name: "GM A", role: 4 },
         { id: ALICE, name: "Alice", role: 1 },
       ],
+      settings: { "core.permissions": { QUERY_USER: [1, 2, 3] } },
     });
     const gmA = s.client("gmUserA000000001");
     const gmB = s.client("gmUserB000000002");

@@ -157,6 +157,54 @@ describe("dnd5e 5.3.3", () => {
   );
 });
 
+describe("dnd5e 5.3.3: a group's initiative, set or rolled, never changes the module's order", () => {
+  const dnd5e = fixture("dnd5e");
+  const STRUCTURED = MODES.filter((m) => m !== "system");
+
+  /** Each client's turn order, and whether every combatant shows its own (mirrored) initiative. */
+  function shown(sim: Sim): Array<{ turns: string[]; own: boolean }> {
+    return sim.clients.map((client) => {
+      const combat = combatOn(client);
+      return {
+        turns: combat.turns.map((c) => c.name),
+        own: combat.combatants.contents.every((c) => c.initiative === (c._source.initiative ?? null)),
+      };
+    });
+  }
+
+  it.each(STRUCTURED)(
+    "%s",
+    async (mode) => {
+      const sim = await systemWorld(dnd5e);
+      const combat = await encounter(sim, KEYS, mode);
+      // The troopers are in a dnd5e group whose initiative is set from the start.
+      const groupId = await systemGroup(sim, combat, 30);
+      sim.dice.push(...Array.from({ length: 40 }, (_, i) => (i % 6) + 1));
+      await combatOn(sim.gm).rollAll();
+      await rendered(sim);
+      await combatOn(sim.gm).startCombat();
+      await rendered(sim);
+      const order = apiOn(sim.gm).view(combatOn(sim.gm))?.order;
+      const before = shown(sim);
+      expect(before.every((b) => b.own)).toBe(true);
+      const group = (client: SimClient) => combatOn(client).groups.get(groupId);
+      // Set: the GM writes the group's initiative.
+      await group(sim.gm)?.update({ initiative: 99 });
+      await rendered(sim);
+      for (const client of sim.clients) expect(group(client)?.initiative, client.userId).toBe(99);
+      expect(shown(sim)).toEqual(before);
+      // Rolled: a member's initiative written outside the module, which dnd5e copies to the group.
+      await combatOn(sim.gm).combatants.get(idOf(sim.gm, "trooper1"))?.update({ initiative: 55 });
+      await rendered(sim);
+      for (const client of sim.clients) expect(group(client)?.initiative, client.userId).toBe(55);
+      expect(shown(sim)).toEqual(before);
+      expect(apiOn(sim.gm).view(combatOn(sim.gm))?.order).toEqual(order);
+      expectNoErrors(sim);
+    },
+    SLOW,
+  );
+});
+
 describe("draw-steel", () => {
   const ds = fixture("draw-steel");
 

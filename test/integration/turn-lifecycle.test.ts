@@ -1,6 +1,7 @@
 /**
  * Turn events follow one rule in every mode (issue 14, items 5 and 6): each acting turn (the mode's
- * `turnKey`) runs the system's turn end and turn start once each, with their Region turn events; a
+ * `turnKey`) runs the system's turn end and turn start once each, with their Region turn events (and
+ * each round's end and start the Region round events of every combatant's token); a
  * declaration-only step runs none and an undo runs none; `combatTurnChange` and the turn markers
  * follow the acting combatant once per change on every client; world time moves as core's. Run with
  * a stand-in for dnd5e 5.3.x's Combat turn hooks (`test/fixtures/dnd5e-turns.ts`) in both variants of
@@ -221,6 +222,21 @@ describe.each([false, true])("turn events, core dispatching on a same-index chan
       };
       expect(regionCount("tokenTurnStart")).toEqual(starts);
       expect(regionCount("tokenTurnEnd")).toEqual(ends);
+      // Region round events: every combatant's token once per round that ended and per round that began.
+      const everyone = combatOn(sim.gm).combatants.contents.map((c) => c.id ?? "");
+      const roundStarts: Count = {};
+      const roundEnds: Count = {};
+      for (let i = 1; i < steps.length; i++) {
+        const [a, b] = [steps[i - 1] as Step, steps[i] as Step];
+        if (b.round <= a.round) continue;
+        for (const combatantId of everyone) {
+          bump(roundStarts, `${combatantId}@${String(b.round)}`);
+          if (a.round > 0) bump(roundEnds, `${combatantId}@${String(a.round)}`);
+        }
+      }
+      expect(Object.keys(roundEnds).length, `${id}: the drive ended no round`).toBeGreaterThan(0);
+      expect(regionCount("tokenRoundStart"), `${id}: round starts`).toEqual(roundStarts);
+      expect(regionCount("tokenRoundEnd"), `${id}: round ends`).toEqual(roundEnds);
 
       // combatTurnChange and the turn markers: once per change of the acting combatant, on every
       // client (core's own, for an update that moves the turn index or the round but keeps the

@@ -14,6 +14,7 @@ import Handlebars from "handlebars";
 import { createRollClass, type RollInstance } from "./roll.js";
 import {
   canModify,
+  hasPermission,
   EMBEDDED,
   isEmbedded,
   isGMRole,
@@ -148,6 +149,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const legacyMode = (mode: string): string =>
     Object.entries(LEGACY_MODES).find(([, modern]) => modern === mode)?.[0] ?? mode;
   const hookLog: Array<{ name: string; args: unknown[] }> = [];
+  /** Each combatant's prepared initiative (`Combatant#initiative`, written by `_prepareGroup`). */
+  const preparedInitiative = new WeakMap<object, number | null>();
   const recordError = (where: string, err: unknown): void => {
     errors.push(err);
     console.error(`[sim ${t.userId}] ${where}:`, err);
@@ -326,9 +329,18 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     _initialize(): void {
       this.prepareData();
     }
+    /**
+     * Base data, then the embedded documents, then derived data: the sim's order (a parent's update
+     * prepares what it holds again, so a combatant's `_prepareGroup` sees its Combat's groups).
+     */
     prepareData(): void {
       this.prepareBaseData();
+      this.prepareEmbeddedDocuments();
       this.prepareDerivedData();
+    }
+    /** Each embedded document prepares its data. */
+    prepareEmbeddedDocuments(): void {
+      for (const coll of Object.values(this._embedded)) for (const doc of coll.values()) doc.prepareData();
     }
     prepareBaseData(): void {}
     prepareDerivedData(): void {}
@@ -561,7 +573,25 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const r = typeof role === "string" ? ((CONST.USER_ROLES as Record<string, number>)[role] ?? 99) : role;
       return exact ? this.role === r : this.role >= r;
     }
-    /** v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235). */
+    /**
+     * Whether the user's role has a user permission (https://foundryvtt.com/api/v14/variables/CONST.USER_PERMISSIONS.html;
+     * the server's `hasPermission` decides, from the world's configured roles).
+     */
+    hasPermission(permission: string): boolean {
+      return hasPermission(
+        { ...replicaWorld(), settings: { "core.permissions": toJson(worldSettings.get("core.permissions") ?? null) } },
+        this._source as JsonObject,
+        permission,
+      );
+    }
+    /** https://foundryvtt.com/api/classes/foundry.documents.User.html#can: a permission of the user's role. */
+    can(action: string): boolean {
+      return this.hasPermission(action);
+    }
+    /**
+     * v13 `User#query` (https://github.com/foundryvtt/foundryvtt/issues/11235); the server refuses a
+     * sender without the `QUERY_USER` permission.
+     */
     async query(name: string, data: unknown, { timeout }: { timeout?: number } = {}): Promise<unknown> {
       return t.query(String(this.id), name, toJson(data), timeout);
     }
@@ -793,6 +823,22 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     if (!token) return;
     for (const region of token.regions ?? []) {
       await region._triggerEvent(name, { token, combatant, combat: combatant.combat, ...context });
+    }
+  }
+
+  /**
+   * Core's Region round events, for every combatant's token, on the active GM with the round events
+   * (CONST.REGION_EVENTS.TOKEN_ROUND_START/END, "Triggered when a Token starts/ends the Combat round in
+   * a Region", https://foundryvtt.com/api/variables/CONST.REGION_EVENTS.html; event data {combat,
+   * combatant, round, skipped, token}:
+   * https://foundryvtt.com/api/interfaces/foundry.documents.types.RegionTokenRoundEventData.html). The
+   * order among combatants is not documented: the sim goes down `combat.turns`.
+   */
+  async function regionRoundEvent(combat: Combat, name: string, round: number): Promise<void> {
+    for (const combatant of combat.turns) {
+      const token = combatant.token;
+      for (const region of token?.regions ?? [])
+        await region._triggerEvent(name, { token, combatant, combat, round, skipped: false });
     }
   }
 
@@ -1067,8 +1113,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           await regionTurnEvent(priorCombatant, "tokenTurnEnd", priorCtx);
         }
         if (advanceRound) {
-          if (prior.round > 0) await this._onEndRound(priorCtx);
+          if (prior.round > 0) {
+            await this._onEndRound(priorCtx);
+            await regionRoundEvent(this, "tokenRoundEnd", prior.round);
+          }
           await this._onStartRound(ctx);
+          await regionRoundEvent(this, "tokenRoundStart", this.round);
         }
         if (this.combatant) {
           await this._onStartTurn(this.combatant, ctx);
@@ -1083,14 +1133,26 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     async _onStartRound(_context: Dict): Promise<void> {}
     async _onEndRound(_context: Dict): Promise<void> {}
 
-    override _onCreateDescendantDocuments(): void {
+    override _onCreateDescendantDocuments(_parent: ClientDocument, collection: string): void {
+      this.prepareGroupMembers(collection);
       this.setupTurns();
     }
-    override _onUpdateDescendantDocuments(): void {
+    override _onUpdateDescendantDocuments(_parent: ClientDocument, collection: string): void {
+      this.prepareGroupMembers(collection);
       this.setupTurns();
     }
-    override _onDeleteDescendantDocuments(): void {
+    override _onDeleteDescendantDocuments(_parent: ClientDocument, collection: string): void {
+      this.prepareGroupMembers(collection);
       this.setupTurns();
+    }
+    /**
+     * A group changed: its members prepare their data again, so the group's initiative is theirs
+     * before the turns are sorted (what the group's documented initiative means, seen on every client;
+     * how core schedules it is not documented).
+     */
+    prepareGroupMembers(collection: string): void {
+      if (collection !== "groups") return;
+      for (const combatant of this.combatants.values()) combatant.prepareData();
     }
 
     /**
@@ -1177,8 +1239,32 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get sceneId(): string | null {
       return typeof this._source.sceneId === "string" ? this._source.sceneId : null;
     }
+    /**
+     * The prepared initiative: the group's when the combatant's CombatantGroup has one ("The
+     * initiative value that will be used for all group members",
+     * https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantGroupData.html), else its
+     * own. Core applies that override while preparing the combatant (`Combatant#_prepareGroup`, which
+     * draw-steel overrides "to remove initiative override" and which assigns `this.initiative`:
+     * https://github.com/MetaMorphic-Digital/draw-steel/blob/1aa726b7ea13674bc949d2737acee4fcae282e75/src/module/documents/combatant.mjs).
+     */
     get initiative(): number | null {
+      const prepared = preparedInitiative.get(this);
+      if (prepared !== undefined) return prepared;
       return typeof this._source.initiative === "number" ? this._source.initiative : null;
+    }
+    /** Prepared data may be assigned, as a DataModel's fields may (what draw-steel's `_prepareGroup` does). */
+    set initiative(value: number | null) {
+      preparedInitiative.set(this, typeof value === "number" ? value : null);
+    }
+    override prepareBaseData(): void {
+      super.prepareBaseData();
+      this._prepareGroup();
+    }
+    /** Core's group preparation: a group's initiative, when it has one, is its members'. */
+    _prepareGroup(): void {
+      const own = typeof this._source.initiative === "number" ? this._source.initiative : null;
+      const groupInitiative = this.group?._source.initiative;
+      this.initiative = typeof groupInitiative === "number" ? groupInitiative : own;
     }
     get hidden(): boolean {
       return this._source.hidden === true;
@@ -1189,7 +1275,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     /** v13: the CombatantGroup this combatant belongs to (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantData.html). */
     get group(): CombatantGroup | null {
       const id = this._source.group;
-      return typeof id === "string" ? (this.combat.groups.get(id) ?? null) : null;
+      // While the Combat is being built its groups are not there yet (they are prepared after).
+      const groups = this.combat._embedded.CombatantGroup as Collection<CombatantGroup> | undefined;
+      return typeof id === "string" ? (groups?.get(id) ?? null) : null;
     }
     get actor(): Actor | null {
       return game.actors.get(String(this.actorId)) ?? this.token?.actor ?? null;
@@ -1268,15 +1356,41 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
   }
 
-  /** v13 CombatantGroup (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html#groups). */
+  /**
+   * v13 CombatantGroup (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html#groups),
+   * with its fields (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantGroupData.html,
+   * the same in v14: https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.CombatantGroupData.html).
+   */
   class CombatantGroup extends ClientDocument {
     static override documentName: DocumentName = "CombatantGroup";
     get img(): string | null {
       return typeof this._source.img === "string" ? this._source.img : null;
     }
+    get type(): string {
+      return typeof this._source.type === "string" ? this._source.type : "base";
+    }
+    /** "The initiative value that will be used for all group members" (null: none, members keep theirs). */
+    get initiative(): number | null {
+      return typeof this._source.initiative === "number" ? this._source.initiative : null;
+    }
+    get ownership(): Dict {
+      return isPlainObject(this._source.ownership) ? this._source.ownership : {};
+    }
+    /** The combatants whose `group` is this group. */
     get members(): Set<Combatant> {
       const combat = this.parent as Combat;
       return new Set(combat.combatants.filter((c) => c._source.group === this.id));
+    }
+    /**
+     * "An object which configures ownership of this group" (v13.340,
+     * https://github.com/MetaMorphic-Digital/draw-steel/issues/354): read as an actor's ownership.
+     */
+    override getUserLevel(user: User | null | undefined): number {
+      if (!user) return CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
+      if (user.isGM) return CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER;
+      const explicit = this.ownership[String(user.id)];
+      if (typeof explicit === "number" && explicit >= 0) return explicit;
+      return typeof this.ownership.default === "number" ? this.ownership.default : 0;
     }
   }
 

@@ -125,7 +125,17 @@ const DEFAULTS: Record<DocumentName, () => JsonObject> = {
     system: {},
     flags: {},
   }),
-  CombatantGroup: () => ({ name: "", img: null, flags: {}, system: {} }),
+  // https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantGroupData.html (v13 and
+  // v14 alike: https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.CombatantGroupData.html)
+  CombatantGroup: () => ({
+    name: "",
+    img: null,
+    type: "base",
+    initiative: null,
+    ownership: { default: 0 },
+    system: {},
+    flags: {},
+  }),
   ChatMessage: () => ({
     author: null,
     content: "",
@@ -507,6 +517,9 @@ export class SimServer {
   query(fromId: string, targetId: string, queryId: string, name: string, data: Json): void {
     const bytes = JSON.stringify(data).length;
     this.enqueue(() => {
+      const sender = this.user(fromId);
+      // "The querying user needs the `QUERY_USER` permission to be able to send a query" (#11235).
+      const allowed = hasPermission(this.world, sender, "QUERY_USER");
       this.ops.push({
         userId: fromId,
         action: "query",
@@ -514,8 +527,18 @@ export class SimServer {
         writes: 0,
         requestBytes: bytes,
         broadcastBytes: 0,
-        refused: false,
+        refused: !allowed,
       });
+      if (!allowed) {
+        this.send(fromId, {
+          type: "queryResult",
+          queryId,
+          ok: false,
+          result: null,
+          error: `User ${String(sender?.name)} lacks permission to query users (QUERY_USER)`,
+        });
+        return;
+      }
       if (!this.connections.has(targetId)) {
         this.send(fromId, {
           type: "queryResult",
@@ -549,7 +572,34 @@ export class SimServer {
   }
 }
 
-/** The ownership level a user has on an actor (explicit entry, else `default`). GMs are owners of everything. */
+/**
+ * The role from which each user permission the sim checks is granted by default. `QUERY_USER`: the
+ * permission a query's sender needs (https://github.com/foundryvtt/foundryvtt/issues/11235); its
+ * default role is not in the public sources found, so the sim takes the stricter reading: GMs
+ * (Assistant and Gamemaster) only, never players.
+ */
+export const DEFAULT_PERMISSION_ROLES: Readonly<Record<string, number>> = { QUERY_USER: ROLES.ASSISTANT };
+
+/**
+ * Whether a user's role has a user permission (https://foundryvtt.com/article/users/, "Role
+ * Permissions"; https://foundryvtt.com/api/v14/variables/CONST.USER_PERMISSIONS.html). A Gamemaster
+ * has every permission. The roles a GM configured are the sim's world setting `core.permissions`
+ * (`{QUERY_USER: [roles…]}`); unconfigured, `DEFAULT_PERMISSION_ROLES` decides.
+ */
+export function hasPermission(world: WorldData, user: JsonObject | undefined, permission: string): boolean {
+  const role = typeof user?.role === "number" ? user.role : ROLES.NONE;
+  if (role >= ROLES.GAMEMASTER) return true;
+  const configured = world.settings["core.permissions"];
+  const roles = isPlainObject(configured) ? configured[permission] : undefined;
+  if (Array.isArray(roles)) return roles.includes(role);
+  const from = DEFAULT_PERMISSION_ROLES[permission];
+  return from !== undefined && role >= from;
+}
+
+/**
+ * The ownership level a user has on an actor, or on any document with an `ownership` object (a
+ * CombatantGroup's): explicit entry, else `default`. GMs are owners of everything.
+ */
 export function actorLevel(actor: JsonObject | undefined, user: JsonObject): number {
   if (isGMRole(user.role)) return OWNER;
   const own = actor?.ownership;
@@ -560,15 +610,47 @@ export function actorLevel(actor: JsonObject | undefined, user: JsonObject): num
 }
 
 /**
+ * The keys a player may write on a Combatant whose actor they own. Where a public source decides a
+ * key, it is named; every other key (`name`, `img`, `hidden`, `defeated`, `group`, `actorId`,
+ * `tokenId`, `sceneId`, `type`) is refused: no public source found says a player may write it, so the
+ * sim takes the stricter reading.
+ * - `initiative`: "`BaseCombatant#canUpdate` ... `initiative` is an allowed key"
+ *   (https://github.com/foundryvtt/foundryvtt/issues/10501);
+ * - `flags`: players' own combatant flags are what systems fall back on when `system` was refused in
+ *   v12 (https://github.com/the-metalworks/cosmere-rpg/pull/391; pf2e sets its `initiativeStatistic`
+ *   flag from a player's own initiative roll, https://github.com/foundryvtt/pf2e/pull/7043);
+ * - `system`: "now that you can update the system properties of owned combatants" (v13,
+ *   https://github.com/MetaMorphic-Digital/draw-steel/pull/254);
+ * - `type` is not one of the permitted keys (https://github.com/foundryvtt/foundryvtt/issues/12386).
+ */
+export const PLAYER_COMBATANT_KEYS: ReadonlySet<string> = new Set(["_id", "initiative", "flags", "system"]);
+
+/**
+ * The keys a player may write on a CombatantGroup they own (v13.340 gave groups `ownership`:
+ * https://github.com/foundryvtt/foundryvtt/issues/12442, https://github.com/MetaMorphic-Digital/draw-steel/issues/354).
+ * Which keys is nowhere said; the sim takes the stricter reading: the ones a player may write on a
+ * combatant, never `ownership`, `name`, `img` or `type`.
+ */
+export const PLAYER_GROUP_KEYS: ReadonlySet<string> = PLAYER_COMBATANT_KEYS;
+
+/**
  * Foundry's permission rules as the module relies on them:
  * - a GM may do anything;
- * - a player may update a Combat's `round` and `turn` only, never flags or system data
- *   (https://github.com/SR5-FoundryVTT/SR5-FoundryVTT/pull/1988,
+ * - a player may update a Combat's `round` and `turn` only, never flags, system data or its
+ *   `combatants` (https://github.com/SR5-FoundryVTT/SR5-FoundryVTT/pull/1988,
  *    https://github.com/Nimble-Co/FoundryVTT-Nimble/pull/853,
- *    https://github.com/fvtt-fria-ligan/yearzero-combat-fvtt/pull/85);
- * - a player may create/update/delete a Combatant whose actor they own (OWNER = 3)
- *   (https://github.com/foundryvtt/foundryvtt/issues/10501, https://github.com/Aliharu/Foundry-Ex3/issues/17);
- * - CombatantGroups, Scenes, Tokens, Users: GM only here; Actors: owners may update;
+ *    https://github.com/fvtt-fria-ligan/yearzero-combat-fvtt/pull/85; the `combatants` array:
+ *    https://github.com/foundryvtt/foundryvtt/issues/10501, closed without a documented change, so
+ *    the sim keeps refusing it);
+ * - a player may update a Combatant whose actor they own (OWNER = 3), only the keys in
+ *   `PLAYER_COMBATANT_KEYS` (https://github.com/foundryvtt/foundryvtt/issues/10501,
+ *   https://github.com/Aliharu/Foundry-Ex3/issues/17);
+ * - a player may create and delete a Combatant whose actor they own: "players can add their own
+ *   characters to the encounter by clicking this button [Toggle Combat State] on their tokens"
+ *   (https://foundryvtt.com/article/combat/), the same toggle removing them;
+ * - a CombatantGroup: a player who owns it (its `ownership`, as an actor's) may update the keys in
+ *   `PLAYER_GROUP_KEYS`; creating and deleting groups is the GM's (nothing public says otherwise);
+ * - Scenes, Tokens, Users: GM only here; Actors: owners may update;
  * - an actor's ActiveEffects: its owners may create, update and delete them (an embedded document's
  *   permission follows its parent's: https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html,
  *   https://foundryvtt.com/api/classes/foundry.abstract.Document.html#canUserModify);
@@ -589,10 +671,16 @@ export function canModify(
     case "Combat":
       return action === "update" && Object.keys(changes).every((k) => k === "_id" || k === "round" || k === "turn");
     case "Combatant": {
-      if (actorLevel(actor(target.actorId), user) < OWNER) return false;
-      if (action === "update" && "actorId" in changes) return actorLevel(actor(changes.actorId), user) >= OWNER;
-      return parent !== null;
+      if (parent === null || actorLevel(actor(target.actorId), user) < OWNER) return false;
+      return action !== "update" || Object.keys(changes).every((k) => PLAYER_COMBATANT_KEYS.has(k));
     }
+    case "CombatantGroup":
+      return (
+        parent !== null &&
+        action === "update" &&
+        actorLevel(target, user) >= OWNER &&
+        Object.keys(changes).every((k) => PLAYER_GROUP_KEYS.has(k))
+      );
     case "ChatMessage":
       return action === "create" ? target.author === user._id : target.author === user._id;
     case "Actor":

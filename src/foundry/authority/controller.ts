@@ -355,9 +355,15 @@ async function tell(
     ...(result.combatantId ? { combatantId: result.combatantId } : {}),
     ...(result.detail ? { detail: result.detail } : {}),
   };
-  if (author.isSelf) await onOutcomeQuery(message).catch(() => undefined);
-  else if (author.active)
-    await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+  if (author.isSelf) {
+    await onOutcomeQuery(message).catch(() => undefined);
+    return;
+  }
+  if (!author.active) return;
+  // A query's sender needs the QUERY_USER permission (https://github.com/foundryvtt/foundryvtt/issues/11235):
+  // a GM whose role lacks it is told instead (the player's request then times out).
+  if (!game.user.can("QUERY_USER")) notifyRefusal(combat, "cannotTell", undefined, { user: author.name });
+  else await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
 }
 
 /**
