@@ -8,6 +8,7 @@ import { isModeSetting } from "./modes";
 import { compareRanked, onCombatApplied, submit } from "./authority/controller";
 import { forgetLoaded, isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 import { turnOrderOf } from "./interop";
+import { registerSystemStart } from "./system-start";
 
 /** How many `combatTurnChange` hooks each combat has had on this client (to tell whether core fired one). */
 const turnChanges = new WeakMap<object, number>();
@@ -46,6 +47,7 @@ function rankOf(combat: Combat.Implementation): ReadonlyMap<string, number> | nu
 
 /** The Combat class of the module, derived from `Base`. */
 export function createCombatClass(Base: typeof Combat) {
+  registerSystemStart(Base);
   /** A Combat that runs structured encounters and leaves system-default ones to its parent class. */
   class SICombat extends Base {
     /** Derive `turns` from the stored order, so every client agrees. */
@@ -67,7 +69,10 @@ export function createCombatClass(Base: typeof Combat) {
       return compareRanked(a.id ?? "", b.id ?? "", rank, nameOf);
     }
 
-    /** Begin a structured encounter through the rules (refused if initiative is missing, …). */
+    /**
+     * Begin a structured encounter through the rules (refused if initiative is missing, …); the
+     * system's own start effects follow on the authority (`./system-start.ts`).
+     */
     override async startCombat(): Promise<this> {
       if (!isStructured(this)) return super.startCombat();
       await submit(this, { type: "start" });

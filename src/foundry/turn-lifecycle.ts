@@ -13,6 +13,7 @@
  */
 import { turnKeyCombatant } from "../core/engine";
 import { MODULE_ID } from "../constants";
+import { runSystemStart } from "./system-start";
 
 /** One written step, as the lifecycle needs it. */
 export interface LifecycleStep {
@@ -22,6 +23,8 @@ export interface LifecycleStep {
   readonly roundAfter: number;
   /** An undo step (previous turn or round): nothing runs. */
   readonly rewound: boolean;
+  /** The step started the encounter: the system's own start effects run after its turn events. */
+  readonly started?: boolean;
 }
 
 /**
@@ -53,7 +56,10 @@ const chains = new WeakMap<object, Promise<void>>();
 export function queueLifecycle(combat: Combat.Implementation, step: LifecycleStep): void {
   if (!runsLifecycle(step)) return;
   const previous = chains.get(combat) ?? Promise.resolve();
-  const next = previous.then(() => runLifecycle(combat as unknown as LifecycleCombat, step));
+  const next = previous.then(async () => {
+    await runLifecycle(combat as unknown as LifecycleCombat, step);
+    if (step.started === true) await runSystemStart(combat);
+  });
   chains.set(
     combat,
     next.catch((error: unknown) => {

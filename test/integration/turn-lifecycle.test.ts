@@ -32,6 +32,7 @@ import {
   idOf,
   rollAs,
   serverCombat,
+  SETTINGS,
   start,
   world,
 } from "./world.js";
@@ -283,6 +284,54 @@ describe.each([false, true])("turn events, core dispatching on a same-index chan
     },
     60_000,
   );
+});
+
+describe("the system's own start effects", () => {
+  it.each(modeIds)(
+    "%s: dnd5e's startCombat recovers every combatant's encounter uses once, on the active GM, after the rules start it",
+    async (id) => {
+      const kit = KITS[id] as AnyKit;
+      const sim = await kit.sim.world(5, { systemSetup });
+      const before = recoveriesOn(sim.gm).length;
+      await kit.sim.begin(sim);
+      await sim.settle();
+      const combat = combatOn(sim.gm);
+      expect(combat.started, `${id}: started`).toBe(true);
+      const everyone = combat.combatants.contents.map((c) => c.id ?? "").sort();
+      const encounter = recoveriesOn(sim.gm)
+        .slice(before)
+        .filter((r) => r.period === "encounter");
+      expect(encounter.map((r) => r.combatantId).sort(), `${id}: encounter recoveries`).toEqual(everyone);
+      // Core's own start stood aside: the round is the rules' first, no second round written.
+      expect(combat.round, `${id}: round`).toBe(1);
+      // ...and wrote nothing the module had to put back (a turn written outside the rules is, with a warning).
+      expect(
+        sim.gm.notifications.filter((n) => n.type !== "info"),
+        `${id}: notices`,
+      ).toEqual([]);
+      for (const player of sim.players)
+        expect(recoveriesOn(player).filter((r) => r.period === "encounter")).toEqual([]);
+      // Turning on does not start again.
+      await combat.nextTurn();
+      await sim.settle();
+      expect(recoveriesOn(sim.gm).filter((r) => r.period === "encounter")).toHaveLength(everyone.length);
+      expectNoErrors(sim);
+    },
+    60_000,
+  );
+
+  it("a system-default encounter starts through the system's method and core's, as without the module", async () => {
+    const settings = { ...SETTINGS, "structured-initiative.defaultMode": "system" };
+    const sim = await world({ seed: 5, systemSetup, settings });
+    await encounter(sim, ["aria", "brom", "officer"]);
+    const combat = combatOn(sim.gm);
+    await combat.startCombat();
+    await sim.settle();
+    expect(combat.started).toBe(true);
+    expect(combat.round).toBe(1);
+    expect(recoveriesOn(sim.gm).filter((r) => r.period === "encounter")).toHaveLength(3);
+    expectNoErrors(sim);
+  });
 });
 
 describe("a player's request racing the GM's next turn", () => {

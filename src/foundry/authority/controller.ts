@@ -63,6 +63,7 @@ async function write(
     roundBefore: before.round,
     roundAfter: round,
     rewound,
+    started: !before.started && view.started,
   };
   const delta = timeDelta(step);
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
