@@ -20,6 +20,16 @@ function isObject(value: unknown): value is { readonly [key: string]: Json } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A deep copy of plain data (objects, arrays, primitives), sharing nothing with the original. */
+export function copyJson(value: Json): Json {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return (value as readonly Json[]).map(copyJson);
+  const record = value as { readonly [key: string]: Json };
+  const out: { [key: string]: Json } = {};
+  for (const key in record) out[key] = copyJson(record[key] ?? null);
+  return out;
+}
+
 /**
  * Deep structural equality of two plain-data values (JSON, or a mode state: objects, arrays and
  * primitives). The one equality the engine and the store use.
@@ -42,21 +52,45 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * operations would outweigh it is set whole instead (emptying a long list is one operation).
  */
 export function diff(from: Json, to: Json, path: readonly string[] = [], compact = false): PatchOp[] {
-  if (jsonEqual(from, to)) return [];
-  if (!isObject(from) || !isObject(to)) return [[path, to]];
   const ops: PatchOp[] = [];
-  for (const key of Object.keys(from)) {
+  diffInto(from, to, [...path], compact, ops);
+  return ops;
+}
+
+/**
+ * Append to `ops` the operations that turn `from` into `to` at `path` (a stack shared by the walk,
+ * copied only into an operation). Objects are walked once, equal ones giving no operations; any
+ * other value is compared whole.
+ */
+function diffInto(from: Json, to: Json, path: string[], compact: boolean, ops: PatchOp[]): void {
+  if (from === to) return;
+  if (!isObject(from) || !isObject(to)) {
+    if (!jsonEqual(from, to)) ops.push([path.slice(), to]);
+    return;
+  }
+  const first = ops.length;
+  for (const key in from) {
     if (!(key in to)) ops.push([[...path, key]]);
   }
-  for (const [key, value] of Object.entries(to)) {
+  for (const key in to) {
+    const value = to[key] as Json;
     const before = from[key];
-    if (before === undefined) ops.push([[...path, key], value]);
-    else ops.push(...diff(before, value, [...path, key], compact));
+    if (before === undefined) {
+      ops.push([[...path, key], value]);
+      continue;
+    }
+    path.push(key);
+    diffInto(before, value, path, compact, ops);
+    path.pop();
   }
-  if (compact && ops.length > 1 && JSON.stringify(ops).length > JSON.stringify(to).length + 8 * path.length + 8) {
-    return [[path, to]];
+  const count = ops.length - first;
+  if (compact && count > 1) {
+    const own = ops.slice(first);
+    if (JSON.stringify(own).length > JSON.stringify(to).length + 8 * path.length + 8) {
+      ops.length = first;
+      ops.push([path.slice(), to]);
+    }
   }
-  return ops;
 }
 
 /** Apply a patch, returning a new value; the input is not mutated. */

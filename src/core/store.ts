@@ -11,7 +11,17 @@
  * Pure: no Foundry globals.
  */
 import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
-import { applyPatch, decodeArrays, diff, encodeArrays, isPatch, toUpdateData, type Json, type Patch } from "./patch";
+import {
+  applyPatch,
+  copyJson,
+  decodeArrays,
+  diff,
+  encodeArrays,
+  isPatch,
+  toUpdateData,
+  type Json,
+  type Patch,
+} from "./patch";
 
 /** One stored undo entry. */
 export interface StoredSnapshot {
@@ -242,7 +252,7 @@ export function loadEncounter<S>(
   // The flag object belongs to the document, and an update may merge into it in place: keep a copy
   // of the current state's stored form, which the next write and the newest undo are computed from.
   // Each snapshot keeps its own patch (a patch is replaced, never merged into, by an update).
-  const current = JSON.parse(JSON.stringify(flag.state)) as Json;
+  const current = copyJson(flag.state);
   const stored: StoredEncounter = { ...flag, state: current };
   const state = parseState(decodeArrays(current));
   if (state === null) return null;
