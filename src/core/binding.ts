@@ -20,7 +20,7 @@ import {
   type TurnView,
   turnKeyOf,
 } from "./engine";
-import { decodeArrays, type Json } from "./patch";
+import { decodeArrays, jsonEqual, type Json } from "./patch";
 import {
   encodeEncounter,
   initialStored,
@@ -117,14 +117,18 @@ export function bindMode<S, C extends Command>(
 
   // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
   // remembered, keyed by the stored form it wrote, and reused while the flag still holds exactly that.
+  // The key names the revision and the history's keys; the state is then compared as data.
   const written = new Map<string, LoadedEncounter<S>>();
   const keyOf = (stored: StoredEncounter): string =>
-    `${stored.rev}:${stored.seq}:${Object.keys(stored.history).join(",")}:${JSON.stringify(stored.state)}`;
+    `${stored.rev}:${stored.seq}:${Object.keys(stored.history).join(",")}`;
   const remember = (loaded: LoadedEncounter<S>): void => {
     written.set(keyOf(loaded.stored), loaded);
     if (written.size > 16) written.delete(written.keys().next().value ?? "");
   };
-  const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => written.get(keyOf(stored));
+  const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => {
+    const hit = written.get(keyOf(stored));
+    return hit !== undefined && jsonEqual(hit.stored.state, stored.state) ? hit : undefined;
+  };
 
   /**
    * Load the encounter with its (lazily rebuilt) history. An upgraded one gets its snapshots' round
