@@ -54,6 +54,10 @@ interface Row {
   "target ≤ 2 ms": string;
   "update bytes": number;
   "sim end-to-end ms": string;
+  /** Against history 0 at the same size: within noise (≤ 1.25× + 0.1 ms). */
+  "flat in history": string;
+  /** Against 10 combatants at the same history: at most linear (≤ 1.25× the size ratio). */
+  "linear in size": string;
 }
 
 /** End to end in the sim: the GM's command until every client settled, median of several runs. */
@@ -112,12 +116,37 @@ it("prints the time of one command per mode against history length and size", as
           "target ≤ 2 ms": n < 100 ? "—" : rules.ms <= 2 ? "pass" : "FAIL",
           "update bytes": rules.bytes,
           "sim end-to-end ms": sim,
+          "flat in history": "—",
+          "linear in size": "—",
         });
       }
+  const ms = (mode: string, n: number, history: number): number | undefined => {
+    const row = rows.find((r) => r.mode === mode && r.combatants === n && r.history === history);
+    return row === undefined ? undefined : Number(row["rules+store ms"]);
+  };
+  const smallest = Math.min(...sizes);
+  for (const row of rows) {
+    const own = Number(row["rules+store ms"]);
+    const base = ms(row.mode, row.combatants, 0);
+    if (row.history > 0 && base !== undefined) row["flat in history"] = own <= base * 1.25 + 0.1 ? "pass" : "FAIL";
+    const small = ms(row.mode, smallest, row.history);
+    if (row.combatants > smallest && small !== undefined)
+      row["linear in size"] = own <= small * (row.combatants / smallest) * 1.25 + 0.1 ? "pass" : "FAIL";
+  }
   report<Row>(
     "One GM command: time on the rules and store path (Node) and end to end in the sim (GM + 2 players)",
     "bench-steps.json",
-    ["mode", "combatants", "history", "rules+store ms", "target ≤ 2 ms", "update bytes", "sim end-to-end ms"],
+    [
+      "mode",
+      "combatants",
+      "history",
+      "rules+store ms",
+      "target ≤ 2 ms",
+      "flat in history",
+      "linear in size",
+      "update bytes",
+      "sim end-to-end ms",
+    ],
     rows,
   );
 });
