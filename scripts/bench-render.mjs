@@ -9,7 +9,7 @@
 // Env: BENCH_REPEAT (page loads per figure), BENCH_RUNS (renders per figure and load),
 // BENCH_MODES, BENCH_VIEWS, BENCH_SIZES (comma lists, to bench a part).
 import { execSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bundleSizes } from "./bundle-size.mjs";
@@ -20,7 +20,13 @@ import { startPlayground } from "./start.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 const bundleFile = path.join(root, "dist/scripts/structured-initiative.js");
 const list = (name, fallback) => (process.env[name] ?? fallback).split(",").filter((x) => x !== "");
-const MODES = list("BENCH_MODES", "individual,sides,slots,declare-resolve,phases");
+/** Every mode folder (src/modes/<id>/), in the playground's sample order. */
+const ORDER = ["individual", "sides", "slots", "declare-resolve", "phases"];
+const ALL_MODES = readdirSync(path.join(root, "src/modes"), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
+const MODES = list("BENCH_MODES", ALL_MODES.join(","));
 const VIEWS = list("BENCH_VIEWS", "gm,player");
 const SIZES = list("BENCH_SIZES", "10,50,200").map(Number);
 /** The targets: ms and ratios to the bare list. */
