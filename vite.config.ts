@@ -18,7 +18,8 @@ export default defineConfig({
       fileName: () => "scripts/structured-initiative.js",
     },
     rolldownOptions: {
-      output: { keepNames: true },
+      // Vite leaves whitespace in an ES library build; the module ships one file, so minify it whole.
+      output: { keepNames: true, minify: true },
     },
   },
 });

@@ -10,5 +10,6 @@ export default defineConfig({
     ],
     environment: "node",
     pool: "threads",
+    setupFiles: ["test/sim/setup.ts"],
   },
 });

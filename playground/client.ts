@@ -11,7 +11,7 @@ import { bootRealm, MODULE_ID } from "./realm.js";
 import { SAMPLES, SCENE, sceneCombatants } from "./world.js";
 const host = window.parent.siPlayground;
 if (host === undefined) throw new Error("Open the playground's index.html: this page is one of its views.");
-const { server } = host;
+const { server, generation } = host;
 const userId = new URLSearchParams(location.search).get("user") ?? "";
 
 function byId(id: string): HTMLElement {
@@ -159,7 +159,7 @@ function prepare(realm: SimRealm): void {
 }
 
 async function boot(): Promise<void> {
-  api = await bootRealm(server, userId, prepare);
+  api = await bootRealm(server, userId, prepare, generation);
   const element = (api.ui.combat as { element?: HTMLElement | null }).element;
   if (element) {
     element.classList.add("pg-tracker", "tab", "sidebar-tab");

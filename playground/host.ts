@@ -9,6 +9,8 @@ export interface PlaygroundHost {
   readonly sample: string;
   /** The sidebar theme. */
   readonly theme: "dark" | "light";
+  /** The Foundry generation every client emulates (`?generation=14`; 13 by default). */
+  readonly generation: 13 | 14;
 }
 
 /** What a client iframe exposes to the top page. */

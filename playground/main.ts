@@ -11,6 +11,8 @@ const params = new URLSearchParams(location.search);
 const sample = params.get("sample") ?? "individual";
 const seed = Number(params.get("seed") ?? "1") || 1;
 let theme: "dark" | "light" = params.get("theme") === "light" ? "light" : "dark";
+/** The Foundry generation the simulated clients emulate: `?generation=14`, else 13. */
+const generation: 13 | 14 = params.get("generation") === "14" ? 14 : 13;
 
 const VIEWS = [
   { userId: USERS.gm, title: "GM", who: "Gamemaster" },
@@ -27,7 +29,7 @@ function byId(id: string): HTMLElement {
 function freshHost(): PlaygroundHost {
   resetIds(seed);
   const server = new SimServer({ ...sampleWorld(), combats: [], seed });
-  return { server, sample, theme };
+  return { server, sample, theme, generation };
 }
 
 const frames: HTMLIFrameElement[] = [];
@@ -97,3 +99,6 @@ for (const { id: mode, label } of SAMPLES) {
 
 reset();
 applyTheme();
+// The title says which Foundry generation's API shapes the simulated clients emulate.
+const subtitle = document.querySelector(".pg-sub");
+if (subtitle !== null) subtitle.textContent = `playground · Foundry v${String(generation)} shapes`;

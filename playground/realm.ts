@@ -23,13 +23,14 @@ export const MODULE_ID = "structured-initiative";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
- * Start the client of `userId` on `server`. `prepare` runs once the globals exist and before the
- * module's bundle does (install UI stand-ins there).
+ * Start the client of `userId` on `server`, emulating Foundry `generation`. `prepare` runs once the
+ * globals exist and before the module's bundle does (install UI stand-ins there).
  */
 export async function bootRealm(
   server: SimServer,
   userId: string,
   prepare: (api: SimRealm) => void = () => undefined,
+  generation: 13 | 14 = 13,
 ): Promise<SimRealm> {
   let seq = 0;
   const pending = new Map<string, { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }>();
@@ -73,8 +74,18 @@ export async function bootRealm(
       modules: [MODULE_ID],
       system: { id: "sim-system", title: "Simulated System", initiative: "1d20" },
       renderTemplates: true,
+      generation,
     },
   );
+
+  // A deprecation the realm's Foundry logs is a console error here, so the browser tests (which
+  // fail on console errors) fail on it, as the integration tests do (test/sim/setup.ts).
+  const warnings = api.compatWarnings;
+  warnings.push = (...messages: string[]): number => {
+    for (const message of messages)
+      console.error(`[playground ${userId}] deprecated on Foundry v${String(generation)}: ${message}`);
+    return Array.prototype.push.apply(warnings, messages);
+  };
 
   const handle = (raw: ServerMessage): void => {
     const msg = copy(raw);

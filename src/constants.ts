@@ -13,7 +13,20 @@ export const SYSTEM_DEFAULT = "system";
 export const SETTINGS = {
   defaultMode: "defaultMode",
   historyLimit: "historyLimit",
+  /** Client: play a sound with a "your turn" notice (off by default). */
+  noticeSound: "noticeSound",
 } as const;
+
+/** The keyboard actions every mode shares (Configure Controls ids; a mode adds its own in its folder). */
+export const KEYS = {
+  /** The current user ends the turn of the combatant acting now (theirs). */
+  endTurn: "endTurn",
+  /** The GM moves the encounter on to the next turn. */
+  nextTurn: "nextTurn",
+} as const;
+
+/** The core sound a notice plays when the sound setting is on (Foundry serves it from its public folder). */
+export const NOTICE_SOUND = "sounds/notify.wav";
 
 /** Keys under `flags.structured-initiative` on Combat and Combatant documents. */
 export const FLAGS = {
@@ -43,7 +56,12 @@ export const HOOKS = {
   refused: `${MODULE_ID}.refused`,
   /** The encounter's mode was set. */
   modeChanged: `${MODULE_ID}.modeChanged`,
-  /** The GM's row menu is being built: add or remove entries. */
+  /**
+   * The GM's row menu is being built: `(tracker, entries)`; add or remove entries. They arrive in the
+   * running generation's shape, and an added one may take either: v13 `{name, icon: "<i class=…>",
+   * condition(li), callback(li)}` or v14 `{label, icon: "fa-…", visible(target), onClick(event, target)}`
+   * (`src/foundry/compat.ts` converts each for Foundry's ContextMenu).
+   */
   rowMenu: `${MODULE_ID}.rowMenu`,
 } as const;
 
@@ -63,8 +81,8 @@ export const TEMPLATES = {
   footer: `${MODULE_PATH}/templates/tracker/footer.hbs`,
   /** One button (a partial every tracker template uses). */
   control: `${MODULE_PATH}/templates/tracker/control.hbs`,
-  /** The mode select above a system-default encounter's list (GM, before the start). */
-  modeSwitch: `${MODULE_PATH}/templates/tracker/mode-switch.hbs`,
+  /** A part the module leaves empty (a parent's part between its list and its footer). */
+  emptyPart: `${MODULE_PATH}/templates/tracker/empty.hbs`,
   /** The mode choice shown when an encounter is created. */
   modeDialog: `${MODULE_PATH}/templates/dialogs/mode-choice.hbs`,
   /** The grouped settings form (the settings menu). */
@@ -77,8 +95,6 @@ export const CSS_ROOT = MODULE_ID;
 /** The tracker parts the module renders for a structured encounter (the header stays the system's). */
 export const TRACKER_PARTS = {
   glance: "structuredInitiativeGlance",
-  /** The mode select a system-default encounter gets before the start (the way back to a structured mode). */
-  modeSwitch: "structuredInitiativeMode",
   tracker: "tracker",
   footer: "footer",
 } as const;

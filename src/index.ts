@@ -7,6 +7,7 @@ import { onInit, onReady } from "./foundry/lifecycle";
 import {
   onCreateCombat,
   onCreateCombatant,
+  onDeleteCombat,
   onDeleteCombatant,
   onPreCreateCombat,
   onUpdateCombat,
@@ -14,6 +15,7 @@ import {
   onUserConnected,
 } from "./foundry/authority/document-hooks";
 import { installModes } from "./foundry/modes";
+import { onNoticeCombatDelete, onNoticeCombatUpdate } from "./foundry/notices";
 import { MODES } from "./modes/registry";
 
 installModes(MODES);
@@ -22,10 +24,14 @@ Hooks.once("ready", onReady);
 Hooks.on("preCreateCombat", onPreCreateCombat);
 Hooks.on("createCombat", onCreateCombat);
 Hooks.on("updateCombat", onUpdateCombat);
+Hooks.on("deleteCombat", onDeleteCombat);
 Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
 Hooks.on("userConnected", onUserConnected);
+// Every client: a player's "your turn" (and their mode's) notice, once per change.
+Hooks.on("updateCombat", onNoticeCombatUpdate);
+Hooks.on("deleteCombat", onNoticeCombatDelete);
 // The modes whose rules keep a defeated flag mirror Foundry's defeated state, which an actor's
 // defeated status also sets: a status is an ActiveEffect of the actor.
 Hooks.on("createActiveEffect", onDefeatedEffectCreatedOrDeleted);

@@ -6,6 +6,7 @@
 import {
   createEncounter,
   dispatch,
+  snapshotOf,
   undoPreview,
   type AllowedAction,
   type Command,
@@ -20,7 +21,16 @@ import {
   turnKeyOf,
 } from "./engine";
 import { decodeArrays, type Json } from "./patch";
-import { encodeEncounter, initialStored, loadEncounter, type LoadedEncounter, type StoredEncounter } from "./store";
+import {
+  encodeEncounter,
+  initialStored,
+  loadEncounter,
+  STORED_VERSION,
+  storedVersion,
+  UnreadableSnapshot,
+  type LoadedEncounter,
+  type StoredEncounter,
+} from "./store";
 
 /** The result of applying a command to a stored encounter. */
 export type Applied =
@@ -32,6 +42,8 @@ export type Applied =
       readonly events: readonly RuleEvent[];
       readonly view: TurnView;
       readonly before: TurnView;
+      /** The mode's state after the command (its view's source; the initiative mirror reads it). */
+      readonly state: unknown;
       /** The acting turn before and after (`turnKeyOf`): the glue's turn lifecycle follows these. */
       readonly turnBefore: string | null;
       readonly turnAfter: string | null;
@@ -43,6 +55,11 @@ export interface BoundEncounter<S = unknown> {
   readonly mode: ModeId;
   /** The stored revision this was loaded from. */
   readonly rev: number;
+  /**
+   * Whether the flag holds an older stored format (upgraded in memory on load): the authority's next
+   * write, or its reconciliation at \`ready\`, stores it in today's format.
+   */
+  readonly upgraded: boolean;
   readonly view: TurnView;
   /** The acting turn under way (`turnKeyOf`), or null. */
   readonly turnKey: string | null;
@@ -79,8 +96,11 @@ export interface ModeBinding<S = unknown> {
   create(roster: readonly RosterEntry[]): StoredEncounter;
   /** A fresh stored encounter with these commands applied (refused ones are skipped). */
   createWith(roster: readonly RosterEntry[], commands: readonly unknown[], who: Requester): StoredEncounter;
-  /** Load stored data, or null when it is corrupted. */
-  load(stored: StoredEncounter): BoundEncounter<S> | null;
+  /**
+   * Load stored data, or null when it is corrupted. `raw` is the flag as it is, when `stored` was
+   * upgraded from an older format (`parseStoredEncounter`).
+   */
+  load(stored: StoredEncounter, raw?: unknown): BoundEncounter<S> | null;
 }
 
 /** Bind a mode definition to its state parser. */
@@ -106,14 +126,46 @@ export function bindMode<S, C extends Command>(
   };
   const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => written.get(keyOf(stored));
 
-  function bound(state: S, stored: StoredEncounter): BoundEncounter<S> {
+  /**
+   * Load the encounter with its (lazily rebuilt) history. An upgraded one gets its snapshots' round
+   * facts now (read once, from every snapshot) and remembers the old form its first write replaces.
+   */
+  function loadFull(stored: StoredEncounter, upgradedFrom: Json | undefined): LoadedEncounter<S> | null {
+    const loaded = loadEncounter(definition.id, stored, parseState);
+    if (loaded === null || upgradedFrom === undefined) return loaded;
+    const history = loaded.encounter.history.map((snap) => snapshotOf(definition, snap.kind, snap.state));
+    const entries = { ...stored.history };
+    loaded.seqs.forEach((key, i) => {
+      const entry = entries[key];
+      const snap = history[i];
+      if (entry === undefined || snap === undefined) return;
+      entries[key] = {
+        ...entry,
+        ...(snap.round === undefined ? {} : { r: snap.round }),
+        ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
+      };
+    });
+    return {
+      ...loaded,
+      stored: { ...stored, history: entries },
+      encounter: { ...loaded.encounter, history },
+      upgradedFrom,
+    };
+  }
+
+  function bound(state: S, stored: StoredEncounter, upgradedFrom: Json | undefined): BoundEncounter<S> {
     const view = definition.view(state);
     const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
     let cache: LoadedEncounter<S> | null | undefined;
     const history = (): LoadedEncounter<S> | null => {
-      cache ??= recall(stored) ?? loadEncounter(definition.id, stored, parseState);
+      try {
+        cache ??= recall(stored) ?? loadFull(stored, upgradedFrom);
+      } catch (error) {
+        if (!(error instanceof UnreadableSnapshot)) throw error;
+        cache = null;
+      }
       return cache;
     };
 
@@ -132,6 +184,7 @@ export function bindMode<S, C extends Command>(
         events,
         view: definition.view(next.state),
         before: view,
+        state: next.state,
         turnBefore: turnKey,
         turnAfter: turnKeyOf(definition, next.state),
       };
@@ -140,6 +193,7 @@ export function bindMode<S, C extends Command>(
     return {
       mode: definition.id,
       rev: stored.rev,
+      upgraded: upgradedFrom !== undefined,
       view,
       turnKey,
       state,
@@ -147,7 +201,13 @@ export function bindMode<S, C extends Command>(
       undoTarget(type) {
         if (Object.keys(stored.history).length === 0) return null;
         const loaded = history();
-        return loaded === null ? null : undoPreview(definition, loaded.encounter, type);
+        if (loaded === null) return null;
+        try {
+          return undoPreview(definition, loaded.encounter, type);
+        } catch (error) {
+          if (error instanceof UnreadableSnapshot) return null;
+          throw error;
+        }
       },
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
@@ -161,7 +221,14 @@ export function bindMode<S, C extends Command>(
         if (command === null) return { ok: false, refusal: { code: "malformedCommand" } };
         const loaded = history();
         if (loaded === null) return { ok: false, refusal: { code: "corrupted" } };
-        const outcome = dispatch(definition, loaded.encounter, command, who, historyLimit);
+        let outcome;
+        try {
+          outcome = dispatch(definition, loaded.encounter, command, who, historyLimit);
+        } catch (error) {
+          // An undo (or a roster change replayed on the history) met a snapshot that cannot be read.
+          if (error instanceof UnreadableSnapshot) return { ok: false, refusal: { code: "corrupted" } };
+          throw error;
+        }
         if (!outcome.ok) return outcome;
         return commit(loaded, outcome.state, outcome.events, requestId);
       },
@@ -192,7 +259,7 @@ export function bindMode<S, C extends Command>(
             events.push(...outcome.events);
           }
         }
-        return current === encounter ? null : commit(loaded, current, events, null);
+        return current === encounter && upgradedFrom === undefined ? null : commit(loaded, current, events, null);
       },
     };
   }
@@ -209,9 +276,10 @@ export function bindMode<S, C extends Command>(
       }
       return initialStored(toJson(state));
     },
-    load(stored) {
+    load(stored, raw) {
       const state = parseState(decodeArrays(stored.state));
-      return state === null ? null : bound(state, stored);
+      const upgradedFrom = raw !== undefined && storedVersion(raw) !== STORED_VERSION ? (raw as Json) : undefined;
+      return state === null ? null : bound(state, stored, upgradedFrom);
     },
   };
 }

@@ -196,6 +196,12 @@ export function turnKeyCombatant(key: string): string {
 export interface Snapshot<S> {
   readonly kind: StepKind;
   readonly state: S;
+  /**
+   * The snapshot's round and whether the mode calls it the start of its round (`roundStart`), kept
+   * with it when it is taken so that finding an undo target reads no snapshot's state.
+   */
+  readonly round?: number;
+  readonly roundStart?: boolean;
 }
 
 /** A mode state with its undo history. */
@@ -253,7 +259,7 @@ export function dispatch<S, C extends Command>(
   if (roster) {
     const replayed = history.map((snap) => {
       const again = mode.apply(snap.state, command, who);
-      return again.ok ? { kind: snap.kind, state: again.state } : snap;
+      return again.ok ? snapshotOf(mode, snap.kind, again.state) : snap;
     });
     // Replaying can make a snapshot equal to the state after it (say, the removed combatant was
     // acting there and the turn passed on): drop it, or an undo would seem to do nothing.
@@ -262,13 +268,20 @@ export function dispatch<S, C extends Command>(
   // A roster command is never pushed as a step: its prior state still holds the deleted (or lacks
   // the joined) combatant, so restoring it would undo the roster change.
   if (outcome.step !== undefined && historyLimit > 0 && !roster) {
-    history = [...history, { kind: outcome.step, state: encounter.state }];
+    history = [...history, snapshotOf(mode, outcome.step, encounter.state)];
     if (history.length > historyLimit) history = history.slice(history.length - historyLimit);
   }
   const next: Encounter<S> = { mode: encounter.mode, state: outcome.state, history };
   return outcome.step === undefined
     ? { ok: true, state: next, events: outcome.events }
     : { ok: true, state: next, events: outcome.events, step: outcome.step };
+}
+
+/** A snapshot of a state, with its round facts (see `Snapshot`). */
+export function snapshotOf<S, C extends Command>(mode: ModeDefinition<S, C>, kind: StepKind, state: S): Snapshot<S> {
+  const roundStart = mode.roundStart?.(state);
+  const round = mode.view(state).round;
+  return roundStart === undefined ? { kind, state, round } : { kind, state, round, roundStart };
 }
 
 /** The index of the history snapshot an undo command returns to (-1: none). */
@@ -283,8 +296,10 @@ function undoTarget<S, C extends Command>(
   // the mode calls the round's start.
   const round = mode.view(encounter.state).round;
   const wanted = Math.max(round - 1, 0);
-  const inRound = (snap: Snapshot<S>): boolean => mode.view(snap.state).round === wanted;
-  const preferred = history.findIndex((snap) => inRound(snap) && mode.roundStart?.(snap.state) === true);
+  const inRound = (snap: Snapshot<S>): boolean => (snap.round ?? mode.view(snap.state).round) === wanted;
+  const startsRound = (snap: Snapshot<S>): boolean =>
+    mode.roundStart !== undefined && (snap.roundStart ?? mode.roundStart(snap.state));
+  const preferred = history.findIndex((snap) => inRound(snap) && startsRound(snap));
   return preferred >= 0 ? preferred : history.findIndex(inRound);
 }
 

@@ -12,6 +12,10 @@ export type PatchOp = readonly [path: readonly string[], value: Json] | readonly
 /** A list of operations that turns one JSON object into another. */
 export type Patch = readonly PatchOp[];
 
+function isArray(value: Json | undefined): value is readonly Json[] {
+  return Array.isArray(value);
+}
+
 function isObject(value: unknown): value is { readonly [key: string]: Json } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -32,8 +36,12 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** The operations that turn `from` into `to`. Objects are compared key by key; arrays as wholes. */
-export function diff(from: Json, to: Json, path: readonly string[] = []): PatchOp[] {
+/**
+ * The operations that turn `from` into `to`. Objects are compared key by key; arrays as wholes.
+ * With `compact` (patches the module applies itself, never Foundry update data), an object whose
+ * operations would outweigh it is set whole instead (emptying a long list is one operation).
+ */
+export function diff(from: Json, to: Json, path: readonly string[] = [], compact = false): PatchOp[] {
   if (jsonEqual(from, to)) return [];
   if (!isObject(from) || !isObject(to)) return [[path, to]];
   const ops: PatchOp[] = [];
@@ -43,7 +51,10 @@ export function diff(from: Json, to: Json, path: readonly string[] = []): PatchO
   for (const [key, value] of Object.entries(to)) {
     const before = from[key];
     if (before === undefined) ops.push([[...path, key], value]);
-    else ops.push(...diff(before, value, [...path, key]));
+    else ops.push(...diff(before, value, [...path, key], compact));
+  }
+  if (compact && ops.length > 1 && JSON.stringify(ops).length > JSON.stringify(to).length + 8 * path.length + 8) {
+    return [[path, to]];
   }
   return ops;
 }
@@ -80,6 +91,42 @@ export function isPatch(value: unknown): value is Patch {
   );
 }
 
+/** A key that can stand for a list item in stored flags (no dots, no `-=`, never a marker key). */
+const LIST_ITEM_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Whether an array is a list of distinct strings each usable as a key (an order of ids). */
+function isKeyList(value: readonly Json[]): value is readonly string[] {
+  const seen = new Set<string>();
+  for (const item of value) {
+    if (typeof item !== "string" || !LIST_ITEM_KEY.test(item) || seen.has(item)) return false;
+    seen.add(item);
+  }
+  return true;
+}
+
+/**
+ * The indexes (into `values`) of a longest strictly increasing subsequence: the items of a list that
+ * can stay where they are when it is reordered. O(n log n).
+ */
+function longestIncreasing(values: readonly number[]): Set<number> {
+  const tails: number[] = [];
+  const previous: number[] = new Array<number>(values.length).fill(-1);
+  values.forEach((value, i) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((values[tails[mid] ?? 0] ?? 0) < value) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) previous[i] = tails[lo - 1] ?? -1;
+    tails[lo] = i;
+  });
+  const keep = new Set<number>();
+  for (let i = tails[tails.length - 1] ?? -1; i >= 0; i = previous[i] ?? -1) keep.add(i);
+  return keep;
+}
+
 /**
  * Foundry update data for turning `from` into `to` under an object field: nested objects for
  * changed keys and `-=key: null` for deleted ones (Foundry's deletion syntax for object fields).
@@ -102,23 +149,114 @@ export function toUpdateData(from: Json, to: Json): { [key: string]: unknown } {
   return update;
 }
 
-/** The key that marks an encoded array and holds its length. */
+/** The key that marks an encoded array and holds its length (elements at or past it are stale). */
 const ARRAY_LENGTH_KEY = "_a";
 
+/** The key that marks an encoded list of unique strings and holds its floor (lower ranks are stale). */
+const LIST_KEY = "_o";
+
+type Encoded = { readonly [key: string]: Json };
+
 /**
- * Encode every array as an object keyed by index (plus its length under `_a`). Foundry replaces
- * arrays wholesale in an update but merges objects key by key, so this lets one appended or changed
- * element travel alone instead of the whole array.
+ * Ranks for a list, keeping the (live) ranks `previous` gave the items that can stay in place (a
+ * longest run already in rank order): moving one item re-ranks that item alone. New or moved items
+ * get ranks between their neighbours'; when doubles run out of room the list is ranked afresh.
  */
-export function encodeArrays(value: Json): Json {
-  if (Array.isArray(value)) {
+function ranksFor(list: readonly string[], live: ReadonlyMap<string, number>, floor: number): number[] {
+  const fresh = list.map((_, i) => floor + i);
+  const known = list.flatMap((item, i) => (live.has(item) ? [i] : []));
+  const keep = longestIncreasing(known.map((i) => live.get(list[i] ?? "") ?? 0));
+  const ranks: (number | undefined)[] = list.map(() => undefined);
+  known.forEach((i, k) => {
+    if (keep.has(k)) ranks[i] = live.get(list[i] ?? "");
+  });
+  let i = 0;
+  while (i < list.length) {
+    if (ranks[i] !== undefined) {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < list.length && ranks[j] === undefined) j += 1;
+    const low = i > 0 ? ranks[i - 1] : undefined;
+    const high = j < list.length ? ranks[j] : undefined;
+    const count = j - i;
+    for (let k = 1; k <= count; k += 1) {
+      let rank: number;
+      if (low !== undefined && high !== undefined) rank = low + ((high - low) / (count + 1)) * k;
+      else if (low !== undefined) rank = Math.floor(low) + k;
+      else if (high !== undefined) rank = Math.max(floor, Math.ceil(high) - (count + 1)) + k - 1;
+      else rank = floor + k - 1;
+      ranks[i + k - 1] = rank;
+    }
+    i = j;
+  }
+  const out = ranks as number[];
+  for (let k = 0; k < out.length; k += 1) {
+    if (!((out[k] ?? 0) >= floor) || (k > 0 && !((out[k] ?? 0) > (out[k - 1] ?? 0)))) return fresh;
+  }
+  return out;
+}
+
+/**
+ * A list of unique strings as `{_o: floor, <item>: rank}`; an item is in the list when its rank is at
+ * least the floor. Against the stored form it replaces, either the items that stayed keep their
+ * ranks and only moved, new and dropped items change; or, when that would touch more keys, the floor
+ * is raised past every old rank (one key turns the whole old list stale) and the items are ranked
+ * anew above it. Stale entries are kept, so an undo can bring an old list back by lowering the floor.
+ */
+function encodeList(list: readonly string[], previous: Encoded | undefined): Encoded {
+  const oldFloor = typeof previous?.[LIST_KEY] === "number" ? previous[LIST_KEY] : undefined;
+  if (previous === undefined || oldFloor === undefined) {
+    const out: { [key: string]: Json } = { [LIST_KEY]: 0 };
+    list.forEach((item, i) => (out[item] = i));
+    return out;
+  }
+  const entries = Object.entries(previous).filter(
+    (entry): entry is [string, number] => entry[0] !== LIST_KEY && typeof entry[1] === "number",
+  );
+  const live = new Map(entries.filter(([, rank]) => rank >= oldFloor));
+  const ranks = ranksFor(list, live, oldFloor);
+  const inList = new Set(list);
+  const keep: { [key: string]: Json } = { [LIST_KEY]: oldFloor };
+  for (const [item, rank] of entries) if (rank < oldFloor && !inList.has(item)) keep[item] = rank;
+  list.forEach((item, i) => (keep[item] = ranks[i] ?? i));
+  const changedKeep =
+    list.filter((item, i) => previous[item] !== ranks[i]).length +
+    [...live.keys()].filter((item) => !inList.has(item)).length;
+  if (changedKeep <= list.length + 1) return keep;
+  const floor = Math.floor(Math.max(oldFloor, ...entries.map(([, rank]) => rank))) + 1;
+  const raised: { [key: string]: Json } = { ...Object.fromEntries(entries), [LIST_KEY]: floor };
+  list.forEach((item, i) => (raised[item] = floor + i));
+  return raised;
+}
+
+/**
+ * Encode every array as an object, because Foundry replaces arrays wholesale in an update but merges
+ * objects key by key, so one change travels alone instead of the whole array: a list of unique
+ * key-safe strings (an order of ids) as ranks (see {@link encodeList}); any other array keyed by
+ * index, plus its length under `_a`. `previous` is the stored form this one replaces: ranks are
+ * kept where items did not move, and elements past a shortened array's end are kept (stale) rather
+ * than deleted, so emptying a list or an array is one key.
+ */
+export function encodeArrays(value: Json, previous?: Json): Json {
+  const before = isObject(previous) ? previous : undefined;
+  if (isArray(value)) {
+    // An emptied array of other things stays one (its length key), rather than turning into a list.
+    const emptied = value.length === 0 && before !== undefined && ARRAY_LENGTH_KEY in before;
+    if (isKeyList(value) && !emptied)
+      return encodeList(value, before !== undefined && LIST_KEY in before ? before : undefined);
     const out: { [key: string]: Json } = { [ARRAY_LENGTH_KEY]: value.length };
-    value.forEach((item: Json, i) => (out[String(i)] = encodeArrays(item)));
+    if (before !== undefined && ARRAY_LENGTH_KEY in before) {
+      for (const [key, item] of Object.entries(before))
+        if (key !== ARRAY_LENGTH_KEY && Number(key) >= value.length) out[key] = item;
+    }
+    value.forEach((item: Json, i) => (out[String(i)] = encodeArrays(item, before?.[String(i)])));
     return out;
   }
   if (isObject(value)) {
     const out: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries(value)) out[key] = encodeArrays(item);
+    for (const [key, item] of Object.entries(value)) out[key] = encodeArrays(item, before?.[key]);
     return out;
   }
   return value;
@@ -127,6 +265,16 @@ export function encodeArrays(value: Json): Json {
 /** Undo `encodeArrays`. */
 export function decodeArrays(value: Json): Json {
   if (!isObject(value)) return value;
+  const floor = value[LIST_KEY];
+  if (typeof floor === "number") {
+    return Object.entries(value)
+      .filter(
+        (entry): entry is [string, number] =>
+          entry[0] !== LIST_KEY && typeof entry[1] === "number" && entry[1] >= floor,
+      )
+      .sort((a, b) => a[1] - b[1])
+      .map(([item]) => item);
+  }
   const length = value[ARRAY_LENGTH_KEY];
   if (typeof length === "number") {
     const out: Json[] = [];

@@ -19,6 +19,9 @@ export const GLUE_REFUSAL_CODES = [
   "newerFormat",
   "gmOnlyField",
   "rollMismatch",
+  "interopTurnReverted",
+  "interopInitiativeReverted",
+  "encounterEnded",
 ] as const;
 /** A refusal reason the glue adds. */
 export type GlueRefusalCode = (typeof GLUE_REFUSAL_CODES)[number];

@@ -4,7 +4,11 @@
  * `flags.structured-initiative.encounter` holds the mode state, a revision counter and the undo
  * history. Each undo snapshot is stored under its own key as a reverse patch against the state that
  * followed it, so a step writes one new small entry (and deletes the oldest when the bound is hit):
- * the size of an update does not grow with the history's length. Pure: no Foundry globals.
+ * the size of an update does not grow with the history's length. Orders are stored as ranks (see
+ * `encodeArrays`), so moving one combatant changes one key. Loading parses the current state only;
+ * a snapshot's state is rebuilt when something reads it (an undo), so a step's cost does not grow
+ * with the history either. Older stored formats are upgraded on load (`parseStoredEncounter`).
+ * Pure: no Foundry globals.
  */
 import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
 import { applyPatch, decodeArrays, diff, encodeArrays, isPatch, toUpdateData, type Json, type Patch } from "./patch";
@@ -12,12 +16,20 @@ import { applyPatch, decodeArrays, diff, encodeArrays, isPatch, toUpdateData, ty
 /** One stored undo entry. */
 export interface StoredSnapshot {
   readonly kind: StepKind;
-  /** Turns the state that followed this snapshot back into it. */
+  /** Turns the stored state that followed this snapshot back into the stored state it had. */
   readonly undo: Patch;
+  /** The snapshot's round, and whether it starts its round (see `Snapshot`): undo targets read these. */
+  readonly r?: number;
+  readonly s?: boolean;
 }
 
-/** The storage format this version of the module reads and writes. */
-export const STORED_VERSION = 1;
+/**
+ * The storage format this version of the module reads and writes.
+ * - 1: arrays keyed by index; undo patches on that encoded form.
+ * - 2: lists of ids keyed by id with a rank above a floor, shortened arrays keeping their stale
+ *   elements; each snapshot's round kept with it; a snapshot is rebuilt only when read.
+ */
+export const STORED_VERSION = 2;
 
 /**
  * Whether untrusted flag data is an encounter stored by a newer version of the module (a format it
@@ -31,7 +43,7 @@ export function isNewerFormat(value: unknown): boolean {
 /** The stored form of an encounter. */
 export interface StoredEncounter {
   /** Storage format version. */
-  readonly v: 1;
+  readonly v: typeof STORED_VERSION;
   /** Incremented by every write. */
   readonly rev: number;
   /** The next history key. */
@@ -65,23 +77,83 @@ export interface LoadedEncounter<S> {
   readonly stored: StoredEncounter;
   /** The history key of each snapshot, in the same order as `encounter.history`. */
   readonly seqs: readonly string[];
+  /**
+   * What the flag holds now when that is not `stored`: the older format `stored` was upgraded from.
+   * The next write is computed against it, so that write replaces the old format (one write).
+   */
+  readonly upgradedFrom?: Json;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Narrow untrusted flag data to a stored encounter, or null when it is malformed. */
+function isHistory(history: Record<string, unknown>): boolean {
+  return Object.values(history).every(
+    (entry) => isRecord(entry) && (entry.kind === "turn" || entry.kind === "round") && isPatch(entry.undo),
+  );
+}
+
+/**
+ * Narrow untrusted flag data to a stored encounter in today's format, or null when it is malformed.
+ * An encounter stored in an older format is upgraded (see {@link upgradeStored}); check
+ * {@link storedVersion} to know whether it was.
+ */
 export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   if (!isRecord(value)) return null;
   const { v, rev, seq, applied, state, history } = value;
-  if (v !== STORED_VERSION || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
+  if ((v !== STORED_VERSION && v !== 1) || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
   if (applied !== null && typeof applied !== "string") return null;
-  if (!isRecord(state) || !isRecord(history)) return null;
-  for (const entry of Object.values(history)) {
-    if (!isRecord(entry) || (entry.kind !== "turn" && entry.kind !== "round") || !isPatch(entry.undo)) return null;
+  if (!isRecord(state) || !isRecord(history) || !isHistory(history)) return null;
+  if (v === 1) return upgradeStored(value as unknown as StoredV1);
+  for (const entry of Object.values(history) as Record<string, unknown>[]) {
+    if (
+      (entry.r !== undefined && !Number.isInteger(entry.r)) ||
+      (entry.s !== undefined && typeof entry.s !== "boolean")
+    )
+      return null;
   }
   return value as unknown as StoredEncounter;
+}
+
+/** The format version of stored flag data (1 for the first format), or null when it has none. */
+export function storedVersion(value: unknown): number | null {
+  const v = isRecord(value) ? value.v : undefined;
+  return typeof v === "number" && Number.isInteger(v) ? v : null;
+}
+
+/** The first stored format: arrays keyed by index, undo patches on that encoded form. */
+interface StoredV1 {
+  readonly v: 1;
+  readonly rev: number;
+  readonly seq: number;
+  readonly applied: string | null;
+  readonly state: Json;
+  readonly history: { readonly [seq: string]: { readonly kind: StepKind; readonly undo: Patch } };
+}
+
+/**
+ * Upgrade format 1 to today's: rebuild each snapshot as format 1 did (newest first), then store the
+ * state and the snapshots in today's encoding, each snapshot encoded against the one after it, and
+ * each undo as the patch between those. Rounds are left for the binding to add (it knows the mode).
+ * Keys, revision and the last applied request are kept, so the upgrade is one write of what differs.
+ */
+function upgradeStored(old: StoredV1): StoredEncounter {
+  const seqs = Object.keys(old.history).sort((a, b) => Number(a) - Number(b));
+  const history: { [seq: string]: StoredSnapshot } = {};
+  let after: Json = old.state;
+  const state = encodeArrays(decodeArrays(old.state));
+  let following = state;
+  for (let i = seqs.length - 1; i >= 0; i -= 1) {
+    const key = seqs[i] ?? "";
+    const entry = old.history[key];
+    if (entry === undefined) continue;
+    after = applyPatch(after, entry.undo);
+    const snapshot = encodeArrays(decodeArrays(after), following);
+    history[key] = { kind: entry.kind, undo: diff(following, snapshot, [], true) };
+    following = snapshot;
+  }
+  return { v: STORED_VERSION, rev: old.rev, seq: old.seq, applied: old.applied, state, history };
 }
 
 /** The stored (flag) form of a request: the whole request as one string, replaced wholesale by every write. */
@@ -107,12 +179,60 @@ export function parseStoredRequest(raw: unknown): StoredRequest | null {
 
 /** A fresh stored encounter for a newly created state. */
 export function initialStored(state: Json): StoredEncounter {
-  return { v: 1, rev: 0, seq: 0, applied: null, state: encodeArrays(state), history: {} };
+  return { v: STORED_VERSION, rev: 0, seq: 0, applied: null, state: encodeArrays(state), history: {} };
 }
 
 /**
- * Rebuild the rules' encounter from storage, walking the reverse patches from the current state back.
- * `parseState` narrows each reconstructed state; a malformed one makes the whole load fail.
+ * The stored form each state object was loaded from or written as. A snapshot's patch undoes the
+ * exact stored form of the state after it, so a state keeps its stored form: an undo restores the
+ * form the snapshot had, and the next write is computed against it.
+ */
+const storedForms = new WeakMap<object, Json>();
+
+function formOf(state: unknown): Json | undefined {
+  return typeof state === "object" && state !== null ? storedForms.get(state) : undefined;
+}
+
+function rememberForm(state: unknown, form: Json): void {
+  if (typeof state === "object" && state !== null) storedForms.set(state, form);
+}
+
+/** A stored snapshot whose state is rebuilt, once, when first read (see `loadEncounter`). */
+class LazySnapshot<S> implements Snapshot<S> {
+  #state: S | undefined;
+  #json: Json | undefined;
+  constructor(
+    readonly kind: StepKind,
+    readonly round: number | undefined,
+    readonly roundStart: boolean | undefined,
+    private readonly rebuild: () => { json: Json; state: S },
+  ) {}
+  get state(): S {
+    return this.#built().state;
+  }
+  /** The stored form of this snapshot (the next older snapshot's patch applies to it). */
+  get json(): Json {
+    return this.#built().json;
+  }
+  #built(): { json: Json; state: S } {
+    if (this.#state === undefined || this.#json === undefined) {
+      const built = this.rebuild();
+      this.#json = built.json;
+      this.#state = built.state;
+      rememberForm(built.state, built.json);
+    }
+    return { json: this.#json, state: this.#state };
+  }
+}
+
+/** A snapshot in storage could not be read back (its patch or its state is malformed). */
+export class UnreadableSnapshot extends Error {}
+
+/**
+ * Rebuild the rules' encounter from storage. Only the current state is parsed now; each snapshot's
+ * state is rebuilt from the reverse patches when first read (newest first, each once), so a load
+ * costs the same whatever the history's length. A malformed current state makes the load fail; a
+ * malformed snapshot throws {@link UnreadableSnapshot} when read (the binding refuses that undo).
  */
 export function loadEncounter<S>(
   mode: ModeId,
@@ -121,16 +241,21 @@ export function loadEncounter<S>(
 ): LoadedEncounter<S> | null {
   const state = parseState(decodeArrays(stored.state));
   if (state === null) return null;
+  rememberForm(state, stored.state);
   const seqs = Object.keys(stored.history).sort((a, b) => Number(a) - Number(b));
-  const history: Snapshot<S>[] = [];
-  let after: Json = stored.state;
-  for (let i = seqs.length - 1; i >= 0; i -= 1) {
+  const history: LazySnapshot<S>[] = [];
+  for (let i = 0; i < seqs.length; i += 1) {
     const entry = stored.history[seqs[i] ?? ""];
     if (entry === undefined) return null;
-    after = applyPatch(after, entry.undo);
-    const snap = parseState(decodeArrays(after));
-    if (snap === null) return null;
-    history.unshift({ kind: entry.kind, state: snap });
+    history.push(
+      new LazySnapshot<S>(entry.kind, entry.r, entry.s, () => {
+        const next = history[i + 1];
+        const json = applyPatch(next === undefined ? stored.state : next.json, entry.undo);
+        const snap = parseState(decodeArrays(json));
+        if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
+        return { json, state: snap };
+      }),
+    );
   }
   return { encounter: { mode, state, history }, stored, seqs };
 }
@@ -145,36 +270,68 @@ export function encodeEncounter<S>(
   next: Encounter<S>,
   appliedRequest: string | null,
 ): { stored: StoredEncounter; update: { [key: string]: unknown }; loaded: LoadedEncounter<S> } {
-  const toJson = (s: S): Json => encodeArrays(s as unknown as Json);
   let seq = before.stored.seq;
-  const followingOf = (history: readonly Snapshot<S>[], current: S, i: number): S => history[i + 1]?.state ?? current;
-  const known = new Map<Snapshot<S>, { key: string; following: S }>();
+  rememberForm(before.encounter.state, before.stored.state);
+  // What follows a snapshot, by identity: the next snapshot, or the current state after the last
+  // one. Snapshots are compared as objects so that an unchanged stored one is never rebuilt.
+  const follower = (history: readonly Snapshot<S>[], current: S, i: number): unknown => {
+    const after = history[i + 1];
+    return after === undefined ? current : after instanceof LazySnapshot ? after : after.state;
+  };
+  const known = new Map<Snapshot<S>, { key: string; follower: unknown }>();
   before.encounter.history.forEach((snap, i) =>
     known.set(snap, {
       key: before.seqs[i] ?? "",
-      following: followingOf(before.encounter.history, before.encounter.state, i),
+      follower: follower(before.encounter.history, before.encounter.state, i),
     }),
   );
+  // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
+  const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, before.stored.state);
+  rememberForm(next.state, state);
+  const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
+    const known = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
+    const form = known ?? encodeArrays(snap.state as unknown as Json, following);
+    rememberForm(snap.state, form);
+    return form;
+  };
   const history: { [seq: string]: StoredSnapshot } = {};
-  const seqs: string[] = [];
-  next.history.forEach((snap, i) => {
-    const following = followingOf(next.history, next.state, i);
+  // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
+  const seqs = next.history.map((snap) => known.get(snap)?.key ?? String(seq++));
+  // Newest first: each snapshot's patch is computed against the stored form of the one after it.
+  let following: Json | undefined = state;
+  for (let i = next.history.length - 1; i >= 0; i -= 1) {
+    const snap = next.history[i];
+    if (snap === undefined) continue;
     const old = known.get(snap);
     const kept = old === undefined ? undefined : before.stored.history[old.key];
     // An entry whose snapshot and successor are unchanged keeps its patch: no diff, no write.
-    const key = old?.key ?? String(seq++);
-    seqs.push(key);
-    if (old !== undefined && kept !== undefined && old.following === following) history[key] = kept;
-    else history[key] = { kind: snap.kind, undo: diff(toJson(following), toJson(snap.state)) };
-  });
+    const key = seqs[i] ?? "";
+    if (old !== undefined && kept !== undefined && old.follower === follower(next.history, next.state, i)) {
+      history[key] = kept;
+      following = undefined;
+      continue;
+    }
+    const after = next.history[i + 1];
+    following ??=
+      after instanceof LazySnapshot ? after.json : after === undefined ? state : formOfSnapshot(after, state);
+    const form = formOfSnapshot(snap, following);
+    history[key] = {
+      kind: snap.kind,
+      undo: diff(following, form, [], true),
+      ...(snap.round === undefined ? {} : { r: snap.round }),
+      ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
+    };
+    following = form;
+  }
   const stored: StoredEncounter = {
-    v: 1,
+    v: STORED_VERSION,
     rev: before.stored.rev + 1,
     seq,
     applied: appliedRequest ?? before.stored.applied,
-    state: toJson(next.state),
+    state,
     history,
   };
-  const update = toUpdateData(before.stored as unknown as Json, stored as unknown as Json);
+  const base = before.upgradedFrom ?? (before.stored as unknown as Json);
+  const update = toUpdateData(base, stored as unknown as Json);
   return { stored, update, loaded: { encounter: next, stored, seqs } };
 }

@@ -1,20 +1,20 @@
 /** Rolls posted to chat the same way by every mode: the combatant as speaker, the roll mode honoured. */
 
+import { askedRollMode as askedMode, currentRollMode, rollToMessage, type RollMode } from "./compat";
+
+export type { RollMode } from "./compat";
+
 /**
- * The roll mode for a combatant's roll: the one asked for (core passes it in the roll options), else
- * a GM roll for a hidden combatant, else the user's current roll mode.
+ * Who sees a combatant's roll: the mode asked for (core passes it in the roll options), else GMs
+ * only for a hidden combatant, else the user's current mode.
  */
-export function rollModeFor(
-  combatant: Combatant.Implementation | undefined,
-  asked?: string,
-): foundry.CONST.DICE_ROLL_MODES {
-  const mode = asked ?? (combatant?.hidden === true ? "gmroll" : game.settings.get("core", "rollMode"));
-  return mode as foundry.CONST.DICE_ROLL_MODES;
+export function rollModeFor(combatant: Combatant.Implementation | undefined, asked?: RollMode): RollMode {
+  return asked ?? (combatant?.hidden === true ? "private" : currentRollMode());
 }
 
-/** The roll mode core passes inside `Combat#rollInitiative`'s chat message options, if any. */
-export function askedRollMode(options: Combat.InitiativeOptions | undefined): string | undefined {
-  return (options?.messageOptions as { rollMode?: string } | undefined)?.rollMode;
+/** The mode core passes inside `Combat#rollInitiative`'s chat message options, if any. */
+export function askedRollMode(options: Combat.InitiativeOptions | undefined): RollMode | undefined {
+  return askedMode(options);
 }
 
 /**
@@ -26,7 +26,7 @@ export async function postRoll(
   roll: Roll,
   combatant: Combatant.Implementation | undefined,
   flavor: string,
-  rollMode?: string,
+  rollMode?: RollMode,
   flags?: Record<string, unknown>,
 ): Promise<string | null> {
   const speaker = ChatMessage.getSpeaker({
@@ -35,7 +35,7 @@ export async function postRoll(
     alias: combatant?.name ?? "",
   });
   const data = flags === undefined ? { speaker, flavor } : { speaker, flavor, flags };
-  const message: unknown = await roll.toMessage(data, { rollMode: rollModeFor(combatant, rollMode) });
+  const message = await rollToMessage(roll, data, rollModeFor(combatant, rollMode));
   const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : null;
   return typeof id === "string" ? id : null;
 }

@@ -6,6 +6,7 @@
 import { FLAGS, MODULE_ID } from "../constants";
 import { compareRanked, onCombatApplied, submit } from "./authority/controller";
 import { forgetLoaded, isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
+import { turnOrderOf } from "./interop";
 
 /** How many `combatTurnChange` hooks each combat has had on this client (to tell whether core fired one). */
 const turnChanges = new WeakMap<object, number>();
@@ -24,15 +25,19 @@ export function countTurnChanges(): void {
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
 
-/** The rank of each combatant in a loaded encounter's order, built once per load. */
+/** The rank of each combatant in a loaded encounter's turn order, built once per load. */
 const rankCache = new WeakMap<object, ReadonlyMap<string, number>>();
 
+/**
+ * Each combatant's rank in the turn order: the order core's sort gives for the mirrored initiative
+ * (`../interop.ts`), derived from the stored state alone, so every client agrees.
+ */
 function rankOf(combat: Combat.Implementation): ReadonlyMap<string, number> | null {
   const bound = loadBound(combat);
   if (bound === null) return null;
   let rank = rankCache.get(bound);
   if (rank === undefined) {
-    rank = new Map(bound.view.order.map((id, i) => [id, i]));
+    rank = new Map(turnOrderOf(combat, moduleOfCombat(combat), bound).map((id, i) => [id, i]));
     rankCache.set(bound, rank);
   }
   return rank;

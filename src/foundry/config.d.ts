@@ -15,7 +15,7 @@ declare module "fvtt-types/configuration" {
         /** A request, as `encodeRequest` writes it. */
         request?: string;
         /** The ChatMessage ids results were taken from (`src/foundry/authority/proofs.ts`). */
-        rollsUsed?: string[];
+        rollsUsed?: string[] | Record<string, number>;
       };
     };
     Combatant: {
@@ -24,10 +24,14 @@ declare module "fvtt-types/configuration" {
         request?: string;
         /** `slots`: the skill of its initiative check. */
         slotsSkill?: string;
+        /** `sides`: the id of the side (CombatantGroup) it is on. */
+        sideId?: string;
       };
     };
     CombatantGroup: {
       "structured-initiative"?: {
+        /** `sides`: the group is a side (made by the module or marked by the GM). */
+        side?: boolean;
         /** `sides`: the side's colour ("#rrggbb"). */
         colour?: string;
         /** `sides`: the disposition a default side was made for. */
@@ -40,6 +44,7 @@ declare module "fvtt-types/configuration" {
   interface SettingConfig {
     "structured-initiative.defaultMode": string;
     "structured-initiative.historyLimit": number;
+    "structured-initiative.noticeSound": boolean;
   }
 
   interface AssumeHookRan {

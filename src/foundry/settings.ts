@@ -50,6 +50,15 @@ export function settingGroups(): SettingGroup[] {
 /** Register every setting and the settings menu. Called at `init`. */
 export function registerSettings(): void {
   registerDefinitions(sharedSettingDefs());
+  // Each user's own choice (not the GM's world settings form): in Configure Settings, off by default.
+  game.settings.register(MODULE_ID, SETTINGS.noticeSound, {
+    name: `${I18N}.Settings.NoticeSound.Name`,
+    hint: `${I18N}.Settings.NoticeSound.Hint`,
+    scope: "client",
+    config: true,
+    type: Boolean,
+    default: false,
+  });
   for (const mode of installedModes()) mode.registerSettings?.();
   registerSettingsMenu(settingGroups);
 }

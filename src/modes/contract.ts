@@ -5,7 +5,15 @@
  * glue (Combat class, authority, tracker, API, lifecycle) reaches a mode only through this contract
  * and never names one.
  */
-import type { AllowedAction, Command, ModeDefinition, Requester, RosterEntry, RuleEvent } from "../core/engine";
+import type {
+  AllowedAction,
+  Command,
+  ModeDefinition,
+  Requester,
+  RosterEntry,
+  RuleEvent,
+  TurnView,
+} from "../core/engine";
 import type { BoundEncounter } from "../core/binding";
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
@@ -48,8 +56,35 @@ export interface ModeMirror<S> {
     events: readonly RuleEvent[],
     origin: EventOrigin,
   ) => Promise<void>;
+  /**
+   * On the active GM, once the encounter ended (was deleted): remove what the mode put outside the
+   * encounter's own documents (status effects on actors) and stop what it runs for it (timers).
+   * What lives in the encounter (flags, history snapshots, side groups, requests) went with it.
+   */
+  readonly end?: (combat: Combat.Implementation) => Promise<void>;
   /** Attaches the Foundry hooks the mirror listens to (named functions); `src/index.ts` calls it once. */
   readonly attachHooks?: () => void;
+}
+
+/**
+ * How a structured encounter shows to core and to other modules (turn markers, carousels, "next up"):
+ * the initiative mirror (`src/foundry/interop.ts`) keeps `Combatant#initiative` so that core's sort
+ * gives the mode's order, and a turn written outside the module is taken as the mode's own jump-to
+ * command where it has one.
+ */
+export interface ModeInterop<S> {
+  /**
+   * The combatants that show a number (they have rolled, or the encounter runs), each with the
+   * number the mode would like shown (a check's total), or null where only its place counts. The
+   * others keep no initiative: core and other modules read that as "has not rolled". Default: every
+   * combatant once the encounter has started, none before; no numbers.
+   */
+  readonly initiative?: (state: S, view: TurnView) => ReadonlyMap<string, number | null>;
+  /**
+   * The command that makes `combatantId` act now, as the user who wrote the turn (a GM's "set as
+   * current combatant"), or null where the mode has none for this state: the turn is then put back.
+   */
+  readonly jumpTo?: (state: S, combatantId: string) => Json | null;
 }
 
 /** What a mode's tracker builder is given: the loaded encounter, the viewer and the tools to make controls. */
@@ -119,6 +154,47 @@ export type TrackerAction = (combat: Combat.Implementation, target: HTMLElement,
 export type ActionTable = Readonly<Record<string, TrackerAction>>;
 
 /**
+ * A key binding as Foundry stores it: a `KeyboardEvent#code` and the modifiers it needs
+ * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionBinding.html).
+ */
+export interface KeyBinding {
+  readonly key: string;
+  readonly modifiers?: readonly string[];
+}
+
+/**
+ * A keyboard action, rebindable in Configure Controls. The shared glue (`src/foundry/keys.ts`)
+ * registers each id once, named `Keys.<id>.Name` / `.Hint`, and runs the viewed encounter's mode's
+ * entry; a mode's entry with a shared id (`endTurn`) takes the shared one's place in that mode. An
+ * id no entry of the encounter's mode (or the shared table) holds gets the "not in this mode" message.
+ */
+export interface ModeKey {
+  readonly id: string;
+  /** The default bindings (none: unbound until the user binds it). The first entry of an id gives them. */
+  readonly editable?: readonly KeyBinding[];
+  /** Only a GM may bind and use it. */
+  readonly restricted?: boolean;
+  /**
+   * Do what the tracker's button does, through the same call (the command path shows refusals);
+   * `root` is the tracker's element, or null when it has none.
+   */
+  run(combat: Combat.Implementation, root: HTMLElement | null): Promise<unknown>;
+}
+
+/**
+ * A notice one player is owed now (`src/foundry/notices.ts` shows it once per change, on that
+ * player's client only): its text is `Notice.<kind>`, naming the combatant.
+ */
+export interface ModeNotice {
+  /** The key under `STRUCTURED_INITIATIVE.Notice` (`Turn`, or a mode's own: a claim, a declaration). */
+  readonly kind: string;
+  /** The player's combatant it is about; null when any of theirs may answer it (an open slot). */
+  readonly combatantId: string | null;
+  /** What makes this occasion new (a round and a slot); the glue adds the kind and the combatant. */
+  readonly occasion: string;
+}
+
+/**
  * The playground's sample of a mode (in `src/modes/<id>/sample.ts`, which the playground discovers):
  * the world settings its sample encounter is played with and what the sample actors carry for it.
  * Pure data.
@@ -182,6 +258,8 @@ export interface ModeModule<S, C extends Command> {
   readonly salvage?: (combat: Combat.Implementation, stored: unknown) => readonly Json[];
   readonly initiative: ModeInitiative;
   readonly mirror?: ModeMirror<S>;
+  /** How the encounter shows to core and other modules: the initiative mirror, turn writes. */
+  readonly interop?: ModeInterop<S>;
   /**
    * The mode's world settings as data (what `registerSettings` registers): the settings form shows
    * them in the mode's group, checks them and resets them to the running system's preset.
@@ -195,6 +273,13 @@ export interface ModeModule<S, C extends Command> {
   readonly prepare?: (combat: Combat.Implementation) => Promise<void>;
   readonly tracker: ModeTracker<S>;
   readonly actions: ActionTable;
+  /** The mode's keyboard actions (and its own take on a shared one), by id; see `ModeKey`. */
+  readonly keys?: readonly ModeKey[];
+  /**
+   * The notice a (non-GM) user is owed in this state; absent, the shared one: "your turn" when the
+   * combatant acting now is theirs (`turnNotice` in `src/foundry/notices.ts`).
+   */
+  readonly notice?: (state: S, view: TurnView, who: Requester) => ModeNotice | null;
   /** What the mode adds to the module API (`game.modules.get(id).api`). */
   readonly api?: object;
   readonly sample: ModeSample;

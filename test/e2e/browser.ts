@@ -129,9 +129,20 @@ export async function frameOf(page: Page, view: View): Promise<Frame> {
   return frame;
 }
 
-/** Open the playground with `query` and wait for every view's client to boot; the views' frames. */
+/**
+ * The Foundry generation the playground emulates in this run: `SIM_GENERATION` (13 or 14), so
+ * `npm test` runs the e2e suite once per flavour; 13 by default.
+ */
+export const GENERATION: 13 | 14 = process.env.SIM_GENERATION === "14" ? 14 : 13;
+
+/**
+ * Open the playground with `query` (on this run's Foundry generation unless the query names one)
+ * and wait for every view's client to boot; the views' frames.
+ */
 export async function loadViews(session: Session, query: string): Promise<Record<View, Frame>> {
-  await session.page.goto(`${session.url}?${query}`);
+  const params = new URLSearchParams(query);
+  if (!params.has("generation")) params.set("generation", String(GENERATION));
+  await session.page.goto(`${session.url}?${params.toString()}`);
   const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
   return Object.fromEntries(entries) as Record<View, Frame>;
 }

@@ -7,7 +7,7 @@
  * that cannot be read falling back to the defaults with a warning to the GM.
  */
 import { describe, expect, it } from "vitest";
-import type { Sim } from "../sim/index.js";
+import { setChatMode, modeOptions, type Sim } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import {
   ALICE,
@@ -84,7 +84,7 @@ describe("initiative points are Foundry rolls, once per combat", () => {
     const sim = await drWorld();
     await drEncounter(sim, ["aria", "brom"]);
     const alice = sim.client(ALICE);
-    await alice.game.settings.set("core", "rollMode", "gmroll");
+    await setChatMode(alice, "private");
     sim.dice.push(2, 3);
     await combatOn(alice).rollInitiative([idOf(alice, "aria")]);
     await sim.settle();
@@ -99,7 +99,7 @@ describe("initiative points are Foundry rolls, once per combat", () => {
     expect(serverCombatJson(sim)).toBe(before);
     // A blind roll asked for by the caller wins over the roller's mode.
     sim.dice.push(1, 1);
-    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "brom")], { messageOptions: { rollMode: "blindroll" } });
+    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "brom")], modeOptions("blind"));
     await sim.settle();
     expect(chat(sim)[1]).toMatchObject({ whisper: [GM], blind: true });
   });

@@ -4,7 +4,7 @@
  * requested by the combatant's owner.
  */
 import { describe, expect, it } from "vitest";
-import type { Sim } from "../sim/index.js";
+import { setChatMode, modeOptions, type Sim } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import {
   ACTOR,
@@ -169,7 +169,7 @@ describe("rolls go to chat honouring the roll mode", () => {
     const sim = await world();
     await encounter(sim, ["aria", "brom"]);
     const alice = sim.client(ALICE);
-    await alice.game.settings.set("core", "rollMode", "gmroll");
+    await setChatMode(alice, "private");
     sim.dice.push(10, 11);
     await combatOn(alice).rollInitiative([idOf(alice, "aria")]);
     await sim.settle();
@@ -188,7 +188,7 @@ describe("rolls go to chat honouring the roll mode", () => {
     const sim = await world();
     await encounter(sim, ["officer"]);
     sim.dice.push(9);
-    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "officer")], { messageOptions: { rollMode: "blindroll" } });
+    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "officer")], modeOptions("blind"));
     await sim.settle();
     expect(chat(sim)[0]).toMatchObject({ whisper: [GM], blind: true });
   });

@@ -18,6 +18,7 @@ import {
   encounter,
   expectNoErrors,
   idOf,
+  isNotice,
   messagesOn,
   refusalText,
   rollAs,
@@ -50,7 +51,10 @@ async function said(sim: Sim, client: SimClient, file: string): Promise<string[]
   const before = client.notifications.length;
   await runMacro(client, file);
   await sim.settle();
-  return messagesOn(client).slice(before);
+  return client.notifications
+    .slice(before)
+    .filter((n) => !isNotice(n))
+    .map((n) => n.message);
 }
 
 const EN = JSON.parse(fs.readFileSync(path.resolve(REPO_ROOT, "lang/en.json"), "utf8")) as {

@@ -4,7 +4,7 @@
  * system's own combat without the module.
  */
 import { describe, expect, it } from "vitest";
-import type { Sim, SimClient } from "../sim/index.js";
+import { modeOptions, type Sim, type SimClient } from "../sim/index.js";
 import {
   ALICE,
   BOB,
@@ -111,9 +111,7 @@ async function script(sim: Sim, mode?: string): Promise<{ frames: Frame[]; chat:
   const gm = combatOn(sim.gm);
   sim.dice.push(7, 12, 12, 3);
   await step(() => combatOn(sim.client(ALICE)).rollInitiative([idOf(sim.gm, "aria")]));
-  await step(() =>
-    gm.rollInitiative([idOf(sim.gm, "brom"), idOf(sim.gm, "officer")], { messageOptions: { rollMode: "gmroll" } }),
-  );
+  await step(() => gm.rollInitiative([idOf(sim.gm, "brom"), idOf(sim.gm, "officer")], modeOptions("private")));
   await step(() => gm.rollAll());
   await step(() => gm.startCombat());
   await step(() => gm.nextTurn());

@@ -6,7 +6,7 @@
  * its chat card; surprise, the Advantage cap, the hand-off chain and undo across phases.
  */
 import { describe, expect, it } from "vitest";
-import type { Sim } from "../sim/index.js";
+import { setChatMode, chatMode, type Sim } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import {
   ALICE,
@@ -173,11 +173,11 @@ describe("skill rolls are Foundry rolls posted to chat", () => {
     const sim = await battle();
     await ariaActs(sim);
     const alice = sim.client(ALICE);
-    await alice.game.settings.set("core", "rollMode", "gmroll");
+    await setChatMode(alice, "private");
     await rollSkill(sim, alice, "aria", [1, 2], { skill: "Melee" });
     expect(chat(sim)[0]).toMatchObject({ author: ALICE, whisper: [GM], blind: false });
     expect(sim.client(BOB).game.messages.contents.filter((m) => m.visible)).toHaveLength(0);
-    await rollSkill(sim, alice, "aria", [1, 2, 3], { skill: "Melee", rollMode: "blindroll" });
+    await rollSkill(sim, alice, "aria", [1, 2, 3], { skill: "Melee", rollMode: chatMode("blind") });
     expect(chat(sim)[1]).toMatchObject({ whisper: [GM], blind: true });
   });
 });

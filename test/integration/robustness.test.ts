@@ -5,7 +5,11 @@
 import { describe, expect, it } from "vitest";
 import type { Sim } from "../sim/index.js";
 import type { Dict } from "../sim/utils.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { STORED_VERSION } from "../../src/core/store.js";
 import {
+  ACTOR,
   ALICE,
   BOB,
   SCENE,
@@ -258,8 +262,8 @@ describe("corrupted module flags", () => {
     await combatOn(sim.gm).update({ "flags.structured-initiative.encounter": "garbage" });
     await sim.settle();
     expect(apiOn(bob).view(combatOn(bob))).toBeNull();
-    // Core's order, highest initiative first, not the last stored order.
-    expect(turnsOn(bob).order).toEqual(["Aria", "Brom", "Officer", "Trooper 1"]);
+    // Core's order of the initiative as last mirrored (issue 16): the last stored order, delay included.
+    expect(turnsOn(bob).order).toEqual(["Brom", "Officer", "Trooper 1", "Aria"]);
     // The tracker still builds, and says the encounter is corrupted.
     const tracker = bob.ui.combat as { _prepareContext(options: object): Promise<{ structuredInitiative?: unknown }> };
     expect((await tracker._prepareContext({})).structuredInitiative).toMatchObject({ corrupted: true });
@@ -271,7 +275,7 @@ describe("corrupted module flags", () => {
 describe("an encounter stored by a newer version of the module", () => {
   it("is refused with a clear message, never reset or overwritten, and the tracker says why", async () => {
     const sim = await battle();
-    await combatOn(sim.gm).update({ "flags.structured-initiative.encounter.v": 2 });
+    await combatOn(sim.gm).update({ "flags.structured-initiative.encounter.v": STORED_VERSION + 1 });
     await sim.settle();
     const before = JSON.stringify(serverCombat(sim));
     const alice = sim.client(ALICE);
@@ -290,6 +294,56 @@ describe("an encounter stored by a newer version of the module", () => {
       corrupted: false,
       resetControl: null,
     });
+    expectNoErrors(sim);
+  });
+});
+
+describe("an encounter stored in the first format (v1)", () => {
+  it("is upgraded by the GM at ready in one write, keeps its state and undo history, and plays on", async () => {
+    const raw: unknown = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, "../fixtures/stored/v1-individual.json"), "utf8"),
+    );
+    const combatant = (id: string, actorId: string, initiative: number) => ({
+      _id: id,
+      actorId,
+      tokenId: `token${
+        Object.entries(ACTOR)
+          .find(([, a]) => a === actorId)?.[0]
+          .padEnd(11, "0")
+          .slice(0, 11) ?? ""
+      }`,
+      sceneId: SCENE,
+      initiative,
+    });
+    const sim = await world({
+      combats: [
+        {
+          _id: "combatOld0000001",
+          scene: SCENE,
+          active: true,
+          round: 2,
+          turn: 0,
+          combatants: [
+            combatant("combatantAria001", ACTOR.aria, 18),
+            combatant("combatantBrom001", ACTOR.brom, 11),
+            combatant("combatantOffi001", ACTOR.officer, 6),
+          ],
+          flags: { "structured-initiative": { mode: "individual", encounter: raw as never } },
+        },
+      ],
+    });
+    await sim.settle();
+    const writes = sim.server.ops.filter((op) => op.documentName === "Combat" && op.action === "update" && !op.refused);
+    expect(writes.length, "one write upgrades the stored encounter").toBe(1);
+    const flags = serverCombat(sim).flags as { "structured-initiative"?: { encounter?: { v?: number } } } | undefined;
+    expect(flags?.["structured-initiative"]?.encounter?.v).toBe(STORED_VERSION);
+    const bob = sim.client(BOB);
+    expect(apiOn(bob).view(combatOn(bob))).toMatchObject({ round: 2, current: "combatantAria001" });
+    // The history came across: previous turn lands on Brom's delayed turn, as it did in v1.
+    expect(await apiOn(sim.gm).command(combatOn(sim.gm), { type: "previousTurn" })).toMatchObject({ ok: true });
+    await sim.settle();
+    expect(apiOn(bob).view(combatOn(bob))).toMatchObject({ current: "combatantBrom001" });
+    expectAgreement(sim);
     expectNoErrors(sim);
   });
 });

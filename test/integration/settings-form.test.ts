@@ -88,11 +88,22 @@ describe("one settings menu, GM only, and no flat list", () => {
     const registered = [
       ...(
         sim.gm.game.settings as unknown as {
-          settings: Map<string, { namespace: string; key: string; config?: boolean }>;
+          settings: Map<string, { namespace: string; key: string; config?: boolean; scope?: string }>;
         }
       ).settings.values(),
-    ].filter((s) => s.namespace === MODULE);
+    ].filter((s) => s.namespace === MODULE && s.scope !== "client");
     expect(registered.length).toBeGreaterThan(20);
+    // A user's own preference (the notice sound) is theirs to set in Configure Settings, not the GM's form.
+    const own = [
+      ...(
+        sim.gm.game.settings as unknown as {
+          settings: Map<string, { namespace: string; key: string; config?: boolean; scope?: string }>;
+        }
+      ).settings.values(),
+    ]
+      .filter((s) => s.namespace === MODULE && s.scope === "client")
+      .map((s) => [s.key, s.config]);
+    expect(own).toEqual([["noticeSound", true]]);
     expect(registered.filter((s) => s.config !== false).map((s) => s.key)).toEqual([]);
     // Every one of them but the action catalogue (which has its own form) is a field of the form.
     const context = await openForm(sim.gm)._prepareContext();

@@ -1,6 +1,15 @@
 /** Tests of the simulated Foundry itself, driven by a tiny fake module (not the real bundle). */
 import { describe, expect, it } from "vitest";
-import { createSim, type CreateSimOptions, type Sim, type SimClient, type SimCombat } from "../sim/index.js";
+import {
+  CHAT_MODES,
+  chatMode,
+  createSim,
+  type CreateSimOptions,
+  type Sim,
+  type SimClient,
+  type SimCombat,
+  type SimCombatant,
+} from "../sim/index.js";
 import type { Dict, JsonObject } from "../sim/utils.js";
 
 const GM = "gmUser0000000001";
@@ -253,7 +262,7 @@ describe("simulated Foundry: permissions and broadcasts", () => {
     expect(hooks.filter((h) => h[1] === "updateActor")).toEqual([]);
   });
 
-  it("applies -= deletions from unsetFlag on every client", async () => {
+  it("applies unsetFlag's deletion (-=key in v13, ForcedDeletion in v14) on every client", async () => {
     const s = await sim();
     const combat = await withCombat(s);
     await combat.setFlag("structured-initiative", "state", { a: 1, b: 2 });
@@ -402,8 +411,9 @@ describe("simulated Foundry: core combat behaviour", () => {
     expect(s.client(BOB).game.messages.contents[0]?.rolls[0]?.total).toBe(20);
 
     const R = alice.api.Roll;
-    for (const mode of ["publicroll", "gmroll", "blindroll", "selfroll"])
-      await new R("1d6").toMessage({}, { rollMode: mode });
+    const key = CHAT_MODES[s.generation].setting;
+    for (const mode of ["public", "private", "blind", "self"] as const)
+      await new R("1d6").toMessage({}, { [key]: chatMode(mode, s.generation) });
     await s.settle();
     const last = s.server.world.messages.slice(-4).map((m) => [m.whisper, m.blind]);
     expect(last).toEqual([
@@ -533,7 +543,7 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
     await app.render();
     expect(fired).toEqual(["CombatTracker", "ApplicationV2"]);
     const ctx = await app._prepareContext({});
-    expect((ctx.turns as unknown[]).length).toBe(3);
+    expect(ctx.hasCombat).toBe(true);
     await s.gm.runAction("startCombat");
     await s.settle();
     expect(view(s.client(ALICE)).started).toBe(true);
@@ -541,5 +551,60 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
       .renderTemplate("templates/does-not-exist.hbs")
       .catch((e: unknown) => String(e));
     expect(out).toMatch(/not found/);
+  });
+});
+
+describe("sim fidelity (issue 14 item 7)", () => {
+  it("a Collection iterates its values, as Foundry's does; entries() still gives pairs", async () => {
+    const s = await sim();
+    const combat = await withCombat(s);
+    // The sim's Collection type still says Map pairs; its iterator gives values (a cast, not a claim).
+    const values = combat.combatants as unknown as Iterable<SimCombatant>;
+    const docs = [...values];
+    expect(docs.map((c) => c.actorId)).toEqual(combat.combatants.contents.map((c) => c.actorId));
+    for (const c of values) expect(Array.isArray(c)).toBe(false);
+    expect([...combat.combatants.entries()][0]?.[0]).toBe(docs[0]?.id);
+  });
+
+  it("Combatant._onUpdateOperation runs once per operation on every client, with every document", async () => {
+    const calls: Array<{ user: string; ids: string[] }> = [];
+    const s = await sim({
+      systemSetup: (realm) => {
+        const Base = (realm.CONFIG as { Combatant: { documentClass: typeof Object } }).Combatant.documentClass;
+        const Sub = class extends (Base as unknown as new (...a: unknown[]) => object) {
+          static _onUpdateOperation(docs: Array<{ id: string }>): Promise<void> {
+            calls.push({ user: (realm.game as { userId: string }).userId, ids: docs.map((d) => d.id) });
+            return Promise.resolve();
+          }
+        };
+        (realm.CONFIG as { Combatant: { documentClass: unknown } }).Combatant.documentClass = Sub;
+      },
+    });
+    const combat = await withCombat(s);
+    const ids = combat.combatants.contents.map((c) => String(c.id));
+    await combat.updateEmbeddedDocuments(
+      "Combatant",
+      ids.map((id, i) => ({ _id: id, initiative: i })),
+    );
+    await s.settle();
+    expect(calls.map((c) => c.user).sort()).toEqual(s.clients.map((c) => c.userId).sort());
+    for (const call of calls) expect(call.ids).toEqual(ids);
+  });
+
+  it("the tracker part's context comes from _prepareTrackerContext", async () => {
+    const s = await sim();
+    await withCombat(s);
+    const app = s.gm.ui.combat as {
+      _prepareTrackerContext(context: Record<string, unknown>, options: unknown): Promise<void>;
+      render(): Promise<unknown>;
+    };
+    const seen: unknown[] = [];
+    const original = app._prepareTrackerContext.bind(app);
+    app._prepareTrackerContext = async (context, options) => {
+      await original(context, options);
+      seen.push((context.turns as unknown[]).length);
+    };
+    await app.render();
+    expect(seen).toEqual([3]);
   });
 });

@@ -5,7 +5,7 @@
  * the keep-slot setting; undo; three full rounds with every client agreeing.
  */
 import { describe, expect, it } from "vitest";
-import type { Sim } from "../sim/index.js";
+import { setChatMode, modeOptions, type Sim } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import {
   ACTOR,
@@ -138,7 +138,7 @@ describe("initiative checks are Foundry rolls from the configured formulas", () 
     const sim = await world();
     await slotsEncounter(sim, ["aria", "officer"]);
     const alice = sim.client(ALICE);
-    await alice.game.settings.set("core", "rollMode", "gmroll");
+    await setChatMode(alice, "private");
     sim.dice.push(4, 4);
     await combatOn(alice).rollInitiative([idOf(alice, "aria")]);
     await sim.settle();
@@ -146,7 +146,7 @@ describe("initiative checks are Foundry rolls from the configured formulas", () 
     for (const m of chat(sim)) expect(m).toMatchObject({ author: ALICE, whisper: [GM], blind: false });
     expect(sim.client(BOB).game.messages.contents.filter((m) => m.visible)).toHaveLength(0);
     sim.dice.push(2, 2);
-    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "officer")], { messageOptions: { rollMode: "blindroll" } });
+    await combatOn(sim.gm).rollInitiative([idOf(sim.gm, "officer")], modeOptions("blind"));
     await sim.settle();
     expect(chat(sim)[2]).toMatchObject({ whisper: [GM], blind: true });
   });

@@ -108,6 +108,7 @@ describe("the structured combat tracker", () => {
       "siPreviousTurn",
       "siNextTurn",
       "siNextRound",
+      "siEndCombat",
     ]);
   });
 
@@ -155,31 +156,41 @@ describe("the structured combat tracker", () => {
     tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
     footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
   };
+  const GLANCE = "modules/structured-initiative/templates/tracker/glance.hbs";
 
-  it("a system-default encounter renders exactly the parent's parts and context, but for the GM's mode select before the start", async () => {
+  it("a system-default encounter renders the parent's parts and context, with the glance part empty but for the GM's mode select before the start", async () => {
     const sim = await world({ renderTemplates: true });
     await encounter(sim, ["aria", "brom"], "system");
-    // A player: exactly the parent's.
+    // A player: the parent's parts, the glance part (issue 14 item 4: always configured) after the header.
     const alice = tracker(sim.client(ALICE));
-    expect(alice._configureRenderParts({})).toEqual(PARENT_PARTS);
+    const parts = alice._configureRenderParts({});
+    expect(Object.keys(parts)).toEqual(["header", "structuredInitiativeGlance", "tracker", "footer"]);
+    expect({ header: parts.header, tracker: parts.tracker, footer: parts.footer }).toEqual(PARENT_PARTS);
+    expect(parts.structuredInitiativeGlance?.template).toBe(GLANCE);
     const ctx = await alice._prepareContext({});
     expect("structuredInitiative" in ctx).toBe(false);
     expect("structuredInitiativeMode" in ctx).toBe(false);
     await alice.render();
     expect(alice.parts.tracker).toContain("Aria");
-    expect(Object.values(alice.parts).join("")).not.toContain("structured-initiative");
-    // The GM before the start: the parent's parts and the mode select above the list (issue 15 item 13).
+    // The glance part is empty (and hidden); nothing else of the module's is rendered.
+    expect(alice.parts.structuredInitiativeGlance?.trim()).toMatch(
+      /^<section class="structured-initiative si-glance si-glance--empty" hidden><\/section>$/,
+    );
+    expect([alice.parts.header, alice.parts.tracker, alice.parts.footer].join("")).not.toContain(
+      "structured-initiative",
+    );
+    // The GM before the start: the same parts, the mode select in the glance part (issue 15 item 13).
     const app = tracker(sim.gm);
     expect(Object.keys(app._configureRenderParts({}))).toEqual([
       "header",
-      "structuredInitiativeMode",
+      "structuredInitiativeGlance",
       "tracker",
       "footer",
     ]);
     expect("structuredInitiative" in (await app._prepareContext({}))).toBe(false);
     await app.render();
     expect(app.parts.tracker).toContain("Aria");
-    const select = app.parts.structuredInitiativeMode ?? "";
+    const select = app.parts.structuredInitiativeGlance ?? "";
     expect(select).toContain('name="structured-initiative-mode"');
     expect([...select.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1])).toEqual([
       "system",
@@ -189,10 +200,17 @@ describe("the structured combat tracker", () => {
       "declare-resolve",
       "phases",
     ]);
-    // Started: exactly the parent's again.
+    // Started: the same parts, the glance part empty again.
     await combatOn(sim.gm).startCombat();
     await sim.settle();
-    expect(app._configureRenderParts({})).toEqual(PARENT_PARTS);
+    expect(Object.keys(app._configureRenderParts({}))).toEqual([
+      "header",
+      "structuredInitiativeGlance",
+      "tracker",
+      "footer",
+    ]);
+    await app.render();
+    expect(app.parts.structuredInitiativeGlance).not.toContain("select");
   });
 
   it("after choosing system default, the GM can go back to a structured mode before the start", async () => {
@@ -202,13 +220,14 @@ describe("the structured combat tracker", () => {
     await sim.settle();
     const app = tracker(sim.gm);
     await app.render();
-    expect(app.parts.structuredInitiativeMode).toContain('<option value="system" selected>');
+    expect(app.parts.structuredInitiativeGlance).toContain('<option value="system" selected>');
     // The select's change goes through setMode.
     expect(await apiOn(sim.gm).setMode(combatOn(sim.gm), "individual")).toEqual({ ok: true });
     await sim.settle();
     expect(apiOn(sim.gm).modeOf(combatOn(sim.gm))).toBe("individual");
     await app.render();
-    expect(Object.keys(app.parts)).toContain("structuredInitiativeGlance");
+    expect(app.parts.structuredInitiativeGlance).toContain('<option value="individual" selected>');
+    expect(app.parts.tracker).toContain("si-list");
   });
 
   it("the mode choices are the registered modes only", async () => {

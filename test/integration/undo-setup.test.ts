@@ -73,14 +73,21 @@ describe("undo near the start", () => {
   it("previous turn and previous round are offered only where the history holds a step for them", async () => {
     // A history of one step: after the first turn change the start's snapshot is gone.
     const sim = await battle({ settings: { ...SETTINGS, "structured-initiative.historyLimit": 1 } });
-    expect(await turnActions(sim.gm)).toEqual(["siPreviousRound", "siPreviousTurn", "siNextTurn", "siNextRound"]);
+    // (End combat closes the GM's footer once started: issue 14 item 8.)
+    expect(await turnActions(sim.gm)).toEqual([
+      "siPreviousRound",
+      "siPreviousTurn",
+      "siNextTurn",
+      "siNextRound",
+      "siEndCombat",
+    ]);
     await combatOn(sim.gm).nextTurn();
     await sim.settle();
     // Round 1 has no earlier round kept: previous round would do nothing.
-    expect(await turnActions(sim.gm)).toEqual(["siPreviousTurn", "siNextTurn", "siNextRound"]);
+    expect(await turnActions(sim.gm)).toEqual(["siPreviousTurn", "siNextTurn", "siNextRound", "siEndCombat"]);
     await combatOn(sim.gm).previousTurn();
     await sim.settle();
     expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Aria" });
-    expect(await turnActions(sim.gm)).toEqual(["siNextTurn", "siNextRound"]);
+    expect(await turnActions(sim.gm)).toEqual(["siNextTurn", "siNextRound", "siEndCombat"]);
   });
 });

@@ -95,6 +95,23 @@ export function combatOn(client: SimClient): SimCombat {
   return combat;
 }
 
+/**
+ * The order core gives a client's combatants from their live initiative alone, as Carousel Combat
+ * Tracker and turn-marker modules see it: initiative descending (none last), then name, then id
+ * (Combat#_sortCombatants, https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants;
+ * the sim's base class, test/sim/runtime.ts, sorts the same way).
+ */
+export function coreOrderOn(client: SimClient): string[] {
+  const initiative = (c: { initiative: number | null }): number =>
+    typeof c.initiative === "number" ? c.initiative : -Infinity;
+  return [...combatOn(client).combatants.contents]
+    .sort(
+      (a, b) =>
+        initiative(b) - initiative(a) || a.name.localeCompare(b.name) || String(a.id).localeCompare(String(b.id)),
+    )
+    .map((c) => c.id ?? "?");
+}
+
 /** The combatant id of an actor in a client's copy of the encounter. */
 export function idOf(client: SimClient, key: ActorKey): string {
   const c = combatOn(client).combatants.find((x) => x.actorId === ACTOR[key]);
@@ -145,8 +162,18 @@ export interface Api {
 // Shared helpers of the integration suites
 
 const EN = JSON.parse(fs.readFileSync(path.resolve(REPO_ROOT, "lang/en.json"), "utf8")) as {
-  STRUCTURED_INITIATIVE: { Refusal: Record<string, string> };
+  STRUCTURED_INITIATIVE: { Refusal: Record<string, string>; Notice: Record<string, string> };
 };
+
+/** The players' notices ("your turn" …) as patterns of their English texts; `notices.test.ts` checks them. */
+const NOTICES = Object.values(EN.STRUCTURED_INITIATIVE.Notice).map(
+  (text) => new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{name\}/g, ".+")}$`),
+);
+
+/** Whether a notification is one of the players' notices (an info toast, not a message about an action). */
+export function isNotice(n: { type: string; message: string }): boolean {
+  return n.type === "info" && NOTICES.some((pattern) => pattern.test(n.message));
+}
 
 /** The English text of a refusal, as en.json words it (`{name}` filled in). */
 export function refusalText(code: string, name = ""): string {
@@ -167,9 +194,9 @@ export function serverCombat(sim: Sim): JsonObject {
   return combat;
 }
 
-/** The texts of a client's notifications. */
+/** The texts of a client's notifications, without the players' notices (those are tested on their own). */
 export function messagesOn(client: SimClient): string[] {
-  return client.notifications.map((n) => n.message);
+  return client.notifications.filter((n) => !isNotice(n)).map((n) => n.message);
 }
 
 /**

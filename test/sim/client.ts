@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import type { ManualClock } from "./clock.js";
-import { createRealm, type Notification, type SimRealm } from "./runtime.js";
+import { createRealm, type Notification, type SimGeneration, type SimRealm } from "./runtime.js";
 import type { ClientRequest, ServerMessage, SimServer } from "./server.js";
 import type { Dict, Json } from "./utils.js";
 
@@ -28,6 +28,8 @@ export interface SimClientOptions {
   turnEventsOnCombatantChange?: boolean;
   /** The realm's time (`Date.now` and timers) when set; the host's wall clock otherwise. */
   clock?: ManualClock;
+  /** The Foundry generation the realm emulates (default 13). */
+  generation?: SimGeneration;
 }
 
 const scriptCache = new Map<string, { mtimeMs: number; script: vm.Script }>();
@@ -89,6 +91,10 @@ export class SimClient {
   get errors(): unknown[] {
     return this.api.errors;
   }
+  /** Deprecation warnings the realm's Foundry logged (`foundry.utils.logCompatibilityWarning`). */
+  get compatWarnings(): string[] {
+    return this.api.compatWarnings;
+  }
   get hookLog(): SimRealm["hookLog"] {
     return this.api.hookLog;
   }
@@ -115,6 +121,21 @@ export class SimClient {
   async reload(): Promise<void> {
     this.disconnect();
     await this.boot();
+  }
+
+  /** The sounds this client was asked to play (`foundry.audio.AudioHelper.play`). */
+  get sounds(): SimRealm["sounds"] {
+    return this.api.sounds;
+  }
+
+  /**
+   * Press a registered key: the module's keybinding action's `onDown`, as a key down on one of its
+   * bindings runs it (a restricted action only for a GM). Resolves once the sim has settled.
+   */
+  async pressKey(action: string, namespace = "structured-initiative"): Promise<unknown> {
+    const consumed = this.api.game.keybindings.press(namespace, action);
+    await this.server.settle();
+    return consumed;
   }
 
   /** Run a tracker action as a click on `[data-action=name]` would (ApplicationV2 `actions`). */
@@ -209,6 +230,7 @@ export class SimClient {
         modules: this.opts.modules,
         system: this.opts.system ?? { id: "sim-system", title: "Simulated System", initiative: "1d20" },
         renderTemplates: this.opts.renderTemplates ?? false,
+        generation: this.opts.generation ?? 13,
         turnEventsOnCombatantChange: this.opts.turnEventsOnCombatantChange ?? false,
       },
     );

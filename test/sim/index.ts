@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { ManualClock } from "./clock.js";
+import type { SimGeneration } from "./runtime.js";
 import { compileBundle, SimClient } from "./client.js";
 import { Dice, ROLES, SimServer } from "./server.js";
 import { resetIds, type Dict, type Json, type JsonObject } from "./utils.js";
@@ -14,9 +15,43 @@ import { resetIds, type Dict, type Json, type JsonObject } from "./utils.js";
 export { SimClient } from "./client.js";
 export { ManualClock, MANUAL_CLOCK_START } from "./clock.js";
 export { SimServer, Dice, ROLES } from "./server.js";
-export type { SimCombat, SimCombatant, SimActor, SimUser, SimChatMessage, SimRealm } from "./runtime.js";
+export type { SimCombat, SimCombatant, SimActor, SimUser, SimChatMessage, SimRealm, SimGeneration } from "./runtime.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * The Foundry generation a sim emulates unless a test asks for one: `SIM_GENERATION` (13 or 14)
+ * from the environment, so `npm test` runs the integration and e2e suites once per flavour; 13 by default.
+ */
+export const SIM_GENERATION: SimGeneration = process.env.SIM_GENERATION === "14" ? 14 : 13;
+
+/** Who sees a message, in the words of a generation: v13's roll modes, v14's message modes. */
+export const CHAT_MODES = {
+  13: { public: "publicroll", private: "gmroll", blind: "blindroll", self: "selfroll", setting: "rollMode" },
+  14: { public: "public", private: "gm", blind: "blind", self: "self", setting: "messageMode" },
+} as const;
+
+/** A chat mode in the words of the sim's default generation (for `core.rollMode`/`core.messageMode` and `messageOptions`). */
+export function chatMode(
+  mode: "public" | "private" | "blind" | "self",
+  generation: SimGeneration = SIM_GENERATION,
+): string {
+  return CHAT_MODES[generation][mode];
+}
+
+/** Set a client's own chat mode (`core.rollMode` in v13, `core.messageMode` in v14). */
+export async function setChatMode(client: SimClient, mode: "public" | "private" | "blind" | "self"): Promise<void> {
+  const generation = client.api.generation;
+  await client.game.settings.set("core", CHAT_MODES[generation].setting, CHAT_MODES[generation][mode]);
+}
+
+/** `Combat#rollInitiative`'s `messageOptions` asking for a mode, as core names it in the sim's generation. */
+export function modeOptions(
+  mode: "public" | "private" | "blind" | "self",
+  generation: SimGeneration = SIM_GENERATION,
+): { messageOptions: Record<string, string> } {
+  return { messageOptions: { [CHAT_MODES[generation].setting]: CHAT_MODES[generation][mode] } };
+}
 export const MODULE_ID = "structured-initiative";
 
 export interface SimUserSpec {
@@ -52,6 +87,8 @@ export interface CreateSimOptions {
    * `Date.now` and timers move only when the test advances it. Default false.
    */
   manualClock?: boolean;
+  /** The Foundry generation to emulate (default `SIM_GENERATION`: 13 unless the environment says 14). */
+  generation?: SimGeneration;
   /**
    * Core's turn events (`combatTurnChange`, `_onEndTurn`/`_onStartTurn`) also when the acting combatant
    * changes at the same turn index, as https://github.com/foundryvtt/foundryvtt/issues/9741 asked
@@ -66,6 +103,8 @@ export interface Sim {
   players: SimClient[];
   clients: SimClient[];
   dice: Dice;
+  /** The Foundry generation every client emulates. */
+  readonly generation: SimGeneration;
   settle(): Promise<void>;
   client(userId: string): SimClient;
   /** Open a client for a user (first login or after `disconnect()`). */
@@ -90,6 +129,13 @@ export const DEFAULT_USERS: SimUserSpec[] = [
   { id: "player0000000002", name: "Bob", role: ROLES.PLAYER },
 ];
 
+/** Every sim created since the last `takeCreatedSims()` (the test setup checks their deprecation warnings). */
+const created: Sim[] = [];
+/** The sims created since the last call, forgotten by this call. */
+export function takeCreatedSims(): Sim[] {
+  return created.splice(0, created.length);
+}
+
 export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
   resetIds(options.seed ?? 1);
   const specs = options.users ?? DEFAULT_USERS;
@@ -113,6 +159,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     if (!fs.existsSync(file)) throw new Error(`Bundle not found: ${file} (build the module first)`);
     script = compileBundle(file);
   }
+  const generation = options.generation ?? SIM_GENERATION;
   const clock = options.manualClock === true ? new ManualClock(() => server.settle()) : null;
   const translations = loadLang(path.resolve(REPO_ROOT, options.langPath ?? "dist/lang/en.json"));
   const clientOptions = (userId: string) => ({
@@ -125,6 +172,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     ...(options.systemSetup ? { systemSetup: options.systemSetup } : {}),
     templateRoot: options.templateRoot ?? REPO_ROOT,
     renderTemplates: options.renderTemplates ?? false,
+    generation,
     turnEventsOnCombatantChange: options.turnEventsOnCombatantChange ?? false,
     ...(clock ? { clock } : {}),
   });
@@ -145,6 +193,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     players: clients.filter((c) => !isGM(c)),
     clients,
     dice: server.dice,
+    generation,
     get clock(): ManualClock {
       if (!clock) throw new Error("This sim runs on the wall clock: create it with { manualClock: true }");
       return clock;
@@ -167,6 +216,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
       return c;
     },
   };
+  created.push(sim);
   await server.settle();
   return sim;
 }

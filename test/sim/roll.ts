@@ -253,7 +253,8 @@ export interface RollEnv {
   /** The Roll class of that name among the realm's `CONFIG.Dice.rolls` (a system's own, e.g. RollFFG). */
   rollClassOf?: (name: string) => unknown;
   warn(message: string): void;
-  toMessage(roll: unknown, messageData: Dict, rollMode: string | undefined, create: boolean): Promise<unknown>;
+  /** `options` are the caller's (v13 `rollMode`, v14 `messageMode`). */
+  toMessage(roll: unknown, messageData: Dict, options: Dict, create: boolean): Promise<unknown>;
 }
 
 /** Builds one realm's `Roll` class. */
@@ -390,12 +391,10 @@ export function createRollClass(env: RollEnv) {
     }
 
     /** https://foundryvtt.com/api/classes/foundry.dice.Roll.html#toMessage */
-    async toMessage(
-      messageData: Dict = {},
-      { rollMode, create = true }: { rollMode?: string; create?: boolean } = {},
-    ): Promise<unknown> {
+    async toMessage(messageData: Dict = {}, options: Dict = {}): Promise<unknown> {
       if (!this._evaluated) await this.evaluate();
-      return env.toMessage(this, messageData, rollMode, create);
+      const { create = true, ...rest } = options;
+      return env.toMessage(this, messageData, rest, create !== false);
     }
   }
   return Roll;

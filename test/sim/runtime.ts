@@ -1,7 +1,14 @@
 /**
  * One client's Foundry globals, installed on a realm's global object (a `node:vm` context here, an
  * iframe window in the browser playground). Every call builds fresh classes, so realms share nothing.
- * Behaviour follows Foundry v13's public API pages; each emulated behaviour names its source.
+ * Behaviour follows Foundry's public API pages; each emulated behaviour names its source.
+ *
+ * Two flavours (`RealmOptions.generation`): 13 (default) and 14. Where v14 differs, both are here,
+ * each citing its source: `game.release`, ContextMenu entries, key deletion (`ForcedDeletion`), the
+ * message mode (`core.messageMode`, `ChatMessage.applyMode`, `Roll#toMessage({messageMode})`), the
+ * options of `combatTurn`/`combatRound`, and `getCombatantByToken`. A v14 call in its deprecated v13
+ * form still works, as v14's deprecation warnings say it does until v16, and is logged in
+ * `compatWarnings` (Foundry's `logCompatibilityWarning`), which the tests read.
  */
 import Handlebars from "handlebars";
 import { createRollClass, type RollInstance } from "./roll.js";
@@ -18,6 +25,7 @@ import {
   type WorldData,
 } from "./server.js";
 import {
+  OPERATOR_IDENTIFIER,
   deepClone,
   diffObject,
   expandObject,
@@ -58,9 +66,14 @@ export interface RealmOptions {
   system: { id: string; title: string; initiative: string };
   /** Render Handlebars parts of applications (off by default: cheap tests). */
   renderTemplates: boolean;
+  /** The Foundry generation to emulate (default 13). */
+  generation?: 13 | 14;
   /** See `CreateSimOptions.turnEventsOnCombatantChange`. */
   turnEventsOnCombatantChange?: boolean;
 }
+
+/** The Foundry generations the sim emulates. */
+export type SimGeneration = 13 | 14;
 
 export interface Notification {
   type: "info" | "warning" | "error";
@@ -79,6 +92,8 @@ const CONST = {
   // https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html
   DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
   SETTING_SCOPES: { CLIENT: "client", WORLD: "world", USER: "user" },
+  /** https://foundryvtt.com/api/enums/foundry.CONST.KEYBINDING_PRECEDENCE.html */
+  KEYBINDING_PRECEDENCE: { PRIORITY: 0, NORMAL: 1, DEFERRED: 2 },
 } as const;
 const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
 
@@ -96,6 +111,8 @@ const CORE_TEMPLATES: Record<string, string> = {
   "templates/sidebar/tabs/combat/tracker.hbs": [
     '<ol class="combat-tracker plain">',
     '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
+    // Core's rows show the token image (dnd5e 5.3.3's renderGroups reads each row's `img`).
+    '<img class="token-image" src="{{img}}" alt="{{name}}"> ',
     '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
     "</ol>",
   ].join(""),
@@ -108,8 +125,28 @@ const CORE_TEMPLATES: Record<string, string> = {
 };
 
 export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
+  const generation: SimGeneration = opts.generation ?? 13;
+  const v14 = generation >= 14;
   const notifications: Notification[] = [];
   const errors: unknown[] = [];
+  /**
+   * Deprecation warnings, as `foundry.utils.logCompatibilityWarning` logs them
+   * (https://foundryvtt.com/api/v14/functions/foundry.utils.logCompatibilityWarning.html).
+   */
+  const compatWarnings: string[] = [];
+  const logCompatibilityWarning = (message: string, _options: Dict = {}): void => {
+    compatWarnings.push(message);
+  };
+  /** v14's chat message modes and what each did in v13 (https://github.com/foundryvtt/dnd5e/issues/6958). */
+  const LEGACY_MODES: Record<string, string> = {
+    publicroll: "public",
+    gmroll: "gm",
+    blindroll: "blind",
+    selfroll: "self",
+  };
+  const modernMode = (mode: string): string => LEGACY_MODES[mode] ?? mode;
+  const legacyMode = (mode: string): string =>
+    Object.entries(LEGACY_MODES).find(([, modern]) => modern === mode)?.[0] ?? mode;
   const hookLog: Array<{ name: string; args: unknown[] }> = [];
   const recordError = (where: string, err: unknown): void => {
     errors.push(err);
@@ -202,6 +239,44 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return v;
     }
   }
+  // "When iterating over a Collection, we should iterate over its values instead of over its
+  // key-value pairs" (https://foundryvtt.com/api/v13/classes/foundry.utils.Collection.html#iterator):
+  // `for (const doc of collection)` and `[...collection]` give documents; `entries()` still gives pairs.
+  Object.defineProperty(Collection.prototype, Symbol.iterator, {
+    value: function values(this: Map<string, unknown>) {
+      return this.values();
+    },
+    writable: true,
+    configurable: true,
+  });
+
+  // ------------------------------------------------------------------ operators (v14)
+  /**
+   * v14's update operators (https://foundryvtt.com/api/v14/modules/foundry.data.operators.html):
+   * `{key: new ForcedDeletion()}` deletes a key, `{key: new ForcedReplacement(value)}` replaces it
+   * without merging (the v13 `-=key` / `==key` forms, deprecated since v14:
+   * https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890). Their wire form is the sim's own
+   * (an object keyed by OPERATOR_IDENTIFIER, the key v14 documents for serialised operators).
+   */
+  class ForcedDeletion {
+    readonly [OPERATOR_IDENTIFIER] = "ForcedDeletion";
+  }
+  class ForcedReplacement {
+    readonly [OPERATOR_IDENTIFIER] = "ForcedReplacement";
+    constructor(readonly value: unknown) {}
+  }
+  /** On v14, every `-=key`/`==key` of an update logs the deprecation (the rqg issue's warning). */
+  const warnLegacyKeys = (data: unknown): void => {
+    if (!v14 || !isPlainObject(data)) return;
+    for (const [key, value] of Object.entries(data)) {
+      const last = key.slice(key.lastIndexOf(".") + 1);
+      if (last.startsWith("-=") || last.startsWith("=="))
+        logCompatibilityWarning(
+          `The {${last}: null} syntax for forced deletion of a data field value is no longer supported in favor of {${last.slice(2)}: new foundry.data.operators.ForcedDeletion()}`,
+        );
+      warnLegacyKeys(value);
+    }
+  };
 
   // ------------------------------------------------------------------ documents
   type Ctx = { parent?: ClientDocument | null };
@@ -305,7 +380,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     async setFlag(scope: string, key: string, value: unknown): Promise<this | undefined> {
       return this.update({ [`flags.${scope}.${key}`]: value });
     }
+    /** v13 writes `-=key: null`; v14 `key: ForcedDeletion` (https://foundryvtt.com/api/v14/modules/foundry.data.operators.html). */
     async unsetFlag(scope: string, key: string): Promise<this | undefined> {
+      if (v14) return this.update({ [`flags.${scope}.${key}`]: new ForcedDeletion() });
       const i = key.lastIndexOf(".");
       const del = i >= 0 ? `${key.slice(0, i)}.-=${key.slice(i + 1)}` : `-=${key}`;
       return this.update({ [`flags.${scope}.${del}`]: null });
@@ -414,6 +491,26 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return undefined;
     }
     _onCreate(_data: Dict, _options: Dict, _userId: string): void {}
+    /**
+     * Once per database operation on every client, after each document's `_on<Op>`, with all the
+     * documents it touched (https://foundryvtt.com/api/v13/classes/foundry.abstract.Document.html#_onupdateoperation,
+     * #_oncreateoperation, #_ondeleteoperation).
+     */
+    static async _onCreateOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
+    static async _onUpdateOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
+    static async _onDeleteOperation(
+      _documents: ClientDocument[],
+      _operation: Dict,
+      _user: User | null,
+    ): Promise<void> {}
     _onUpdate(_changed: Dict, _options: Dict, _userId: string): void {}
     _onDelete(_options: Dict, _userId: string): void {}
     _onCreateDescendantDocuments(
@@ -788,8 +885,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       await this.update(updateData);
       return this;
     }
+    /**
+     * "Display a dialog querying the GM whether they wish to end the combat encounter. If confirmed,
+     * the encounter is deleted" (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+     */
     async endCombat(): Promise<this | undefined> {
-      return this.delete();
+      const confirmed = await DialogV2.confirm({
+        // The sim's own words: core's texts are core's language file's.
+        window: { title: "End the encounter?" },
+        content: "<p>The encounter ends and is deleted.</p>",
+      });
+      return confirmed ? this.delete() : undefined;
     }
     /** Skips defeated combatants when core's combatTrackerConfig.skipDefeated is set (Combat#settings). */
     async nextTurn(): Promise<this> {
@@ -856,7 +962,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     ): Promise<this> {
       const list = typeof ids === "string" ? [ids] : ids;
       const currentId = this.combatant?.id;
-      const chatRollMode = game.settings.get("core", "rollMode");
+      // v13 reads `core.rollMode` and `messageOptions.rollMode`; v14 `core.messageMode` and `messageOptions.messageMode`.
+      const modeKey = v14 ? "messageMode" : "rollMode";
+      const chatMode = game.settings.get("core", modeKey);
       const updates: Dict[] = [];
       const messages: Dict[] = [];
       for (const [i, id] of list.entries()) {
@@ -879,12 +987,15 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
           messageOptions,
         );
         const chatData = (await roll.toMessage(messageData, { create: false })) as Dict;
-        chatData.rollMode =
-          "rollMode" in messageOptions
-            ? messageOptions.rollMode
+        const asked = v14 && !("messageMode" in messageOptions) && "rollMode" in messageOptions ? "rollMode" : modeKey;
+        chatData[asked] =
+          asked in messageOptions
+            ? messageOptions[asked]
             : combatant.hidden
-              ? CONST.DICE_ROLL_MODES.PRIVATE
-              : chatRollMode;
+              ? v14
+                ? "gm"
+                : CONST.DICE_ROLL_MODES.PRIVATE
+              : chatMode;
         if (i > 0) chatData.sound = null;
         messages.push(chatData);
       }
@@ -980,6 +1091,23 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     override _onDeleteDescendantDocuments(): void {
       this.setupTurns();
+    }
+
+    /**
+     * The combatants of a token (https://foundryvtt.com/api/v13/classes/foundry.documents.Combat.html#getcombatantsbytoken,
+     * https://github.com/foundryvtt/foundryvtt/issues/10672: an array).
+     */
+    getCombatantsByToken(token: string | TokenDocument): Combatant[] {
+      const id = typeof token === "string" ? token : token.id;
+      return this.combatants.filter((c) => c.tokenId === id);
+    }
+    /**
+     * v13 only, deprecated for the plural (https://github.com/foundryvtt/foundryvtt/issues/9241);
+     * gone in the v14 flavour.
+     */
+    getCombatantByToken(token: string | TokenDocument): Combatant | undefined {
+      logCompatibilityWarning("Combat#getCombatantByToken is deprecated in favor of Combat#getCombatantsByToken");
+      return this.getCombatantsByToken(token)[0];
     }
 
     /**
@@ -1192,15 +1320,28 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         ? CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER
         : CONST.DOCUMENT_OWNERSHIP_LEVELS.OBSERVER;
     }
+    /**
+     * The mode in the data or the options decides who sees the message: v13 `rollMode`
+     * (https://github.com/foundryvtt/foundryvtt/issues/11442); v14 `messageMode`, the old `rollMode`
+     * still read with a deprecation warning (https://github.com/Muttley/foundryvtt-fallout/issues/745).
+     */
     override async _preCreate(data: Dict, options: Dict, _user: User): Promise<unknown> {
-      const mode =
-        typeof data.rollMode === "string"
-          ? data.rollMode
-          : typeof options.rollMode === "string"
-            ? options.rollMode
-            : null;
+      const read = (key: string): string | null =>
+        typeof data[key] === "string" ? data[key] : typeof options[key] === "string" ? options[key] : null;
+      const modern = v14 ? read("messageMode") : null;
+      const legacy = read("rollMode");
       delete this._source.rollMode;
-      if (mode) this.updateSource(ChatMessage.applyRollMode({}, mode));
+      delete this._source.messageMode;
+      if (v14 && modern === null && legacy !== null)
+        logCompatibilityWarning("The rollMode option of ChatMessage creation is deprecated in favor of messageMode");
+      // Each generation reads only its own words: "gm" is no v13 roll mode, "gmroll" no v14 message
+      // mode; an unknown mode shows the message to everyone.
+      const mode = v14
+        ? (modern ?? (legacy === null ? null : modernMode(legacy)))
+        : legacy === null
+          ? null
+          : LEGACY_MODES[legacy];
+      if (mode !== null) this.updateSource(visibility({}, mode ?? "public"));
       return undefined;
     }
     static getSpeaker({
@@ -1218,21 +1359,50 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         alias: typeof alias === "string" ? alias : (tk?.name ?? a?.name ?? currentUser()?.name ?? ""),
       };
     }
-    /** https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html: who sees each roll mode. */
+    /**
+     * v13 (https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html): who sees each
+     * roll mode. v14 deprecates it for `applyMode` (https://github.com/JohanFalt/Foundry_WoD20/issues/1396).
+     */
     static applyRollMode(chatData: Dict, rollMode: string): Dict {
-      const modes = CONST.DICE_ROLL_MODES;
-      const mode = rollMode === "roll" ? String(game.settings.get("core", "rollMode")) : rollMode;
-      if (mode === modes.PRIVATE || mode === modes.BLIND)
-        chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
-      else if (mode === modes.SELF) chatData.whisper = [t.userId];
-      else chatData.whisper = [];
-      chatData.blind = mode === modes.BLIND;
-      return chatData;
+      if (v14) logCompatibilityWarning("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode.");
+      const mode = rollMode === "roll" ? String(settings.get("core", v14 ? "messageMode" : "rollMode")) : rollMode;
+      return visibility(chatData, modernMode(mode));
     }
+    /**
+     * v14: apply a message mode, a key of `CONFIG.ChatMessage.modes`, to message data; without one,
+     * the user's `core.messageMode` (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html,
+     * teriock's and draw-steel's v14 calls). v13 has no such method.
+     */
+    static applyMode(chatData: Dict, mode?: string): Dict {
+      return visibility(chatData, mode ?? String(settings.get("core", "messageMode")));
+    }
+
     static getWhisperRecipients(name: string): User[] {
       if (name.toLowerCase() === "gm") return game.users.filter((u) => u.isGM);
       return game.users.filter((u) => u.name === name);
     }
+  }
+  if (!v14) Reflect.deleteProperty(ChatMessage, "applyMode");
+  if (v14) Reflect.deleteProperty(Combat.prototype, "getCombatantByToken");
+  else
+    Object.defineProperty(ChatMessage.prototype, "applyMode", {
+      /** The instance form (draw-steel 68856d45 `DSRoll#toMessage`: `msg.applyMode(messageMode)`). */
+      value(this: ChatMessage, mode?: string): ChatMessage {
+        this.updateSource(visibility({}, mode ?? String(settings.get("core", "messageMode"))));
+        return this;
+      },
+    });
+  /**
+   * Who sees a message in each mode, in v14's words (v13's `publicroll`, `gmroll`, `blindroll` and
+   * `selfroll` are the same modes): public to all, gm and blind whispered to the GMs (blind hides it
+   * from its author too), self to its author (https://github.com/foundryvtt/foundryvtt/issues/11442).
+   */
+  function visibility(chatData: Dict, mode: string): Dict {
+    if (mode === "gm" || mode === "blind") chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+    else if (mode === "self") chatData.whisper = [t.userId];
+    else chatData.whisper = [];
+    chatData.blind = mode === "blind";
+    return chatData;
   }
 
   const defaultClasses = {
@@ -1265,7 +1435,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return rolls.find((cls) => typeof cls === "function" && cls.name === name);
     },
     warn: (message) => ui.notifications.warn(message),
-    async toMessage(roll, messageData, rollMode, create) {
+    /**
+     * v13 `Roll#toMessage(data, {rollMode})`; v14 `{messageMode}`, the `rollMode` option deprecated
+     * (draw-steel 68856d45 src/module/rolls/base.mjs repeats core's warning).
+     */
+    async toMessage(roll, messageData, options, create) {
       const data: Dict = mergeObject<Dict>(
         {
           author: t.userId,
@@ -1277,11 +1451,18 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         { inplace: false },
       );
       data.rolls = [roll];
-      const mode =
-        rollMode ?? (typeof data.rollMode === "string" ? data.rollMode : String(game.settings.get("core", "rollMode")));
-      if (!create) return Object.assign(data, { rollMode: mode });
-      delete data.rollMode;
-      return ChatMessage.implementation.create(data, { rollMode: mode });
+      const key = v14 ? "messageMode" : "rollMode";
+      let asked = typeof options[key] === "string" ? options[key] : undefined;
+      if (v14 && asked === undefined && typeof options.rollMode === "string") {
+        logCompatibilityWarning(
+          "The rollMode option of Roll#toMessage is deprecated in favor of messageMode, a string value in CONFIG.ChatMessage.modes",
+        );
+        asked = modernMode(options.rollMode);
+      }
+      const mode = asked ?? (typeof data[key] === "string" ? data[key] : String(settings.get("core", key)));
+      if (!create) return Object.assign(data, { [key]: mode });
+      Reflect.deleteProperty(data, key);
+      return ChatMessage.implementation.create(data, { [key]: mode });
     },
   });
 
@@ -1408,15 +1589,30 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const id = String(u._id);
       const doc = findDoc(name, parent, id);
       if (!doc) throw new Error(`${name} [${id}] does not exist`);
+      warnLegacyKeys(u);
       const data = expandObject(u);
       delete data._id;
-      for (const field of Object.values(EMBED_FIELDS[name as TopLevelName] ?? {})) {
-        if (field in data)
-          throw new Error(
-            `The sim does not support updating embedded ${field} through ${name}#update; use updateEmbeddedDocuments`,
-          );
+      // Embedded documents changed through the parent's update, merged by id (the server's
+      // `mergeEmbedded` names the sources); each entry is diffed against its document.
+      const embedded: Dict = {};
+      for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+        if (!(field in data)) continue;
+        const list = data[field];
+        Reflect.deleteProperty(data, field);
+        if (!Array.isArray(list) || rest.diff === false)
+          throw new Error(`The sim emulates ${name}#update with ${field} only as an array of changes, diffed`);
+        const coll = doc._embedded[child as EmbeddedName];
+        const entries = (list as unknown[]).flatMap((entry) => {
+          const e = expandObject(entry as Dict);
+          const target = coll?.get(String(e._id));
+          if (!target) throw new Error(`The sim does not emulate creating embedded ${field} through ${name}#update`);
+          const d = diffObject(target._source, { ...e, _id: target._source._id });
+          delete d._id;
+          return isEmpty(d) ? [] : [{ _id: e._id, ...d }];
+        });
+        if (entries.length) embedded[field] = entries;
       }
-      const changes = rest.diff === false ? data : diffObject(doc._source, data);
+      const changes = rest.diff === false ? data : { ...diffObject(doc._source, data), ...embedded };
       if (isEmpty(changes)) continue;
       changes._id = id;
       if ((await doc._preUpdate(changes, rest, user)) === false) continue;
@@ -1528,6 +1724,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe(`_onCreate ${name}`, () => {
           doc._onCreate(doc._source, options, userId);
         });
+      safe(`_onCreateOperation ${name}`, () =>
+        cls._onCreateOperation(docs, { ...options, data }, currentUserOf(userId)),
+      );
       for (const doc of docs) Hooks.callAll(`create${name}`, doc, options, userId);
       if (parent)
         safe("_onCreateDescendantDocuments", () => {
@@ -1540,7 +1739,22 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       for (const diff of diffs) {
         const doc = coll.get(String(diff._id));
         if (!doc) continue;
-        mergeObject(doc._source, diff, { performDeletions: true, recursive: options.recursive !== false });
+        // Embedded changes carried by the parent's update update those documents' sources; only the
+        // parent's `_onUpdate` and `update<Parent>` hook fire, with the changes in `changed` (the
+        // module relies on nothing more; see the server's `mergeEmbedded` for the sources).
+        const own: Dict = { ...diff };
+        for (const [child, field] of Object.entries(EMBED_FIELDS[name as TopLevelName] ?? {})) {
+          const list = own[field];
+          if (!Array.isArray(list)) continue;
+          Reflect.deleteProperty(own, field);
+          for (const change of list as Dict[]) {
+            const target = doc._embedded[child as EmbeddedName]?.get(String(change._id));
+            if (!target) continue;
+            mergeObject(target._source, change, { performDeletions: true });
+            target._initialize();
+          }
+        }
+        mergeObject(doc._source, own, { performDeletions: true, recursive: options.recursive !== false });
         doc._initialize();
         docs.push(doc);
         applied.push(diff);
@@ -1550,6 +1764,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         safe(`_onUpdate ${name}`, () => {
           doc._onUpdate(applied[i] as Dict, options, userId);
         });
+      });
+      // Once per operation, on every client, with all its documents, before the update hooks
+      // (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#_onUpdateOperation).
+      safe(`_onUpdateOperation ${name}`, () =>
+        cls._onUpdateOperation(docs, { ...options, updates: applied, parent }, currentUserOf(userId)),
+      );
+      docs.forEach((doc, i) => {
         Hooks.callAll(`update${name}`, doc, applied[i], options, userId);
       });
       if (parent)
@@ -1568,12 +1789,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         }
       }
       setParentTurn();
-      for (const doc of docs) {
+      for (const doc of docs)
         safe(`_onDelete ${name}`, () => {
           doc._onDelete(options, userId);
         });
-        Hooks.callAll(`delete${name}`, doc, options, userId);
-      }
+      safe(`_onDeleteOperation ${name}`, () =>
+        cls._onDeleteOperation(docs, { ...options, ids }, currentUserOf(userId)),
+      );
+      for (const doc of docs) Hooks.callAll(`delete${name}`, doc, options, userId);
       if (parent)
         safe("_onDeleteDescendantDocuments", () => {
           parent._onDeleteDescendantDocuments(parent, field, docs, ids, options, userId);
@@ -1586,6 +1809,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     if (TRACKED.has(name) && opts.renderTemplates) scheduleRender();
   }
+  const currentUserOf = (userId: string): User | null => collections.User.get(userId) ?? null;
   function safe(where: string, fn: () => unknown): void {
     try {
       const r = fn();
@@ -1626,6 +1850,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       menus.set(`${namespace}.${key}`, data);
     },
     get(namespace: string, key: string): unknown {
+      if (v14 && namespace === "core" && key === "rollMode") {
+        logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
+        return legacyMode(String(settings.get("core", "messageMode")));
+      }
       const k = `${namespace}.${key}`;
       const cfg = registry.get(k);
       if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
@@ -1633,6 +1861,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return cast(cfg, store.has(k) ? store.get(k) : cfg.default);
     },
     async set(namespace: string, key: string, value: unknown): Promise<unknown> {
+      if (v14 && namespace === "core" && key === "rollMode") {
+        logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
+        return settings.set("core", "messageMode", modernMode(String(value)));
+      }
       const k = `${namespace}.${key}`;
       const cfg = registry.get(k);
       if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
@@ -1659,12 +1891,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     // onChange runs on every client when a world setting changes.
     if (cfg) safe(`onChange ${key}`, () => call(cfg.onChange, undefined, cast(cfg, value), {}, userId));
   }
-  settings.register("core", "rollMode", {
-    scope: "client",
-    default: CONST.DICE_ROLL_MODES.PUBLIC,
-    type: String,
-    config: false,
-  });
+  // v13's `core.rollMode`; v14's `core.messageMode` (default "public"), with `core.rollMode` a
+  // deprecated alias of it (https://github.com/JohanFalt/Foundry_WoD20/issues/1395).
+  if (v14)
+    settings.register("core", "messageMode", { scope: "client", default: "public", type: String, config: false });
+  else
+    settings.register("core", "rollMode", {
+      scope: "client",
+      default: CONST.DICE_ROLL_MODES.PUBLIC,
+      type: String,
+      config: false,
+    });
   settings.register("core", Combat.CONFIG_SETTING, {
     scope: "world",
     default: { resource: "", skipDefeated: false },
@@ -1752,13 +1989,52 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     disabled: (v: unknown) => (v ? "disabled" : ""),
   });
 
-  /** A context menu entry (https://foundryvtt.com/api/interfaces/foundry.applications.ux.ContextMenu.ContextMenuEntry.html). */
+  /**
+   * A context menu entry: v13 `{name, icon: "<i…>", condition(li), callback(li)}`
+   * (https://foundryvtt.com/api/v13/interfaces/foundry.ContextMenuEntry.html); v14
+   * `{label, icon: "fa-…" (a className; full HTML accepted), visible(target), onClick(event, target)}`
+   * (https://foundryvtt.com/api/v14/interfaces/foundry.ContextMenuEntry.html,
+   * https://foundryvtt.com/api/v14/types/foundry.ContextMenuCallback.html).
+   */
   interface ContextMenuEntry {
-    name: string;
+    name?: string;
+    label?: string;
     icon?: string;
     condition?: boolean | ((target: HTMLElement) => boolean);
-    callback: (target: HTMLElement) => unknown;
+    visible?: boolean | ((target: HTMLElement) => boolean);
+    callback?: (target: HTMLElement) => unknown;
+    onClick?: (event: Event, target: HTMLElement) => unknown;
   }
+  /**
+   * An entry read the running generation's way. v14 still takes a v13 entry (its `name`, `condition`
+   * and `callback`), logging a deprecation warning for it, as v14 does for its renamed APIs until v16
+   * (the sim's reading: the v14 page documents only the new keys).
+   */
+  const menuItem = (
+    item: ContextMenuEntry,
+  ): { text: string; icon: string; shown: (t: HTMLElement) => boolean; run: (e: Event, t: HTMLElement) => unknown } => {
+    const test = (c: ContextMenuEntry["visible"]) => (target: HTMLElement) =>
+      typeof c === "function" ? c(target) : c !== false;
+    if (!v14 || item.label === undefined) {
+      if (v14)
+        logCompatibilityWarning(
+          "ContextMenuEntry#name, #condition and #callback are deprecated in favor of #label, #visible and #onClick",
+        );
+      return {
+        text: item.name ?? "",
+        icon: item.icon ?? "",
+        shown: test(item.condition),
+        run: (_e, target) => item.callback?.(target),
+      };
+    }
+    const icon = item.icon ?? "";
+    return {
+      text: item.label,
+      icon: icon === "" || icon.trimStart().startsWith("<") ? icon : `<i class="${icon}"></i>`,
+      shown: test(item.visible),
+      run: (event, target) => item.onClick?.(event, target),
+    };
+  };
   /**
    * Right-click menus (https://foundryvtt.com/api/classes/foundry.applications.ux.ContextMenu.html):
    * built on a container for targets matching a selector, it shows the entries whose condition
@@ -1793,9 +2069,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const doc = domDocument();
       if (doc === null) return;
       ContextMenu.close();
-      const shown = this.menuItems.filter((item) =>
-        typeof item.condition === "function" ? item.condition(target) : item.condition !== false,
-      );
+      const shown = this.menuItems.map(menuItem).filter((item) => item.shown(target));
       if (shown.length === 0) return;
       const nav = doc.createElement("nav");
       nav.id = "context-menu";
@@ -1805,12 +2079,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       for (const item of shown) {
         const li = doc.createElement("li");
         li.className = "context-item";
-        li.innerHTML = `${item.icon ?? ""}<span>${i18n.localize(item.name)}</span>`;
+        li.innerHTML = `${item.icon}<span>${i18n.localize(item.text)}</span>`;
         li.addEventListener("click", (clicked) => {
           clicked.preventDefault();
           clicked.stopPropagation();
           ContextMenu.close();
-          Promise.resolve(item.callback(target)).catch((err: unknown) => {
+          Promise.resolve(item.run(clicked, target)).catch((err: unknown) => {
             recordError("context menu", err);
           });
         });
@@ -1909,9 +2183,58 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       this._replaceHTML(result, this.element, o);
       this.rendered = true;
       this.renderCount++;
+      const detached = (o.window as Dict | undefined)?.detached;
+      if (typeof detached === "boolean") await this.#setDetached(detached);
       await this._onRender(context, o);
       this._callHooks("render", this.element, context, o);
       return this;
+    }
+    /**
+     * v14 detaches an application into its own browser window: `render({window: {detached: true}})`,
+     * and `detached: false` brings it back (https://foundryvtt.com/api/v14/interfaces/foundry.applications.types.ApplicationWindowRenderOptions.html;
+     * hook `closeDetachedWindow(id, window)`, https://foundryvtt.com/api/functions/hookEvents.closeDetachedWindow.html).
+     * The sim's window is an iframe on the page holding copies of the page's styles: another
+     * document and another realm (its own `window`, `document` and element classes), as a browser
+     * window is. v13 has no detached windows: the option does nothing there.
+     */
+    #detachedWindow: HTMLIFrameElement | null = null;
+    #home: { parent: Node; next: Node | null } | null = null;
+    get detachedWindow(): Window | null {
+      return this.#detachedWindow?.contentWindow ?? null;
+    }
+    async #setDetached(detached: boolean): Promise<void> {
+      const release = (game as { release?: { generation?: number } }).release;
+      const doc = domDocument();
+      const el = this.element as HTMLElement | null;
+      if ((release?.generation ?? 13) < 14 || doc === null || el === null) return;
+      if (detached && this.#detachedWindow === null) {
+        const frame = doc.createElement("iframe");
+        frame.className = "sim-detached-window";
+        frame.title = el.id;
+        await new Promise<void>((resolve) => {
+          frame.addEventListener("load", () => {
+            resolve();
+          });
+          frame.srcdoc = "<!doctype html><html><head></head><body></body></html>";
+          doc.body.append(frame);
+        });
+        const win = frame.contentDocument as Document;
+        for (const style of Array.from(doc.head.querySelectorAll("style, link[rel=stylesheet]")))
+          win.head.append(win.importNode(style, true));
+        win.documentElement.className = doc.documentElement.className;
+        win.body.className = doc.body.className;
+        if (el.parentNode !== null) this.#home = { parent: el.parentNode, next: el.nextSibling };
+        win.body.append(el);
+        this.#detachedWindow = frame;
+      } else if (!detached && this.#detachedWindow !== null) {
+        const frame = this.#detachedWindow;
+        const home = this.#home;
+        if (home !== null) home.parent.insertBefore(el, home.next?.parentNode === home.parent ? home.next : null);
+        else doc.body.append(el);
+        this.#detachedWindow = null;
+        Hooks.callAll("closeDetachedWindow", el.id, frame.contentWindow);
+        frame.remove();
+      }
     }
     async _prepareContext(_options: Dict): Promise<Dict> {
       return {};
@@ -2090,6 +2413,40 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     get viewed(): Combat | null {
       return game.combats.viewed;
     }
+    /**
+     * v13 sidebar tabs pop out (https://foundryvtt.com/api/classes/foundry.applications.sidebar.AbstractSidebarTab.html):
+     * `renderPopout()` renders a second instance of the same class, `popout` names it and its
+     * `isPopout` is true; its element's id is `combat-popout` (pf2e's EncounterTrackerPF2e
+     * `refreshTargetDisplay` looks up `#combat, #combat-popout`). The sim renders the popout whenever
+     * it renders the sidebar tab, so both show the viewed encounter; closing it clears `popout`.
+     */
+    #popout: CombatTracker | null = null;
+    #original: CombatTracker | null = null;
+    get isPopout(): boolean {
+      return this.#original !== null;
+    }
+    get popout(): CombatTracker | undefined {
+      return this.#popout ?? undefined;
+    }
+    async renderPopout(): Promise<CombatTracker> {
+      if (this.#popout === null) {
+        const Cls = this.constructor as new (options: Dict) => CombatTracker;
+        const popout = new Cls({ id: `${String(this.options.id)}-popout`, classes: ["sidebar-popout"] });
+        popout.#original = this;
+        this.#popout = popout;
+      }
+      const popout = this.#popout;
+      await popout.render({ force: true });
+      const doc = domDocument();
+      const el = popout.element as HTMLElement | null;
+      if (doc !== null && el !== null && !el.isConnected) doc.body.append(el);
+      return popout;
+    }
+    override async close(): Promise<this> {
+      await super.close();
+      if (this.#original !== null && this.#original.#popout === this) this.#original.#popout = null;
+      return this;
+    }
     override async _prepareContext(_options: Dict): Promise<Dict> {
       const combat = this.viewed;
       const user = currentUser();
@@ -2099,19 +2456,37 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         hasCombat: combat !== null,
         round: combat?.round ?? 0,
         started: combat?.started ?? false,
-        turns: (combat?.turns ?? [])
-          .filter((c) => c.visible)
-          .map((c, i) => ({
-            id: c.id,
-            name: c.name,
-            img: c.img,
-            initiative: c.initiative,
-            hidden: c.hidden,
-            defeated: c.isDefeated,
-            owner: c.isOwner,
-            active: combat?.turn === i,
-          })),
       };
+    }
+    /**
+     * The tracker part's context comes from `_prepareTrackerContext` (the header's and footer's from
+     * the shared context here), as v13 prepares each part
+     * (https://foundryvtt.com/api/v13/classes/foundry.applications.sidebar.tabs.CombatTracker.html#_preparetrackercontext).
+     */
+    override async _preparePartContext(partId: string, context: Dict, options: Dict): Promise<Dict> {
+      const ctx = await super._preparePartContext(partId, context, options);
+      if (partId === "tracker") await this._prepareTrackerContext(ctx, options);
+      return ctx;
+    }
+    /** The visible turns of the viewed encounter, as `context.turns`. */
+    async _prepareTrackerContext(context: Dict, _options: Dict): Promise<void> {
+      const combat = this.viewed;
+      context.turns = (combat?.turns ?? []).flatMap((c, i) =>
+        c.visible
+          ? [
+              {
+                id: c.id,
+                name: c.name,
+                img: c.img,
+                initiative: c.initiative,
+                hidden: c.hidden,
+                defeated: c.isDefeated,
+                owner: c.isOwner,
+                active: combat?.turn === i,
+              },
+            ]
+          : [],
+      );
     }
   }
   let renderScheduled = false;
@@ -2120,13 +2495,65 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     renderScheduled = true;
     macrotask(() => {
       renderScheduled = false;
-      const app = ui.combat as ApplicationV2 | null;
-      if (game.ready && app?.rendered)
-        app.render().catch((err: unknown) => {
-          recordError("render combat tracker", err);
-        });
+      const app = ui.combat as CombatTracker | null;
+      for (const tab of [app, app?.popout ?? null])
+        if (game.ready && tab?.rendered)
+          tab.render().catch((err: unknown) => {
+            recordError("render combat tracker", err);
+          });
     });
   }
+
+  // ------------------------------------------------------------------ keybindings and audio
+  /**
+   * `game.keybindings` (https://foundryvtt.com/api/classes/foundry.helpers.interaction.ClientKeybindings.html):
+   * `register(namespace, action, config)` records an action with its default `editable` bindings
+   * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionConfig.html); `get` returns its
+   * bindings. The sim has no keyboard: `press(namespace, action)` runs what a key down on a binding
+   * of the action runs, its `onDown`, which a `restricted` action does only for a GM ("If true, only a
+   * GM can edit and execute this Action").
+   */
+  interface KeybindingConfig extends Dict {
+    name?: string;
+    hint?: string;
+    editable?: Dict[];
+    onDown?: unknown;
+    restricted?: boolean;
+    precedence?: number;
+  }
+  const keybindingActions = new Map<string, KeybindingConfig>();
+  const keybindings = {
+    actions: keybindingActions,
+    register(namespace: string, action: string, config: KeybindingConfig): void {
+      keybindingActions.set(`${namespace}.${action}`, { ...config, namespace });
+    },
+    get(namespace: string, action: string): Dict[] {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      return (config.editable ?? []).map((b) => ({ ...b }));
+    },
+    /** The sim's key press: the action's `onDown` (its result says whether the key was consumed). */
+    press(namespace: string, action: string): unknown {
+      const config = keybindingActions.get(`${namespace}.${action}`);
+      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
+      if (config.restricted === true && currentUser()?.isGM !== true) return false;
+      return call(config.onDown, config, { key: String(config.editable?.[0]?.key ?? ""), repeat: false });
+    },
+  };
+  /** Every sound `AudioHelper.play` was asked to play here (the sim's record; nothing is heard). */
+  const sounds: Dict[] = [];
+  /**
+   * `foundry.audio.AudioHelper.play(data, socketOptions)` (https://foundryvtt.com/api/classes/foundry.audio.AudioHelper.html#play):
+   * plays `data.src` on this client; `socketOptions` true would also push it to the others, which the
+   * sim records as `broadcast`.
+   */
+  const AudioHelper = {
+    async play(data: Dict, socketOptions: unknown = false): Promise<Dict> {
+      const sound = { ...data, broadcast: socketOptions !== false && socketOptions !== undefined };
+      sounds.push(sound);
+      return sound;
+    },
+  };
 
   // ------------------------------------------------------------------ notifications and globals
   /** https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html */
@@ -2166,7 +2593,20 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     },
     Combatant: { documentClass: Combatant as unknown },
     CombatantGroup: { documentClass: CombatantGroup as unknown },
-    ChatMessage: { documentClass: ChatMessage as unknown },
+    ChatMessage: {
+      documentClass: ChatMessage as unknown,
+      // v14: the message modes (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html).
+      ...(v14
+        ? {
+            modes: {
+              public: { label: "CHAT.MODES.public", icon: "fa-solid fa-globe" },
+              gm: { label: "CHAT.MODES.gm", icon: "fa-solid fa-user-secret" },
+              blind: { label: "CHAT.MODES.blind", icon: "fa-solid fa-eye-slash" },
+              self: { label: "CHAT.MODES.self", icon: "fa-solid fa-user" },
+            },
+          }
+        : {}),
+    },
     // `terms`: the die term classes by denomination; core's own numbered Die needs no entry here
     // (https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html#DENOMINATION); a game
     // system adds its lettered dice (StarWarsFFG, Genesys).
@@ -2226,6 +2666,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
 
   const game = {
     world: { id: "sim-world", title: "Simulated World" },
+    /**
+     * https://foundryvtt.com/api/v14/classes/foundry.Game.html#release: the core release data.
+     * Builds: 13.350 (https://foundryvtt.com/api/v13/, "version 13.350 Stable") and 14.360
+     * (https://github.com/foundryvtt/dnd5e/issues/6958).
+     */
+    release: v14
+      ? { generation: 14, build: 360, version: "14.360", stable: true }
+      : { generation: 13, build: 350, version: "13.350", stable: true },
     system: { ...opts.system },
     modules: new Map<string, Dict>(opts.modules.map((id) => [id, { id, active: true, title: id }])),
     ready: false,
@@ -2242,6 +2690,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return collections.Combat.viewed;
     },
     settings,
+    keybindings,
     i18n,
     socket,
     /** https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html#worldTime (the world setting core.time). */
@@ -2269,7 +2718,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       objectsEqual,
       Collection,
       debounce,
+      logCompatibilityWarning,
     },
+    ...(v14 ? { data: { operators: { ForcedDeletion, ForcedReplacement, OPERATOR_IDENTIFIER } } } : {}),
     documents: {
       Actor,
       ActiveEffect,
@@ -2283,6 +2734,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       collections: { Users, Combats, Scenes },
     },
     dice: { Roll },
+    audio: { AudioHelper },
     applications: {
       api: { ApplicationV2, HandlebarsApplicationMixin, DialogV2 },
       sidebar: { tabs: { CombatTracker } },
@@ -2386,7 +2838,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     foundry,
     Roll,
     notifications,
+    sounds,
     errors,
+    compatWarnings,
+    generation,
     hookLog,
     boot,
     receive,

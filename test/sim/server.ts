@@ -441,6 +441,7 @@ export class SimServer {
         const target = list.find((d) => d._id === diff._id);
         if (!target) throw new Error(`${name} [${String(diff._id)}] does not exist`);
         if (!canModify(this.world, user, "update", name, parent, target, diff)) deny(diff._id);
+        if (!isEmbedded(name)) this.mergeEmbedded(name, target, diff, true);
       }
       // v13 keeps the acting combatant current when the order changes (operation.combatTurn):
       // https://github.com/foundryvtt/foundryvtt/issues/12990
@@ -448,7 +449,9 @@ export class SimServer {
       if (parent && name === "Combatant" && typeof combatTurn === "number") parent.turn = combatTurn;
       for (const diff of diffs) {
         const target = list.find((d) => d._id === diff._id);
-        if (target) mergeObject(target, diff, { performDeletions: true, recursive: op.options.recursive !== false });
+        if (!target) continue;
+        const rest = isEmbedded(name) ? diff : this.mergeEmbedded(name, target, diff);
+        mergeObject(target, rest, { performDeletions: true, recursive: op.options.recursive !== false });
       }
       return { ...base, action: "update", updates: deepClone(diffs) };
     }
@@ -467,6 +470,33 @@ export class SimServer {
         1,
       );
     return { ...base, action: "delete", ids: [...ids] };
+  }
+
+  /**
+   * A parent's update may carry changes to its embedded documents as an array of partial sources
+   * (`combat.update({combatants: [{_id, initiative}]})`): each is merged into the embedded document
+   * with that id, the others are left alone ("passing items inline with update just adds/updates the
+   * documents specified", https://github.com/foundryvtt/foundryvtt/issues/8351; a GM may update a
+   * Combat's combatants this way, a player may not, https://github.com/foundryvtt/foundryvtt/issues/10501;
+   * the SR5 system's v13 `SR5Combat` sets `turn` and `combatants` in one update,
+   * https://github.com/SR5-FoundryVTT/SR5-FoundryVTT/blob/master/src/module/combat/SR5Combat.ts).
+   * Returns the rest of the diff. Adding documents this way is not emulated (the module does not).
+   */
+  private mergeEmbedded(name: DocumentName, target: JsonObject, diff: JsonObject, check = false): JsonObject {
+    const rest: JsonObject = { ...diff };
+    for (const where of Object.values(EMBEDDED)) {
+      const changes = diff[where.field];
+      if (where.parent !== name || !Array.isArray(changes)) continue;
+      Reflect.deleteProperty(rest, where.field);
+      const list = target[where.field] as JsonObject[];
+      for (const change of changes) {
+        const child = isPlainObject(change) ? list.find((c) => c._id === change._id) : undefined;
+        if (!child || !isPlainObject(change))
+          throw new Error(`The sim does not emulate creating embedded ${where.field} through ${name}#update`);
+        if (!check) mergeObject(child, change, { performDeletions: true });
+      }
+    }
+    return rest;
   }
 
   // ---------------------------------------------------------------- queries and socket

@@ -8,6 +8,18 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 export type Dict = Record<string, unknown>;
 
+/**
+ * v14's operators serialise under this key (https://foundryvtt.com/api/v14/variables/foundry.data.operators.OPERATOR_IDENTIFIER.html);
+ * the sim's `ForcedDeletion` carries it as an own property holding its class name, so it reads the
+ * same before and after the socket's JSON.
+ */
+export const OPERATOR_IDENTIFIER = "__$OPERATOR$__";
+
+/** Whether a value is v14's `ForcedDeletion` (https://foundryvtt.com/api/v14/classes/foundry.data.operators.ForcedDeletion.html). */
+export function isForcedDeletion(v: unknown): boolean {
+  return typeof v === "object" && v !== null && (v as Dict)[OPERATOR_IDENTIFIER] === "ForcedDeletion";
+}
+
 export function isPlainObject(v: unknown): v is Dict {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);
@@ -103,6 +115,11 @@ export function mergeObject<T extends Dict>(original: T, other: Dict = {}, optio
   const target: Dict = o.inplace ? original : deepClone(original);
   const src = Object.keys(other).some((k) => k.includes(".")) ? expandObject(other) : other;
   for (const [key, v] of Object.entries(src)) {
+    // v14: `{key: new ForcedDeletion()}` deletes the key (https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890).
+    if (o.performDeletions && isForcedDeletion(v)) {
+      Reflect.deleteProperty(target, key);
+      continue;
+    }
     if (o.performDeletions && key.startsWith("-=")) {
       Reflect.deleteProperty(target, key.slice(2));
       continue;
@@ -138,6 +155,10 @@ export function diffObject(
   for (const [k, v] of Object.entries(other)) {
     if (deletionKeys && (k.startsWith("-=") || k.startsWith("=="))) {
       if (k.startsWith("==") || k.slice(2) in original) out[k] = v;
+      continue;
+    }
+    if (isForcedDeletion(v)) {
+      if (k in original) out[k] = v;
       continue;
     }
     const cur = original[k];

@@ -24,12 +24,12 @@ interface Manifest {
 
 const manifest = JSON.parse(readFileSync(path.join(dist, "module.json"), "utf8")) as Manifest;
 
-describe("the built module (dist/) is what Foundry v13 installs", () => {
-  it("names the module structured-initiative, v0.1.0, for Foundry 13", () => {
+describe("the built module (dist/) is what Foundry v13 and v14 install", () => {
+  it("names the module structured-initiative, v0.1.0, for Foundry 13, verified on 14 (the sim's v14 flavour passes)", () => {
     expect(manifest.id).toBe("structured-initiative");
     expect(manifest.title).toBe("Structured Initiative");
     expect(manifest.version).toBe("0.1.0");
-    expect(manifest.compatibility).toEqual({ minimum: "13", verified: "13" });
+    expect(manifest.compatibility).toEqual({ minimum: "13", verified: "14" });
     expect(manifest.authors.length).toBeGreaterThan(0);
     for (const url of [manifest.url, manifest.manifest, manifest.download]) expect(url).toMatch(/^https:\/\//);
   });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/core/patch";
 import {
@@ -32,11 +33,72 @@ describe("reverse patches", () => {
     expect(a).toEqual({ x: 1, y: { z: [1, 2], w: "keep" }, gone: true });
   });
 
-  it("arrays are stored as index-keyed objects so one appended element travels alone", () => {
-    const before = encodeArrays({ acted: ["a", "b"] });
-    const after = encodeArrays({ acted: ["a", "b", "c"] });
-    expect(toUpdateData(before, after)).toEqual({ acted: { "2": "c", _a: 3 } });
-    expect(decodeArrays(after)).toEqual({ acted: ["a", "b", "c"] });
+  it("arrays are stored as objects so one appended element travels alone", () => {
+    const before = encodeArrays({ acted: ["a", "b"], rolls: [3, 3] });
+    const after = encodeArrays({ acted: ["a", "b", "c"], rolls: [3, 3, 4] }, before);
+    expect(toUpdateData(before, after)).toEqual({ acted: { c: 2 }, rolls: { "2": 4, _a: 3 } });
+    expect(decodeArrays(after)).toEqual({ acted: ["a", "b", "c"], rolls: [3, 3, 4] });
+  });
+
+  const ids = Array.from({ length: 100 }, (_, i) => `combatant${String(i).padStart(7, "0")}`);
+
+  it("moving one id in a long order changes one stored key, and its undo patch is one operation", () => {
+    const moved = [...ids.slice(0, 10), ...ids.slice(11, 60), ids[10] ?? "", ...ids.slice(60)];
+    const before = encodeArrays({ order: ids });
+    const after = encodeArrays({ order: moved }, before);
+    expect(Object.keys((toUpdateData(before, after) as { order: object }).order)).toEqual([ids[10]]);
+    expect(decodeArrays(after)).toEqual({ order: moved });
+    const undo = diff(after, before);
+    expect(undo).toHaveLength(1);
+    expect(applyPatch(after, undo)).toEqual(before);
+  });
+
+  it("emptying a long list or array is one stored key, and so is its undo", () => {
+    const rows = ids.map((id) => ({ id, hits: 3 }));
+    const before = encodeArrays({ acted: ids, rows });
+    const after = encodeArrays({ acted: [], rows: [] }, before);
+    expect(decodeArrays(after)).toEqual({ acted: [], rows: [] });
+    const update = toUpdateData(before, after) as { acted: object; rows: object };
+    expect(Object.keys(update.acted)).toHaveLength(1);
+    expect(Object.keys(update.rows)).toEqual(["_a"]);
+    expect(diff(after, before)).toHaveLength(2);
+    // The next round's first entries overwrite stale ones: one key each.
+    const again = encodeArrays({ acted: [ids[5] ?? ""], rows: [{ id: "x", hits: 3 }] }, after);
+    expect(decodeArrays(again)).toEqual({ acted: [ids[5]], rows: [{ id: "x", hits: 3 }] });
+    expect(JSON.stringify(toUpdateData(after, again)).length).toBeLessThan(120);
+  });
+
+  it("an undo patch sets a long list back whole when that is smaller than undoing it key by key", () => {
+    const before = encodeArrays({ passOrder: [] as string[], round: 1 });
+    const after = encodeArrays({ passOrder: ids, round: 1 }, before);
+    const undo = diff(after, before, [], true);
+    expect(undo).toEqual([[["passOrder"], { _o: 0 }]]);
+    expect(applyPatch(after, undo)).toEqual(before);
+    // Foundry update data never sets an object whole: it would replace rather than merge.
+    expect(Object.keys((toUpdateData(after, before) as { passOrder: object }).passOrder)).toHaveLength(100);
+  });
+
+  it("any sequence of lists and arrays round-trips, and each stored form undoes to the one before", () => {
+    const id = fc.constantFrom(...ids.slice(0, 12));
+    const value = fc.record({
+      order: fc.uniqueArray(id, { maxLength: 12 }),
+      rows: fc.array(fc.nat(3), { maxLength: 6 }),
+    });
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 10 }), (values) => {
+        let stored = encodeArrays(values[0] ?? null);
+        for (const next of values.slice(1)) {
+          const encoded = encodeArrays(next, stored);
+          expect(decodeArrays(encoded)).toEqual(next);
+          // Foundry merges the update into the stored form; the undo patch turns it back.
+          expect(applyPatch(stored, diff(stored, encoded))).toEqual(encoded);
+          expect(applyPatch(encoded, diff(encoded, stored))).toEqual(stored);
+          expect(applyPatch(encoded, diff(encoded, stored, [], true))).toEqual(stored);
+          stored = encoded;
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
   });
 
   it("Foundry update data deletes removed keys with -=key", () => {

@@ -24,6 +24,8 @@ import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
+import { mirrorChanges, turnOrderFor } from "../interop";
+import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
 import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 
 /** Whether this client is the one that applies commands. */
@@ -46,9 +48,10 @@ async function write(
   applied: Applied & { ok: true },
   usedRolls: readonly string[] = [],
 ): Promise<void> {
-  const { view, before } = applied;
+  const { view, before, state } = applied;
+  const module = moduleOfCombat(combat);
   const round = view.round;
-  const turn = turnOf(combat, view);
+  const turn = turnIndex(turnOrderFor(combat, module, state, view), view);
   // Undo steps go back even when the restored turn stands later in the order (or in the same round).
   const rewound = applied.events.some((event) => event.type === "rewound");
   const direction: 1 | -1 =
@@ -62,16 +65,16 @@ async function write(
     rewound,
   };
   const delta = timeDelta(step);
-  const hookOptions = { advanceTime: delta, direction };
   if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
-  else if (round !== before.round) Hooks.callAll("combatRound", combat, hookData, hookOptions);
-  else if (view.current !== before.current) Hooks.callAll("combatTurn", combat, hookData, hookOptions);
+  else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
+  else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
-  const data = { round, turn, flags: { [MODULE_ID]: flags } };
+  // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
+  const combatants = mirrorChanges(combat, module, state, view);
+  const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
-  const options = delta === 0 ? { direction } : { direction, worldTime: { delta } };
-  await combat.update(asUpdate(data), options);
+  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(direction, delta));
   queueLifecycle(combat, step);
 }
 
@@ -93,21 +96,11 @@ function timeDelta(step: LifecycleStep): number {
   return step.turnAfter === null ? 0 : -turnTime;
 }
 
-/** The index in `combat.turns` of whoever acts in `view`, as every client sorts the turns; null for nobody. */
-function turnOf(combat: Combat.Implementation, view: TurnView): number | null {
+/** The index in the turn order of whoever acts in `view`; null for nobody. */
+function turnIndex(order: readonly string[], view: TurnView): number | null {
   if (view.current === null) return null;
-  const ids = combat.combatants.contents.map((c) => c.id ?? "");
-  const index = sortIds(ids, view.order, (id) => combat.combatants.get(id)?.name ?? "").indexOf(view.current);
+  const index = order.indexOf(view.current);
   return index < 0 ? null : index;
-}
-
-/**
- * The order of `combat.turns` for a structured encounter: the stored order first, then anyone not
- * in it (joined but not yet rolled) by name and id. Every client sorts with this same function.
- */
-export function sortIds(ids: readonly string[], order: readonly string[], nameOf: (id: string) => string): string[] {
-  const rank = new Map(order.map((id, i) => [id, i]));
-  return [...ids].sort((a, b) => compareRanked(a, b, rank, nameOf));
 }
 
 /** Compare two combatant ids by stored order, then name, then id. */
@@ -264,8 +257,8 @@ async function afterEvents(
 }
 
 /**
- * Module update data as Foundry update data: flag diffs are built as plain objects (with Foundry's
- * `-=key` deletion keys), which the typed update data accepts as any object of its shape.
+ * Module update data as Foundry update data: flag diffs are built as plain objects (deletions in
+ * the running generation's form, `compat.ts`), which the typed update data accepts as any object of its shape.
  */
 function asUpdate(data: object): Combat.UpdateData {
   return data;
@@ -284,15 +277,87 @@ function refusal(code: AnyRefusalCode, combatantId?: string, detail?: RefusalDet
  * Put round and turn back to what the stored state says (a player wrote them outside the module's
  * path, which Foundry's permissions allow). Runs on the authority, after any command in progress.
  */
-export function restoreTurn(combat: Combat.Implementation): Promise<void> {
-  return serialise(combat.id ?? "", async () => {
-    const bound = loadBound(combat);
-    if (bound === null) return;
-    const { view } = bound;
-    const turn = turnOf(combat, view);
-    if (combat.round === view.round && combat.turn === turn) return;
-    await combat.update({ round: view.round, turn });
-  });
+export function restoreTurn(combat: Combat.Implementation): Promise<boolean> {
+  return serialise(combat.id ?? "", () => resync(combat));
+}
+
+/**
+ * Put round, turn and the initiative mirror back to what the stored state says, in one update;
+ * whether anything had to be put back. Runs inside the encounter's queue.
+ */
+async function resync(combat: Combat.Implementation): Promise<boolean> {
+  const bound = loadBound(combat);
+  if (bound === null) return false;
+  const module = moduleOfCombat(combat);
+  const { view, state } = bound;
+  const turn = turnIndex(turnOrderFor(combat, module, state, view), view);
+  const combatants = mirrorChanges(combat, module, state, view);
+  if (combat.round === view.round && combat.turn === turn && combatants.length === 0) return false;
+  await combat.update(asUpdate({ round: view.round, turn, ...(combatants.length > 0 ? { combatants } : {}) }));
+  return true;
+}
+
+/**
+ * On the authority: the round or turn was written outside the module's path (a GM's or another
+ * module's `combat.update({turn})`, such as a carousel's "set as current combatant"; a player's write,
+ * which Foundry's permissions allow). `named` is the combatant the written turn pointed at. Where the
+ * mode has a jump-to command for it (`ModeInterop.jumpTo`), it is applied as the writer's command;
+ * otherwise, or when the rules refuse it, round and turn are put back and the writer is told.
+ */
+export async function onTurnWritten(
+  combat: Combat.Implementation,
+  author: User.Implementation,
+  named: string | null,
+  roundChanged: boolean,
+): Promise<void> {
+  const bound = loadBound(combat);
+  if (bound === null) return;
+  const module = moduleOfCombat(combat);
+  const jump = roundChanged || named === null ? null : (module?.interop?.jumpTo?.(bound.state, named) ?? null);
+  if (jump !== null && named !== bound.view.current) {
+    const result = await applyAsAuthority(combat, jump, requesterFor(combat, author), null);
+    if (result.ok) return;
+  }
+  // Nothing to put back: the write already agreed (or a later write put it right).
+  if (!(await restoreTurn(combat))) return;
+  await tell(author, combat, refusal("interopTurnReverted", named ?? undefined));
+}
+
+/**
+ * On the authority: a combatant's initiative was written outside the mirror (core's roll or reset
+ * buttons, another module). The mirror is put back and the writer told; the rules never read it.
+ */
+export async function onInitiativeWritten(
+  combat: Combat.Implementation,
+  author: User.Implementation | undefined,
+  combatantId: string,
+): Promise<void> {
+  if (!(await restoreTurn(combat)) || author === undefined) return;
+  await tell(author, combat, refusal("interopInitiativeReverted", combatantId));
+}
+
+/**
+ * Tell a user that something they did was refused or put back: a notice on this client, or the
+ * outcome query to theirs (`requestId`: the request it answers; a fresh id for a write put back).
+ */
+async function tell(
+  author: User.Implementation,
+  combat: Combat.Implementation,
+  result: CommandResult,
+  requestId: string = foundry.utils.randomID(),
+): Promise<void> {
+  if (result.ok) return;
+  const message: OutcomeMessage = {
+    requestId,
+    combatId: combat.id ?? "",
+    ok: false,
+    code: result.code,
+    ...(result.combatantId ? { combatantId: result.combatantId } : {}),
+    ...(result.detail ? { detail: result.detail } : {}),
+  };
+  if (author.isSelf) await onOutcomeQuery(message).catch(() => undefined);
+  else if (author.active)
+    await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
 }
 
 /**
@@ -312,8 +377,10 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [`-=${FLAGS.encounter}`]: null } } }));
+    const [gone, marker] = deletion(FLAGS.encounter);
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [gone]: marker } } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
+    await resync(combat);
     return { ok: true } as const;
   });
 }
@@ -333,11 +400,13 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
   const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
   const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
-  // `-=` deletes the old object first, so no stale history key survives a reset.
-  flags[`-=${FLAGS.encounter}`] = null;
+  // Deleting the old object first leaves no stale history key after a reset.
+  const [gone, marker] = deletion(FLAGS.encounter);
+  flags[gone] = marker;
   await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
+    await serialise(combat.id ?? "", () => resync(combat));
   }
 }
 
@@ -347,6 +416,8 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
 interface Pending {
   resolve(result: CommandResult): void;
   timer: ReturnType<typeof setTimeout>;
+  /** The encounter the request is for. */
+  combatId: string;
 }
 const pending = new Map<string, Pending>();
 
@@ -376,7 +447,7 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
       pending.delete(request.id);
       resolve(refusal("timeout"));
     }, REQUEST_TIMEOUT_MS);
-    pending.set(request.id, { resolve, timer });
+    pending.set(request.id, { resolve, timer, combatId: request.combatId });
   });
   try {
     const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
@@ -428,6 +499,14 @@ function combatantOf(command: unknown): string | undefined {
   const id =
     typeof command === "object" && command !== null ? (command as { combatantId?: unknown }).combatantId : null;
   return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * The encounter ended (it was deleted): this client's requests for it still waiting for the GM's
+ * answer end now, refused with `encounterEnded`, instead of timing out.
+ */
+export function dropRequestsOf(combatId: string): void {
+  for (const [id, entry] of [...pending]) if (entry.combatId === combatId) settle(id, refusal("encounterEnded"));
 }
 
 function settle(requestId: string, result: CommandResult): void {
@@ -483,16 +562,5 @@ export async function handleRequest(combat: Combat.Implementation, raw: unknown,
   if (request.userId !== userId) result = refusal("wrongUser");
   else if (request.combatId !== combat.id) result = refusal("malformedCommand");
   else result = await applyAsAuthority(combat, request.command, requesterFor(combat, author), request.id);
-  if (result.ok) return;
-  const message: OutcomeMessage = {
-    requestId: request.id,
-    combatId: combat.id ?? "",
-    ok: false,
-    code: result.code,
-    ...(result.combatantId ? { combatantId: result.combatantId } : {}),
-    ...(result.detail ? { detail: result.detail } : {}),
-  };
-  if (author.isSelf) onOutcomeQuery(message).catch(() => undefined);
-  else if (author.active)
-    await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+  await tell(author, combat, result, request.id);
 }

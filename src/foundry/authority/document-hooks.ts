@@ -1,7 +1,15 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
-import { handleRequest, isAuthority, onAuthorityChange, reconcileRoster, restoreTurn } from "./controller";
-import { isStructured } from "./encounters";
+import {
+  dropRequestsOf,
+  handleRequest,
+  isAuthority,
+  onAuthorityChange,
+  onInitiativeWritten,
+  onTurnWritten,
+  reconcileRoster,
+} from "./controller";
+import { isStructured, moduleOfCombat } from "./encounters";
 import { guardCombatant, rememberGuarded } from "./guard";
 import { tracksDefeat } from "../defeated";
 import { bindingOf, isModeSetting } from "../modes";
@@ -32,8 +40,24 @@ export function onCreateCombat(combat: Combat.Implementation): void {
 }
 
 /**
+ * `deleteCombat` (the encounter ended, e.g. "End combat"): the flags, history snapshots, side groups
+ * and requests went with the document; this client's requests still waiting for it end at once,
+ * and the active GM removes what the mode put outside it (status effects) and stops its timers.
+ */
+export function onDeleteCombat(combat: Combat.Implementation): void {
+  dropRequestsOf(combat.id ?? "");
+  if (!isAuthority() || !isStructured(combat)) return;
+  const end = moduleOfCombat(combat)?.mirror?.end;
+  if (end !== undefined)
+    end(combat).catch((error: unknown) => {
+      console.error(`${MODULE_ID} | cleaning up after the encounter failed`, error);
+    });
+}
+
+/**
  * `updateCombat` on the authority: a GM's request written on the Combat is applied; a turn or round
- * change a player wrote outside the module's path is put back to the stored state.
+ * change written outside the module's path (by a GM, a player or another module) becomes the mode's
+ * jump-to command where it has one, and is put back otherwise (`onTurnWritten`).
  */
 export function onUpdateCombat(
   combat: Combat.Implementation,
@@ -42,11 +66,18 @@ export function onUpdateCombat(
   userId: string,
 ): void {
   if (!isAuthority() || !isStructured(combat)) return;
-  const request = moduleFlags(changed)?.[FLAGS.request];
+  const flags = moduleFlags(changed);
+  const request = flags?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId);
   const author = game.users.contents.find((u) => u.id === userId);
   const turnChanged = "turn" in changed || "round" in changed;
-  if (turnChanged && author !== undefined && !author.isGM) void restoreTurn(combat);
+  // The authority's own writes carry the encounter they apply; its restores agree with it.
+  if (!turnChanged || author === undefined || flags?.[FLAGS.encounter] !== undefined) return;
+  // The combatant the written turn names, read now: `combat.turns` is the order the writer saw.
+  const named = combat.combatant?.id ?? null;
+  void onTurnWritten(combat, author, named, "round" in changed).catch((error: unknown) => {
+    console.error(`${MODULE_ID} |`, error);
+  });
 }
 
 /**
@@ -67,6 +98,13 @@ export function onUpdateCombatant(
   const request = moduleFlags(changed)?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId);
   if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
+  // The mirror's own writes ride in the Combat's update; this one came from elsewhere.
+  if ("initiative" in changed) {
+    const author = game.users.contents.find((u) => u.id === userId);
+    void onInitiativeWritten(combat, author, combatant.id ?? "").catch((error: unknown) => {
+      console.error(`${MODULE_ID} |`, error);
+    });
+  }
 }
 
 /**

@@ -53,7 +53,7 @@ export function loadBound(combat: Combat.Implementation): BoundEncounter | null 
   if (hit !== undefined && hit.raw === raw && hit.rev === rev && hit.mode === mode) return hit.bound;
   parses += 1;
   const stored = parseStoredEncounter(raw);
-  const bound = stored === null ? null : (bindingOf(mode)?.load(stored) ?? null);
+  const bound = stored === null ? null : (bindingOf(mode)?.load(stored, raw) ?? null);
   loaded.set(combat, { raw, rev, mode, bound });
   return bound;
 }

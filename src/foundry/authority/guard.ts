@@ -9,6 +9,7 @@ import { FLAGS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS } from "../../constants";
 import type { OutcomeMessage } from "../../core/protocol";
 import { onOutcomeQuery } from "./controller";
 import { moduleOfCombat } from "./encounters";
+import { changedKey, deletePath, namesKey } from "../compat";
 
 /** The path of the player's request (the one module flag a player writes). */
 const REQUEST_PATH = `flags.${MODULE_ID}.${FLAGS.request}`;
@@ -45,14 +46,14 @@ function valueAt(source: object, path: string): unknown {
   return node;
 }
 
-/** Whether `changed` (an update's diff) touches a path, including a `-=` deletion of its last key. */
+/** Whether `changed` (an update's diff) touches a path, including a deletion of its last key. */
 function touches(changed: object, path: string): boolean {
   const parts = path.split(".");
   let node: unknown = changed;
   for (const [i, part] of parts.entries()) {
     if (typeof node !== "object" || node === null) return false;
     const record = node as Record<string, unknown>;
-    if (i === parts.length - 1) return part in record || `-=${part}` in record;
+    if (i === parts.length - 1) return namesKey(record, part);
     node = record[part];
   }
   return false;
@@ -60,7 +61,7 @@ function touches(changed: object, path: string): boolean {
 
 /** Every guarded path of a combatant's source (or an update's diff): module flags but the request, declared fields. */
 function guardedPaths(source: object, combat: Combat.Implementation | null): string[] {
-  const flags = Object.keys(moduleFlags(source)).map((key) => FLAG_PREFIX + key.replace(/^-=/, ""));
+  const flags = Object.keys(moduleFlags(source)).map((key) => FLAG_PREFIX + changedKey(key));
   return [...new Set([...flags.filter((p) => p !== REQUEST_PATH), ...declaredPaths(combat)])];
 }
 
@@ -113,8 +114,8 @@ export function guardCombatant(
   }
   // Flags the GM never wrote are deleted; the module's scope goes too when nothing else is left in it.
   const left = Object.keys(moduleFlags(source)).filter((key) => !deleted.has(key));
-  if (deleted.size > 0 && left.length === 0) update[`flags.-=${MODULE_ID}`] = null;
-  else for (const key of deleted) update[`${FLAG_PREFIX}-=${key}`] = null;
+  if (deleted.size > 0 && left.length === 0) Object.assign(update, deletePath(`flags.${MODULE_ID}`));
+  else for (const key of deleted) Object.assign(update, deletePath(`${FLAG_PREFIX}${key}`));
   void putBack(combatant, update, userId);
   return true;
 }

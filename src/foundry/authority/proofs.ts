@@ -43,10 +43,21 @@ export function rollIdsOf(command: Json): string[] | null {
   return ids.length === raw.length && new Set(ids).size === ids.length ? ids : null;
 }
 
-/** The message ids already used for a result in this encounter. */
+/**
+ * The message ids already used for a result in this encounter, oldest first. They are stored as
+ * `{id: sequence}` so that recording one more adds one key (format 1 kept an array, rewritten whole
+ * by every roll: it is still read, and replaced by the first roll recorded after the upgrade).
+ */
 export function usedRolls(combat: Combat.Implementation): string[] {
-  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.rollsUsed);
-  return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === "string") : [];
+  return usedRollEntries(combat.getFlag(MODULE_ID, FLAGS.rollsUsed)).map(([id]) => id);
+}
+
+function usedRollEntries(raw: unknown): [string, number][] {
+  if (Array.isArray(raw)) return raw.filter((id): id is string => typeof id === "string").map((id, i) => [id, i]);
+  if (typeof raw !== "object" || raw === null) return [];
+  return Object.entries(raw as Record<string, unknown>)
+    .filter((entry): entry is [string, number] => typeof entry[1] === "number" && Number.isFinite(entry[1]))
+    .sort((a, b) => a[1] - b[1]);
 }
 
 /** A command as the rules take it: `typed` set by the authority, never by the sender. */
@@ -93,5 +104,18 @@ function mismatch(): Proven {
 /** The Combat flag update recording these message ids as used (nothing when there are none). */
 export function usedRollsUpdate(combat: Combat.Implementation, ids: readonly string[]): Record<string, unknown> {
   if (ids.length === 0) return {};
-  return { [FLAGS.rollsUsed]: [...usedRolls(combat), ...ids].slice(-USED_ROLLS_KEPT) };
+  const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.rollsUsed);
+  const entries = usedRollEntries(raw);
+  let next = (entries[entries.length - 1]?.[1] ?? -1) + 1;
+  const added: Record<string, number> = {};
+  for (const id of ids) added[id] = next++;
+  const kept = [...entries, ...Object.entries(added)];
+  const dropped = kept.slice(0, Math.max(0, kept.length - USED_ROLLS_KEPT)).map(([id]) => id);
+  // Format 1's array is replaced by the object at once; after that each roll adds its own key.
+  if (Array.isArray(raw) || typeof raw !== "object" || raw === null) {
+    return { [FLAGS.rollsUsed]: Object.fromEntries(kept.slice(dropped.length)) };
+  }
+  const update: Record<string, unknown> = { ...added };
+  for (const id of dropped) if (!(id in added)) update[`-=${id}`] = null;
+  return { [FLAGS.rollsUsed]: update };
 }

@@ -17,6 +17,11 @@ export function command(combat: Combat.Implementation, data: Json): Promise<Comm
   return submit(combat, data);
 }
 
+/** The next turn: the GM moves on; a player ends the turn of their combatant acting now (the button and the key). */
+export function nextTurn(combat: Combat.Implementation): Promise<CommandResult> {
+  return command(combat, { type: "nextTurn" });
+}
+
 let api: ReturnType<typeof createApi> | null = null;
 
 /** Change the mode of an encounter that has not started (GM). */
@@ -135,9 +140,17 @@ export const SHARED_ACTIONS: ActionTable = {
   siRoll: async (combat, target) =>
     moduleOfCombat(combat)?.initiative.rollInitiative(combat, [target.dataset.combatantId ?? ""]) ?? [],
   siStart: (combat) => command(combat, { type: "start", surprise: false }),
-  siNextTurn: (combat) => command(combat, { type: "nextTurn" }),
+  siNextTurn: (combat) => nextTurn(combat),
   siPreviousTurn: (combat) => undoStep(combat, "previousTurn"),
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
   siPreviousRound: (combat) => undoStep(combat, "previousRound"),
   siReset: (combat) => reset(combat),
+  /**
+   * End the encounter as core's footer does: `Combat#endCombat` asks the GM to confirm (DialogV2),
+   * then deletes it (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).
+   * The module's state outside the encounter goes with it (`onDeleteCombat`).
+   */
+  siEndCombat: async (combat) => {
+    if (game.user.isGM) await combat.endCombat();
+  },
 };

@@ -243,6 +243,8 @@ export function buildTrackerContext(
       }),
     );
   if (allowed.has("nextRound")) turnControls.push(control({ action: "siNextRound", label: "NextRound" }));
+  // As core's footer does: the GM ends a started encounter (core asks to confirm, then deletes it).
+  if (isGM && started) turnControls.push(control({ action: "siEndCombat", label: "EndCombat" }));
 
   const currentName = current === null ? "" : nameOf(current);
   const nextName = next === null ? "" : nameOf(next);

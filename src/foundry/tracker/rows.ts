@@ -7,6 +7,7 @@
 import { I18N, MODULE_ID } from "../../constants";
 import { writeDefeated } from "../defeated";
 import { refusalKey } from "../notify";
+import type { MenuEntry } from "../compat";
 
 /** Inside a row, these have a meaning of their own: a click on them is not a click on the row. */
 const OWN_CLICKS = "button, a, input, select, textarea, label, summary, details, [data-action], .si-controls";
@@ -73,16 +74,8 @@ async function change(
   }
 }
 
-/** An entry of the row menu, as Foundry's ContextMenu takes it (callbacks get the row element). */
-interface RowMenuEntry {
-  name: string;
-  icon: string;
-  condition: (row: HTMLElement) => boolean;
-  callback: (row: HTMLElement) => Promise<void>;
-}
-
-/** The GM's row menu for the encounter `viewed()` returns when it opens. */
-export function rowMenuEntries(viewed: () => Combat.Implementation | null): RowMenuEntry[] {
+/** The GM's row menu for the encounter `viewed()` returns when it opens (`compat.ts` gives it Foundry's shape). */
+export function rowMenuEntries(viewed: () => Combat.Implementation | null): MenuEntry[] {
   /** The row's combatant when the GM may change it (null hides the entry). */
   const target = (row: HTMLElement): Combatant.Implementation | null =>
     game.user.isGM ? (viewed()?.combatants.get(row.dataset.combatantId ?? "") ?? null) : null;
@@ -91,14 +84,14 @@ export function rowMenuEntries(viewed: () => Combat.Implementation | null): RowM
     icon: string,
     show: (combatant: Combatant.Implementation) => boolean,
     apply: (combatant: Combatant.Implementation) => Promise<unknown>,
-  ): RowMenuEntry => ({
-    name: `${I18N}.Tracker.Row.${key}`,
-    icon: `<i class="fa-solid ${icon}" aria-hidden="true"></i>`,
-    condition: (row) => {
+  ): MenuEntry => ({
+    label: `${I18N}.Tracker.Row.${key}`,
+    icon: `fa-solid ${icon}`,
+    visible: (row) => {
       const combatant = target(row);
       return combatant !== null && show(combatant);
     },
-    callback: async (row) => {
+    run: async (row) => {
       const combat = viewed();
       if (combat !== null) await change(combat, row, apply);
     },

@@ -4,13 +4,16 @@
  * keeps the parent's header, adds an "at a glance" strip and replaces the combatant list and the
  * footer with the module's own templates; its buttons go through `actions` to the rules.
  */
-import { HOOKS, MODULE_ID, TEMPLATES, TRACKER_PARTS } from "../../constants";
+import { HOOKS, MODULE_ID, TEMPLATES } from "../../constants";
 import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
 import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
 import { tryPatchParts } from "./dom-patch";
+import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
+import { liveRegion, withPendingNotice } from "./live";
+import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The key of the module's data in the render context. */
@@ -19,17 +22,6 @@ export const CONTEXT_KEY = "structuredInitiative";
 export const SWITCH_KEY = "structuredInitiativeMode";
 
 type TrackerClass = typeof foundry.applications.sidebar.tabs.CombatTracker;
-
-/** Handlebars part configuration, as `_configureRenderParts` returns it. */
-interface PartConfig {
-  template: string;
-  templates?: string[];
-  scrollable?: string[];
-  classes?: string[];
-}
-
-/** The parts a structured encounter renders from the module's own templates. */
-const OWN_PARTS = [TRACKER_PARTS.glance, TRACKER_PARTS.tracker, TRACKER_PARTS.footer];
 
 let partialsLoaded: Promise<unknown> | null = null;
 
@@ -88,33 +80,26 @@ export function createTrackerClass(Base: TrackerClass) {
     }
 
     /**
-     * For a structured encounter: the parent's header, then the glance strip, the module's list
-     * and footer. Otherwise exactly the parent's parts.
+     * The parts this render configures, by role: the parent's header, the module's glance strip,
+     * then the parent's list and footer (their own parts for a system-default encounter, the
+     * module's templates under the same ids for a structured one). See {@link trackerParts}.
+     */
+    #roles: PartRoles | null = null;
+
+    /**
+     * A stable part set in every mode: the parent's header, the glance strip (always configured,
+     * empty when the encounter has nothing to show there), then the parent's other parts. The
+     * parent's part ids are discovered from what it configures, never assumed: dnd5e keeps core's
+     * `tracker`/`footer`, draw-steel configures `dsTracker`/`dsFooter` instead. A structured
+     * encounter renders the module's list and footer in the parent's first and last of those.
      */
     protected override _configureRenderParts(
       options: Parameters<InstanceType<TrackerClass>["_configureRenderParts"]>[0],
     ): ReturnType<InstanceType<TrackerClass>["_configureRenderParts"]> {
-      const parts = super._configureRenderParts(options);
-      if (this.structuredCombat === null) {
-        // A system-default encounter: the parent's parts, and the GM's mode select before the start.
-        const combat = this.viewed;
-        if (combat === null || buildModeSwitch(combat, game.user) === null) return parts;
-        const out: Record<string, PartConfig> = {};
-        for (const [id, part] of Object.entries(parts as Record<string, PartConfig>)) {
-          if (id === TRACKER_PARTS.tracker) out[TRACKER_PARTS.modeSwitch] = { template: TEMPLATES.modeSwitch };
-          out[id] = part;
-        }
-        return out;
-      }
-      const out: Record<string, PartConfig> = {};
-      for (const [id, part] of Object.entries(parts as Record<string, PartConfig>)) {
-        if (id === TRACKER_PARTS.tracker) {
-          out[TRACKER_PARTS.glance] = { template: TEMPLATES.glance, templates: partials() };
-          out[id] = { template: TEMPLATES.tracker, templates: partials(), scrollable: [""] };
-        } else if (id === TRACKER_PARTS.footer) out[id] = { template: TEMPLATES.footer, templates: partials() };
-        else out[id] = part;
-      }
-      return out;
+      const parent = super._configureRenderParts(options) as Record<string, PartConfig>;
+      const { parts, roles } = trackerParts(parent, this.structuredCombat !== null, partials());
+      this.#roles = roles;
+      return parts;
     }
 
     /** Adds the structured tracker's data (computed once per render) for a structured encounter. */
@@ -123,12 +108,12 @@ export function createTrackerClass(Base: TrackerClass) {
     ): ReturnType<InstanceType<TrackerClass>["_prepareContext"]> {
       const context = await super._prepareContext(options);
       const combat = this.structuredCombat;
+      await loadPartials();
       if (combat === null) {
         const viewed = this.viewed;
         const modeSwitch = viewed === null ? null : buildModeSwitch(viewed, game.user);
         return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
       }
-      await loadPartials();
       const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null);
       return Object.assign(context, { [CONTEXT_KEY]: data });
     }
@@ -146,7 +131,7 @@ export function createTrackerClass(Base: TrackerClass) {
       if (
         patchable &&
         result !== null &&
-        !tryPatchParts(this.parts, result as Record<string, unknown>, OWN_PARTS, MODULE_ID)
+        !tryPatchParts(this.parts, result as Record<string, unknown>, this.#roles?.own ?? [], MODULE_ID)
       ) {
         // A part may be half patched: stop patching and render once more, whole.
         this.#patching = false;
@@ -167,18 +152,12 @@ export function createTrackerClass(Base: TrackerClass) {
       this.#bindRoot(root);
       const combat = this.structuredCombat;
       if (combat !== null) moduleOfCombat(combat)?.tracker.afterRender?.(root);
-      let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
-      if (region === null) {
-        region = root.ownerDocument.createElement("div");
-        region.className = `${MODULE_ID}-live ${MODULE_ID}-visually-hidden`;
-        region.setAttribute("aria-live", "polite");
-        region.setAttribute("role", "status");
-        root.append(region);
-      }
+      const region = liveRegion(root);
       if (data === null || data.announcement === "") return;
       if (data.announceKey !== this.#announced) {
         this.#announced = data.announceKey;
-        region.textContent = data.announcement;
+        // A player's notice said just before this turn change is said again after the announcement.
+        region.textContent = withPendingNotice(data.announcement);
       }
     }
 
@@ -215,9 +194,10 @@ export function createTrackerClass(Base: TrackerClass) {
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
       if (!game.user.isGM) return;
-      const entries = rowMenuEntries(() => this.structuredCombat);
+      // Listeners see (and may add) entries in the running generation's shape; either shape works.
+      const entries: unknown[] = menuEntries(rowMenuEntries(() => this.structuredCombat));
       moduleHooks.callAll(HOOKS.rowMenu, this, entries);
-      new foundry.applications.ux.ContextMenu(root, ROW_SELECTOR, entries, { jQuery: false, fixed: true });
+      contextMenu(root, ROW_SELECTOR, entries);
     }
 
     /** Creating an encounter offers the mode choice first. */

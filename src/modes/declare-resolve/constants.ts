@@ -35,3 +35,12 @@ export const DR_TEMPLATES = {
   /** The catalogue's settings form. */
   catalogue: `${MODULE_PATH}/templates/modes/declare-resolve/catalogue.hbs`,
 } as const;
+
+/**
+ * The `declare-resolve` keyboard action (Configure Controls id, one binding with sides'): focus the
+ * declaration form of the player's character declaring now.
+ */
+export const DECLARE_RESOLVE_KEYS = { declare: "declare" } as const;
+
+/** The `declare-resolve` notice (`Notice.<kind>`): the player's character declares now. */
+export const DECLARE_RESOLVE_NOTICE = "Declare";

@@ -13,6 +13,7 @@ import type { CommandResult } from "../../core/protocol";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { deletePath } from "../../foundry/compat";
 import type { RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import type { EventOrigin } from "../contract";
@@ -380,7 +381,7 @@ async function undoUpkeeps(combat: Combat.Implementation, round: number): Promis
     for (const [key, bled] of Object.entries(bledOf(actor))) {
       const [combatId, at] = key.split("_");
       if (combatId !== combat.id || Number(at) < round) continue;
-      update[`flags.${MODULE_ID}.${DR_BLED_FLAG}.-=${key}`] = null;
+      Object.assign(update, deletePath(`flags.${MODULE_ID}.${DR_BLED_FLAG}.${key}`));
       const current = bled.path === "" ? null : numberAt(actor, bled.path);
       const name = combatant.name ?? "";
       if (current !== null) {
@@ -440,6 +441,16 @@ async function syncDefEffects(combat: Combat.Implementation): Promise<void> {
         flags: { [MODULE_ID]: { [DR_DEF_FLAG]: mark } },
       },
     ] as never);
+  }
+}
+
+/** The encounter ended (active GM): its DEF effects come off the actors. */
+export async function declareResolveEnd(combat: Combat.Implementation): Promise<void> {
+  for (const combatant of combat.combatants.contents) {
+    const actor = combatant.actor;
+    if (actor === null) continue;
+    const mine = actor.effects.contents.filter((e) => defMarkOf(e)?.combatId === combat.id).map((e) => e.id ?? "");
+    if (mine.length > 0) await actor.deleteEmbeddedDocuments("ActiveEffect", mine);
   }
 }
 

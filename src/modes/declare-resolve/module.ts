@@ -5,18 +5,21 @@
 import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
+import { DECLARE_RESOLVE_KEY_ACTIONS, declareResolveNotice } from "./keys";
 import { registerCatalogueMenu } from "./catalogue-form";
 import {
   applyBudget,
   DECLARE_RESOLVE_ROLL_CHECKS,
   declareActions,
   declareResolveEffects,
+  declareResolveEnd,
   drState,
   ipToRoll,
   rollIP,
 } from "./glue";
 import {
   createDeclareResolve,
+  currentIP,
   DECLARE_RESOLVE_REFUSALS,
   declareResolveMode,
   type DeclareResolveCommand,
@@ -48,10 +51,23 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     rollAll: (combat, options) => rollIP(combat, ipToRoll(combat, false), options),
     rollNPC: (combat, options) => rollIP(combat, ipToRoll(combat, true), options),
   },
-  mirror: defeatedMirror<DeclareResolveState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    declareResolveEffects,
-  ),
+  mirror: {
+    ...defeatedMirror<DeclareResolveState>(
+      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+      declareResolveEffects,
+    ),
+    end: declareResolveEnd,
+  },
+  // Other modules see each IP while resolving (highest first); declaring runs lowest first, so they
+  // see places, counted down, then.
+  interop: {
+    initiative: (state) =>
+      new Map(
+        state.combatants.flatMap((c) =>
+          c.ip === null ? [] : [[c.id, state.phase === "declare" ? null : currentIP(c)] as const],
+        ),
+      ),
+  },
   settings: DR_SETTING_DEFS,
   registerSettings: () => {
     registerDeclareResolveSettings();
@@ -60,6 +76,8 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   },
   tracker: declareResolveTracker,
   actions: DECLARE_RESOLVE_ACTIONS,
+  keys: DECLARE_RESOLVE_KEY_ACTIONS,
+  notice: declareResolveNotice,
   api: { declareResolve: { declare: declareActions, catalogue: actionCatalogue, state: drState } },
   sample: declareResolveSample,
 });

@@ -9,7 +9,7 @@ import type { RuleEvent } from "../../core/engine";
 import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
@@ -67,7 +67,7 @@ export async function rollCheck(
   speaker: Combatant.Implementation,
   modifier: number,
   flavor: string,
-  rollMode: string | undefined,
+  rollMode: RollMode | undefined,
 ): Promise<RolledCheck | null> {
   const formula = checkFormula(speaker, modifier);
   if (formula === null) {
@@ -169,7 +169,7 @@ export async function rollStructuredInitiative(
 async function rollOne(
   combat: Combat.Implementation,
   combatant: Combatant.Implementation,
-  rollMode: string | undefined,
+  rollMode: RollMode | undefined,
 ): Promise<CommandResult> {
   const id = combatant.id ?? "";
   if (!game.user.isGM && !combatant.isOwner) return refused(combat, "notOwner", id);
@@ -190,7 +190,7 @@ async function rollGroup(
   combat: Combat.Implementation,
   state: IndividualState,
   groupId: string,
-  rollMode: string | undefined,
+  rollMode: RollMode | undefined,
 ): Promise<CommandResult> {
   if (!game.user.isGM) return refused(combat, "notGM");
   const modifier = groupModifier(state, groupId);
@@ -201,7 +201,7 @@ async function rollGroup(
   const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
-  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "gmroll");
+  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private");
   if (rolled === null) return { ok: false, code: "invalidFormula" };
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }
@@ -264,6 +264,20 @@ function refused(
 ): CommandResult {
   notifyRefusal(combat, code, combatantId);
   return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
+}
+
+/**
+ * The encounter ended (active GM): the flat-footed status the module put on combatants still
+ * flat-footed comes off their actors (a status set by anything else is left alone).
+ */
+export async function individualEnd(combat: Combat.Implementation): Promise<void> {
+  const state = individualState(combat);
+  if (state === null || !flatFootedAsStatus()) return;
+  for (const id of state.flatFooted) {
+    const actor = combat.combatants.get(id)?.actor;
+    if (actor?.statuses.has(FLAT_FOOTED_STATUS) === true)
+      await actor.toggleStatusEffect(FLAT_FOOTED_STATUS, { active: false });
+  }
 }
 
 /**

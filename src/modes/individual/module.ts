@@ -14,6 +14,7 @@ import {
   groupCombatants,
   INDIVIDUAL_ROLL_CHECKS,
   individualEffects,
+  individualEnd,
   rollStructuredInitiative,
 } from "./glue";
 import { rollPendingRollOffs } from "./rolloff";
@@ -23,15 +24,12 @@ import { INDIVIDUAL_SETTING_DEFS, registerIndividualSettings } from "./settings"
 import { individualTracker } from "./tracker";
 
 /**
- * Initiative values that can still be read for each combatant: from the unreadable state where its
- * combatant entries are intact, else from the combatant documents.
+ * Initiative values that can still be read for each combatant, from the unreadable state where its
+ * combatant entries are intact. `Combatant#initiative` is not read: in a structured encounter it is
+ * the interop mirror of the order (`src/foundry/interop.ts`), not a roll.
  */
 function salvageInitiative(combat: Combat.Implementation, stored: unknown): Json[] {
   const found = new Map<string, { total: number; modifier: number }>();
-  for (const c of combat.combatants.contents) {
-    if (typeof c.initiative === "number" && Number.isFinite(c.initiative))
-      found.set(c.id ?? "", { total: c.initiative, modifier: 0 });
-  }
   const entries = stored === undefined ? undefined : decodeArrays(stored as Json);
   const list =
     typeof entries === "object" && entries !== null ? (entries as { combatants?: unknown }).combatants : undefined;
@@ -73,10 +71,18 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
     rollAll: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, false), options),
     rollNPC: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, true), options),
   },
-  mirror: defeatedMirror<IndividualState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    (combat, events) => individualEffects(combat, events),
-  ),
+  mirror: {
+    ...defeatedMirror<IndividualState>(
+      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
+      (combat, events) => individualEffects(combat, events),
+    ),
+    end: individualEnd,
+  },
+  // Other modules see each check's total (a tie or a moved place a little off it, to keep the order).
+  interop: {
+    initiative: (state) =>
+      new Map(state.combatants.flatMap((c) => (c.initiative === null ? [] : [[c.id, c.initiative] as const]))),
+  },
   settings: INDIVIDUAL_SETTING_DEFS,
   registerSettings: registerIndividualSettings,
   init: () => {

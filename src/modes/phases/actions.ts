@@ -8,6 +8,7 @@
  */
 import { MAX_TEXT_LENGTH } from "../../core/common";
 import { submit } from "../../foundry/authority/controller";
+import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
 import { phasesState, rollSkill, type SkillRollOptions } from "./glue";
 
@@ -77,13 +78,23 @@ async function after<T extends { ok: boolean }>(result: Promise<T>, then: () => 
   return done;
 }
 
+/** Start a hero's turn (the Take turn button and the take-turn key). */
+export function takeTurn(combat: Combat.Implementation, combatantId: string): Promise<CommandResult> {
+  return submit(combat, { type: "startTurn", combatantId });
+}
+
+/** Pick the next hero in hand-off order (the Pick button and the take-turn key). */
+export function pickNext(combat: Combat.Implementation, combatantId: string): Promise<CommandResult> {
+  return submit(combat, { type: "pickNext", combatantId });
+}
+
 /** The `phases` buttons. */
 export const PHASES_ACTIONS: ActionTable = {
   siStartSurprise: (combat) => submit(combat, { type: "start", surprise: true }),
   siPhasesNextPhase: (combat) => submit(combat, { type: "nextPhase" }),
   siPhasesHandOff: (combat) => submit(combat, { type: "setHandOff", on: phasesState(combat)?.handOff !== true }),
-  siPhasesTakeTurn: (combat, target) => submit(combat, { type: "startTurn", combatantId: idOf(target) }),
-  siPhasesPick: (combat, target) => submit(combat, { type: "pickNext", combatantId: idOf(target) }),
+  siPhasesTakeTurn: (combat, target) => takeTurn(combat, idOf(target)),
+  siPhasesPick: (combat, target) => pickNext(combat, idOf(target)),
   siPhasesDeclare: (combat, target) => {
     const scope = ".si-phases-form";
     const kind = textNear(target, scope, "select") === "attack" ? "attack" : "other";

@@ -23,3 +23,9 @@ export const PHASES_TEMPLATES = {
   /** The banner, pools, intents, hand-off and press-your-luck panel, above the set-up controls. */
   panel: `${MODULE_PATH}/templates/modes/phases/panel.hbs`,
 } as const;
+
+/** The `phases` keyboard action (Configure Controls id): take one's hero's turn in the heroes' phase. */
+export const PHASES_KEYS = { takeTurn: "takeTurn" } as const;
+
+/** The `phases` notice (`Notice.<kind>`): the heroes' phase is on and the player's hero may take its turn. */
+export const PHASES_NOTICE = "Heroes";

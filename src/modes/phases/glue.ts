@@ -20,6 +20,7 @@ import {
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
 import { postRoll, rolledWith } from "../../foundry/chat";
+import { rollModeOf } from "../../foundry/compat";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { RuleEvent } from "../../core/engine";
@@ -68,7 +69,7 @@ export interface SkillRollOptions {
   readonly defendsIntent?: string;
   /** A movement made with a skill roll. */
   readonly move?: boolean;
-  /** A roll mode for the chat card (else the roller's own). */
+  /** Who sees the chat card, in either generation's words or "public"/"private"/"blind"/"self" (else the roller's own mode). */
   readonly rollMode?: string;
 }
 
@@ -153,7 +154,7 @@ export async function rollSkill(
           intent: escapeText(intent.text),
         });
   const card = { combatId: combat.id ?? "", combatantId, round: state.round, flavor };
-  const message = await postRoll(roll, combatant, flavor, options.rollMode, {
+  const message = await postRoll(roll, combatant, flavor, rollModeOf(options.rollMode), {
     [MODULE_ID]: { [PHASES_ROLL_FLAG]: card },
   });
   return submit(combat, { ...base, dice: facesOf(roll), ...(message === null ? {} : { rolls: [message] }) });

@@ -6,6 +6,7 @@ import { defineMode } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import { phasesSample } from "./sample";
 import { PHASES_ACTIONS } from "./actions";
+import { PHASES_KEY_ACTIONS, phasesNotice } from "./keys";
 import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
 import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
 import { parsePhasesState } from "./rules/state";
@@ -38,10 +39,21 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
     (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
     phasesEffects,
   ),
+  // Everyone shows its place, counted down, from the moment it joins (nobody rolls). A turn written
+  // on a hero while nobody acts in phase 2 starts (or, in hand-off order, picks) that hero's turn.
+  interop: {
+    initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)),
+    jumpTo: (state, combatantId) =>
+      state.phase !== "heroes" || state.turn !== null
+        ? null
+        : { type: state.handOff ? "pickNext" : "startTurn", combatantId },
+  },
   settings: PHASES_SETTING_DEFS,
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,
   actions: PHASES_ACTIONS,
+  keys: PHASES_KEY_ACTIONS,
+  notice: phasesNotice,
   api: { phases: PHASES_API },
   sample: phasesSample,
 });

@@ -30,3 +30,12 @@ export const SIDES_TEMPLATES = {
   /** The step banner, sides, declaration and pass order, above the set-up controls. */
   panel: `${MODULE_PATH}/templates/modes/sides/panel.hbs`,
 } as const;
+
+/**
+ * The `sides` keyboard action (Configure Controls id, one binding with declare-resolve's): focus the
+ * declaration form of the player's character declaring now.
+ */
+export const SIDES_KEYS = { declare: "declare" } as const;
+
+/** The `sides` notice (`Notice.<kind>`): the player's character declares now. */
+export const SIDES_NOTICE = "Declare";

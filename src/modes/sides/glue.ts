@@ -1,9 +1,15 @@
 /**
  * Foundry glue of the `sides` mode (RULES.md §1).
  *
- * **One source of truth for sides: the v13 CombatantGroup documents.** A side is a CombatantGroup
- * of the encounter (its `name`; its colour in the group's module flag); a combatant's side is its
- * `group` field. The rules state mirrors them: on every roster reconciliation the active GM's
+ * **One source of truth for sides: the v13 CombatantGroup documents the module marks.** A side is a
+ * CombatantGroup of the encounter that the module created or the GM marked (the group's `side`
+ * module flag; its `name`; its colour in another flag). Groups a system or another module made
+ * (dnd5e's groups, draw-steel's squads) are never sides. A combatant's side is its `sideId` module
+ * flag, not its core `group` field: systems treat a combatant's group as theirs (dnd5e 5.3.3's
+ * `Combatant5e._onUpdateOperation` writes each updated member's initiative to its group, which a
+ * player may not update, so every player request on a grouped combatant failed). A GM who puts a
+ * combatant into a side group with Foundry's own UI moves it there: the active GM moves the
+ * membership into the flag and clears `group`. The rules state mirrors them: on every roster reconciliation the active GM's
  * client derives `defineSide` / `setSide` / `removeSide` commands from the documents (`syncSides`)
  * and applies them in the same write as the roster change, so a GM who edits either the groups
  * (Foundry's own UI, a macro) or the tracker's side controls (which write the groups) ends with the
@@ -47,7 +53,7 @@ import {
 import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
-import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import { clock, type Cancel } from "../../foundry/clock";
@@ -66,6 +72,10 @@ import {
 
 /** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
 export const SIDE_FLAGS = {
+  /** CombatantGroup: true on a group that is a side (the module made it, or the GM marked it). */
+  side: "side",
+  /** Combatant: the id of the side (CombatantGroup) it is on. GM-written. */
+  sideId: "sideId",
   /** CombatantGroup: the side's colour ("#rrggbb"). */
   colour: "colour",
   /** CombatantGroup: the disposition a default side was made for ("friendly", "hostile", "neutral"). */
@@ -98,14 +108,53 @@ function moduleFlag(document: { flags: unknown }, key: string): unknown {
 
 type Group = Combat.Implementation["groups"] extends { contents: (infer G)[] } ? G : never;
 
-function groupsOf(combat: Combat.Implementation): Group[] {
-  return combat.groups.contents;
+/**
+ * Whether a CombatantGroup is a side: marked with the `side` flag, or made by an earlier version of
+ * the module (which gave its groups a colour or a role flag and no mark).
+ */
+export function isSideGroup(group: Group): boolean {
+  const mark = moduleFlag(group, SIDE_FLAGS.side);
+  if (mark !== undefined) return mark === true;
+  return (
+    typeof moduleFlag(group, SIDE_FLAGS.colour) === "string" || typeof moduleFlag(group, SIDE_FLAGS.role) === "string"
+  );
 }
 
-/** The id of a combatant's CombatantGroup (its side), or null. */
-export function groupIdOf(combatant: Combatant.Implementation): string | null {
+/** The encounter's sides: its CombatantGroups that are sides, in their order. */
+function groupsOf(combat: Combat.Implementation): Group[] {
+  return combat.groups.contents.filter(isSideGroup);
+}
+
+/** The id in a combatant's core `group` field, or null. */
+function coreGroupOf(combatant: Combatant.Implementation): string | null {
   const id: unknown = (combatant._source as { group?: unknown }).group;
   return typeof id === "string" && id !== "" ? id : null;
+}
+
+/**
+ * The side a combatant is on among these side ids, or null: its core `group` when that is a side
+ * (the GM just moved it there with Foundry's own UI, or it was stored so by an earlier version),
+ * else its `sideId` flag.
+ */
+export function sideIdOf(combatant: Combatant.Implementation, sides: ReadonlySet<string>): string | null {
+  const core = coreGroupOf(combatant);
+  if (core !== null && sides.has(core)) return core;
+  const flag = moduleFlag(combatant, SIDE_FLAGS.sideId);
+  return typeof flag === "string" && sides.has(flag) ? flag : null;
+}
+
+/** The update that puts a combatant on a side: the flag, and `group` cleared if it named a side. */
+function onSide(combatant: Combatant.Implementation, sideId: string, sides: ReadonlySet<string>): object {
+  const core = coreGroupOf(combatant);
+  return {
+    _id: combatant.id ?? "",
+    flags: { [MODULE_ID]: { [SIDE_FLAGS.sideId]: sideId } },
+    ...(core !== null && sides.has(core) ? { group: null } : {}),
+  };
+}
+
+function sideIds(combat: Combat.Implementation): Set<string> {
+  return new Set(groupsOf(combat).map((g) => g.id ?? ""));
 }
 
 /** The side name of a group as the rules store it: its name, or "Side n" (1-based position). */
@@ -208,9 +257,8 @@ export function syncSides(combat: Combat.Implementation, state: SidesState): Jso
     const id = combatant.id ?? "";
     const entry = state.combatants.find((c) => c.id === id);
     if (entry === undefined) continue;
-    const groupId = groupIdOf(combatant);
-    if (groupId !== null && ids.has(groupId) && entry.sideId !== groupId)
-      out.push({ type: "setSide", combatantId: id, sideId: groupId });
+    const groupId = sideIdOf(combatant, ids);
+    if (groupId !== null && entry.sideId !== groupId) out.push({ type: "setSide", combatantId: id, sideId: groupId });
     const traits = traitsOf(combatant, formulas);
     if (
       traits !== null &&
@@ -247,12 +295,17 @@ const assigning = createSerialQueue();
 export function assignDefaultSides(combat: Combat.Implementation): Promise<void> {
   return assigning(combat.id ?? "", async () => {
     if (!isAuthority() || modeOf(combat) !== sidesMode.id) return;
-    const groupIds = new Set(groupsOf(combat).map((g) => g.id ?? ""));
-    const loose = combat.combatants.contents.filter((c) => {
-      const id = groupIdOf(c);
-      return id === null || !groupIds.has(id);
+    const groupIds = sideIds(combat);
+    // Members recorded in the core field (Foundry's UI, an earlier version) move to the flag.
+    const moved = combat.combatants.contents.flatMap((c) => {
+      const core = coreGroupOf(c);
+      return core !== null && groupIds.has(core) ? [onSide(c, core, groupIds)] : [];
     });
-    if (loose.length === 0) return;
+    const loose = combat.combatants.contents.filter((c) => sideIdOf(c, groupIds) === null);
+    if (loose.length === 0) {
+      if (moved.length > 0) await combat.updateEmbeddedDocuments("Combatant", moved);
+      return;
+    }
     const byRole = new Map<SideRole, string>();
     for (const group of groupsOf(combat)) {
       const role = moduleFlag(group, SIDE_FLAGS.role);
@@ -265,7 +318,9 @@ export function assignDefaultSides(combat: Combat.Implementation): Promise<void>
         "CombatantGroup",
         missing.map((role) => ({
           name: game.i18n.localize(`${I18N}.Tracker.Sides.Default.${role}`),
-          flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: SIDE_COLOURS[role], [SIDE_FLAGS.role]: role } },
+          flags: {
+            [MODULE_ID]: { [SIDE_FLAGS.side]: true, [SIDE_FLAGS.colour]: SIDE_COLOURS[role], [SIDE_FLAGS.role]: role },
+          },
         })),
       );
       (created ?? []).forEach((group, i) => {
@@ -273,10 +328,13 @@ export function assignDefaultSides(combat: Combat.Implementation): Promise<void>
         if (role !== undefined) byRole.set(role, group.id);
       });
     }
-    const updates = loose
-      .map((c) => ({ _id: c.id ?? "", group: byRole.get(roleOf(c)) ?? null }))
-      .filter((u) => u.group !== null);
-    if (updates.length > 0) await combat.updateEmbeddedDocuments("Combatant", updates);
+    for (const id of byRole.values()) groupIds.add(id);
+    const updates = loose.flatMap((c) => {
+      const side = byRole.get(roleOf(c));
+      return side === undefined ? [] : [onSide(c, side, groupIds)];
+    });
+    const all = [...moved, ...updates];
+    if (all.length > 0) await combat.updateEmbeddedDocuments("Combatant", all);
   });
 }
 
@@ -301,15 +359,19 @@ export async function addSide(
   if (!COLOUR.test(colour)) return invalid(combat);
   const [group] =
     (await combat.createEmbeddedDocuments("CombatantGroup", [
-      { name: name.trim().slice(0, 100), flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: colour } } },
+      {
+        name: name.trim().slice(0, 100),
+        flags: { [MODULE_ID]: { [SIDE_FLAGS.side]: true, [SIDE_FLAGS.colour]: colour } },
+      },
     ])) ?? [];
   const groupId = group?.id ?? null;
   if (groupId === null) return { ok: false, code: "writeFailed" };
-  if (members.length > 0)
-    await combat.updateEmbeddedDocuments(
-      "Combatant",
-      members.map((id) => ({ _id: id, group: groupId })),
-    );
+  const ids = sideIds(combat);
+  const updates = members.flatMap((id) => {
+    const combatant = combat.combatants.get(id);
+    return combatant === undefined ? [] : [onSide(combatant, groupId, ids)];
+  });
+  if (updates.length > 0) await combat.updateEmbeddedDocuments("Combatant", updates);
   return { ok: true };
 }
 
@@ -323,9 +385,23 @@ export async function editSide(
   const refused = gmOnly(combat);
   if (refused !== null) return refused;
   const group = combat.groups.get(sideId);
-  if (group === undefined) return unknownSide(combat);
+  if (group === undefined || !isSideGroup(group)) return unknownSide(combat);
   if (!COLOUR.test(colour) || name.trim() === "") return invalid(combat);
   await group.update({ name: name.trim().slice(0, 100), flags: { [MODULE_ID]: { [SIDE_FLAGS.colour]: colour } } });
+  return { ok: true };
+}
+
+/**
+ * GM: make one of the encounter's CombatantGroups a side, or stop it being one (`marked` false). A
+ * group a system or another module made is not a side until the GM marks it; an unmarked side's
+ * members go back to their default sides.
+ */
+export async function markSide(combat: Combat.Implementation, groupId: string, marked = true): Promise<CommandResult> {
+  const refused = gmOnly(combat);
+  if (refused !== null) return refused;
+  const group = combat.groups.get(groupId);
+  if (group === undefined) return unknownSide(combat);
+  await group.update({ flags: { [MODULE_ID]: { [SIDE_FLAGS.side]: marked } } });
   return { ok: true };
 }
 
@@ -342,8 +418,9 @@ export async function moveToSide(
     notifyRefusal(combat, "unknownCombatant");
     return { ok: false, code: "unknownCombatant" };
   }
-  if (combat.groups.get(sideId) === undefined) return unknownSide(combat);
-  await combatant.update({ group: sideId });
+  const ids = sideIds(combat);
+  if (!ids.has(sideId)) return unknownSide(combat);
+  await combat.updateEmbeddedDocuments("Combatant", [onSide(combatant, sideId, ids)]);
   return { ok: true };
 }
 
@@ -352,8 +429,9 @@ export async function deleteSide(combat: Combat.Implementation, sideId: string):
   const refused = gmOnly(combat);
   if (refused !== null) return refused;
   const group = combat.groups.get(sideId);
-  if (group === undefined) return unknownSide(combat);
-  if (combat.combatants.contents.some((c) => groupIdOf(c) === sideId)) {
+  if (group === undefined || !isSideGroup(group)) return unknownSide(combat);
+  const ids = sideIds(combat);
+  if (combat.combatants.contents.some((c) => sideIdOf(c, ids) === sideId)) {
     notifyRefusal(combat, "sideNotEmpty");
     return { ok: false, code: "sideNotEmpty" };
   }
@@ -396,7 +474,7 @@ export function diceFormula(code: DiceCode): string {
 export async function rollSide(
   combat: Combat.Implementation,
   sideId: string,
-  rollMode?: string,
+  rollMode?: RollMode,
 ): Promise<CommandResult> {
   const state = sidesState(combat);
   if (state === null) {
@@ -625,6 +703,14 @@ export function armClock(combat: Combat.Implementation): void {
   timers.set(id, { key, deadline: view.deadline, cancel });
 }
 
+/** The encounter ended (active GM): its hesitation countdown stops (it would act on a deleted encounter). */
+export function sidesEnd(combat: Combat.Implementation): Promise<void> {
+  const id = combat.id ?? "";
+  timers.get(id)?.cancel();
+  timers.delete(id);
+  return Promise.resolve();
+}
+
 async function writeClock(combat: Combat.Implementation, change: Partial<ClockControl>): Promise<CommandResult> {
   const refused = gmOnly(combat);
   if (refused !== null) return refused;
@@ -672,8 +758,9 @@ export function onSidesCombatantCreated(combatant: Combatant.Implementation): vo
 }
 
 /**
- * `updateCombatant`: a GM's side change (the `group` field) is mirrored (active GM). A player's is
- * not: only the GM changes sides, and the shared guard puts it back (`gmOnlyCombatantKeys`).
+ * `updateCombatant`: a GM's side change (the `sideId` flag, or the `group` field set to a side with
+ * Foundry's own UI) is mirrored (active GM). A player's is not: only the GM changes sides, and the
+ * shared guard puts it back (module flags and `gmOnlyCombatantKeys`).
  */
 export function onSidesCombatantUpdated(
   combatant: Combatant.Implementation,
@@ -682,7 +769,12 @@ export function onSidesCombatantUpdated(
   userId: string,
 ): void {
   const combat = combatant.parent;
-  if (sidesCombat(combat) && isAuthority() && "group" in changed && isGMUser(userId)) void reconcileRoster(combat);
+  if (!sidesCombat(combat) || !isAuthority() || !isGMUser(userId)) return;
+  const flags = (changed as { flags?: Record<string, Record<string, unknown> | undefined> }).flags;
+  const sideChanged = flags?.[MODULE_ID] !== undefined && SIDE_FLAGS.sideId in flags[MODULE_ID];
+  // A side group set with Foundry's own UI moves to the flag first; the mirror follows either way.
+  if ("group" in changed) void assignDefaultSides(combat).then(() => reconcileRoster(combat));
+  else if (sideChanged) void reconcileRoster(combat);
 }
 
 /** `create/update/deleteCombatantGroup`: a side added, renamed, recoloured or removed is mirrored. */
@@ -724,6 +816,7 @@ export interface SidesApi {
   letPass: typeof letPass;
   correctSideRoll: typeof correctSideRoll;
   addSide: typeof addSide;
+  markSide: typeof markSide;
   editSide: typeof editSide;
   moveToSide: typeof moveToSide;
   deleteSide: typeof deleteSide;
@@ -743,6 +836,7 @@ export const SIDES_API: SidesApi = {
   letPass,
   correctSideRoll,
   addSide,
+  markSide,
   editSide,
   moveToSide,
   deleteSide,

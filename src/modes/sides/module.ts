@@ -5,6 +5,7 @@
 import { defineMode } from "../contract";
 import { sidesSample } from "./sample";
 import { SIDES_ACTIONS } from "./actions";
+import { SIDES_KEY_ACTIONS, sidesNotice } from "./keys";
 import {
   checkSideRoll,
   onSidesActorUpdated,
@@ -12,6 +13,7 @@ import {
   onSidesCombatantUpdated,
   onSidesCombatUpdated,
   onSidesGroupChanged,
+  sidesEnd,
   prepareSides,
   rollAllSides,
   rollSidesOf,
@@ -37,7 +39,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   },
   // Its refusal codes are among the shared ones, but for the reaction limit.
   refusalCodes: SIDES_REFUSALS,
-  // A combatant's side is its CombatantGroup: only the GM changes sides.
+  // A combatant's side (its `sideId` flag, or a side group set in `group`): only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
   rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
@@ -48,6 +50,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   mirror: {
     sync: syncSides,
     effects: (combat, events) => sidesEffects(combat, events),
+    end: sidesEnd,
     // New combatants get their default side; side and group changes, actor traits and the
     // countdown's controls are mirrored on the active GM.
     attachHooks: () => {
@@ -60,11 +63,16 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
       Hooks.on("updateActor", onSidesActorUpdated);
     },
   },
+  // Everyone shows its place in the current step's order, counted down, from the moment it joins (a
+  // side rolls, not a combatant, so no one owes a roll of its own).
+  interop: { initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)) },
   settings: SIDES_SETTING_DEFS,
   registerSettings: registerSidesSettings,
   prepare: prepareSides,
   tracker: { ...sidesTracker, afterRender: tickCountdowns },
   actions: SIDES_ACTIONS,
+  keys: SIDES_KEY_ACTIONS,
+  notice: sidesNotice,
   api: { sides: SIDES_API },
   sample: sidesSample,
 });

@@ -5,6 +5,7 @@
  */
 import { MODULE_ID } from "../../constants";
 import { submit } from "../../foundry/authority/controller";
+import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
 import { rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
 
@@ -16,11 +17,15 @@ function slotOf(target: HTMLElement): number {
 
 const idOf = (target: HTMLElement): string => target.dataset.combatantId ?? "";
 
+/** Claim a slot for a combatant (the Claim button and the claim key). */
+export function claimSlot(combat: Combat.Implementation, slot: number, combatantId: string): Promise<CommandResult> {
+  return submit(combat, { type: "claimSlot", slot, combatantId });
+}
+
 /** The `slots` buttons. */
 export const SLOTS_ACTIONS: ActionTable = {
   siRollAll: (combat) => rollSlotsChecks(combat, slotsToRoll(combat, false)),
-  siSlotClaim: (combat, target) =>
-    submit(combat, { type: "claimSlot", slot: slotOf(target), combatantId: idOf(target) }),
+  siSlotClaim: (combat, target) => claimSlot(combat, slotOf(target), idOf(target)),
   siSlotRelease: (combat, target) => submit(combat, { type: "releaseClaim", slot: slotOf(target) }),
   siSlotFill: (combat, target) => submit(combat, { type: "fillSlot", slot: slotOf(target), combatantId: idOf(target) }),
   /** The GM's assign button next to the select of eligible combatants. */

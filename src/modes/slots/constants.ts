@@ -29,3 +29,9 @@ export const SLOTS_TEMPLATES = {
   /** The slot list, below the set-up controls. */
   list: `${MODULE_PATH}/templates/modes/slots/list.hbs`,
 } as const;
+
+/** The `slots` keyboard action (Configure Controls id): claim the next PC slot for one's character. */
+export const SLOTS_KEYS = { claimSlot: "claimSlot" } as const;
+
+/** The `slots` notice (`Notice.<kind>`): a PC slot is open now and the player may claim it. */
+export const SLOTS_NOTICE = "Claim";

@@ -9,7 +9,7 @@ import { slotsMode, type SlotsState } from "./rules/slots";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
 import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
@@ -119,7 +119,7 @@ async function rollScores(
   combatant: Combatant.Implementation,
   formulas: { primary: string; secondary: string | null },
   skill: SlotSkill,
-  rollMode: string | undefined,
+  rollMode: RollMode | undefined,
 ): Promise<RolledScores | null> {
   const name = combatant.name ?? "";
   const skillLabel = game.i18n.localize(`${I18N}.Tracker.Slots.Skill.${skill}`);

@@ -8,6 +8,7 @@ import { defineMode } from "../contract";
 import { slotsSample } from "./sample";
 import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
+import { SLOTS_KEY_ACTIONS, slotsNotice } from "./keys";
 import { applyKeepPolicy, checkSlotsRolls, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
 import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
 import { parseSlotsState } from "./rules/state";
@@ -37,6 +38,18 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
     rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
   },
   mirror: defeatedMirror<SlotsState>((state) => new Map(state.combatants.map((c) => [c.id, c.defeated]))),
+  // Places, counted down (a check belongs to its slot, not its roller, once the round runs); before
+  // the start, who has made its check. A turn written on an open slot fills it.
+  interop: {
+    initiative: (state, view) =>
+      new Map(state.combatants.filter((c) => view.started || c.slotted).map((c) => [c.id, null] as const)),
+    jumpTo: (state, combatantId) => {
+      const slot = state.slotIndex === null ? undefined : state.slots[state.slotIndex];
+      return slot === undefined || slot.filledBy !== null
+        ? null
+        : { type: "fillSlot", slot: state.slotIndex, combatantId };
+    },
+  },
   settings: SLOTS_SETTING_DEFS,
   registerSettings: () => {
     registerSlotsSettings();
@@ -44,6 +57,8 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   },
   tracker: slotsTracker,
   actions: SLOTS_ACTIONS,
+  keys: SLOTS_KEY_ACTIONS,
+  notice: slotsNotice,
   api: { setSlotsSkill },
   sample: slotsSample,
 });

@@ -1,0 +1,61 @@
+/**
+ * Every mode's pure rules and state parser, without the Foundry glue its module brings (which needs
+ * Foundry's globals), and the binding of one to the stored form: for tests and benchmarks in Node.
+ */
+import { bindMode, type ModeBinding } from "../../src/core/binding";
+import type { Command, ModeDefinition } from "../../src/core/engine";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
+import { individualMode } from "../../src/modes/individual/rules/individual";
+import { parseIndividualState } from "../../src/modes/individual/rules/state";
+import { phasesMode } from "../../src/modes/phases/rules/phases";
+import { parsePhasesState } from "../../src/modes/phases/rules/state";
+import { sidesMode } from "../../src/modes/sides/rules/sides";
+import { parseSidesState } from "../../src/modes/sides/rules/state";
+import { slotsMode } from "../../src/modes/slots/rules/slots";
+import { parseSlotsState } from "../../src/modes/slots/rules/state";
+
+/** A mode's rules and parser, its types hidden. */
+export interface PureRules {
+  readonly id: string;
+  readonly rules: ModeDefinition<unknown, Command>;
+  readonly parse: (data: unknown) => unknown;
+}
+
+/** Every mode's state names its combatants (the roster commands read them). */
+export interface WithCombatants {
+  readonly combatants: readonly { readonly id: string }[];
+}
+
+const pure = <S, C extends Command>(rules: ModeDefinition<S, C>, parse: (data: unknown) => S | null): PureRules => ({
+  id: rules.id,
+  // Each mode is only ever given its own states and commands.
+  rules: rules,
+  parse,
+});
+
+/** The five modes, in the registry's order. */
+export const PURE_MODES: readonly PureRules[] = [
+  pure(individualMode, parseIndividualState),
+  pure(sidesMode, parseSidesState),
+  pure(slotsMode, parseSlotsState),
+  pure(declareResolveMode, parseDeclareResolveState),
+  pure(phasesMode, parsePhasesState),
+];
+
+/** The pure rules of one mode. */
+export function pureMode(id: string): PureRules {
+  const found = PURE_MODES.find((m) => m.id === id);
+  if (found === undefined) throw new Error(`no mode ${id}`);
+  return found;
+}
+
+/** A mode bound to the stored form, with the roster commands every mode shares. */
+export function bindPure(mode: PureRules): ModeBinding<WithCombatants> {
+  const rules = mode.rules as unknown as ModeDefinition<WithCombatants, Command>;
+  return bindMode(rules, mode.parse as (data: unknown) => WithCombatants | null, {
+    add: (entry) => ({ type: "addCombatant", combatant: entry }),
+    remove: (id) => ({ type: "removeCombatant", combatantId: id }),
+    ids: (state) => state.combatants.map((c) => c.id),
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * The initiative mirror's plan (issue 16, item 2): core's sort of the mirrored values (initiative
+ * descending, then name, then id) gives the mode's order, and moving one combatant rewrites one value.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { mirroredOrder, planInitiativeMirror, type RankedEntry } from "../../src/core/initiative-mirror";
+
+const ranked = (ids: readonly string[], hints: readonly (number | null)[] = []): RankedEntry[] =>
+  ids.map((id, i) => ({ id, hint: hints[i] ?? null }));
+
+/** The live values after applying `changes` to `live`. */
+function applied(
+  live: ReadonlyMap<string, number | null>,
+  changes: readonly { _id: string; initiative: number | null }[],
+): Map<string, number | null> {
+  const next = new Map(live);
+  for (const c of changes) next.set(c._id, c.initiative);
+  return next;
+}
+
+/** Core's order of the combatants (initiative descending, none last, then name, then id); names are the ids here. */
+function coreSort(live: ReadonlyMap<string, number | null>): string[] {
+  return [...live.keys()].sort((a, b) => {
+    const ia = live.get(a) ?? -Infinity;
+    const ib = live.get(b) ?? -Infinity;
+    return ib - ia || a.localeCompare(b);
+  });
+}
+
+describe("the initiative mirror", () => {
+  it("counts places down where the mode shows no number, and gives the unranked no initiative", () => {
+    const changes = planInitiativeMirror(ranked(["d", "b", "c"]), ["b", "c", "d", "e"], new Map());
+    expect(changes).toEqual([
+      { _id: "d", initiative: 3 },
+      { _id: "b", initiative: 2 },
+      { _id: "c", initiative: 1 },
+    ]);
+    const live = applied(
+      new Map([
+        ["b", null],
+        ["c", null],
+        ["d", null],
+        ["e", null],
+      ]),
+      changes,
+    );
+    expect(coreSort(live)).toEqual(["d", "b", "c", "e"]);
+  });
+
+  it("shows the mode's numbers, a tie just below its neighbour", () => {
+    const changes = planInitiativeMirror(
+      ranked(["a", "b", "c", "d"], [17, 15, 15, 12]),
+      ["a", "b", "c", "d"],
+      new Map(),
+    );
+    expect(changes.map((c) => c.initiative)).toEqual([17, 15, 14.99, 12]);
+  });
+
+  it("moving one combatant changes only its value, between its new neighbours", () => {
+    const live = new Map<string, number | null>([
+      ["a", 4],
+      ["b", 3],
+      ["c", 2],
+      ["d", 1],
+    ]);
+    expect(planInitiativeMirror(ranked(["c", "a", "b", "d"]), ["a", "b", "c", "d"], live)).toEqual([
+      { _id: "c", initiative: 5 },
+    ]);
+    // Two neighbours swapping: one of them moves.
+    const swap = planInitiativeMirror(ranked(["a", "c", "b", "d"]), ["a", "b", "c", "d"], live);
+    expect(swap).toEqual([{ _id: "b", initiative: 1.5 }]);
+    expect(coreSort(applied(live, swap))).toEqual(["a", "c", "b", "d"]);
+    // A delay to the end of the order: its number stays sensible (below the last).
+    expect(planInitiativeMirror(ranked(["b", "c", "d", "a"]), ["a", "b", "c", "d"], live)).toEqual([
+      { _id: "a", initiative: 0 },
+    ]);
+  });
+
+  it("a re-rolled number is shown even where the order does not change", () => {
+    const live = new Map<string, number | null>([
+      ["a", 17],
+      ["b", 15],
+      ["c", 14.99],
+      ["d", 12],
+    ]);
+    expect(planInitiativeMirror(ranked(["a", "b", "c", "d"], [17, 16, 15, 12]), ["a", "b", "c", "d"], live)).toEqual([
+      { _id: "b", initiative: 16 },
+      { _id: "c", initiative: 15 },
+    ]);
+  });
+
+  it("writes nothing when the values already give the order", () => {
+    const live = new Map<string, number | null>([
+      ["a", 11],
+      ["b", 15],
+      ["c", 14.99],
+      ["d", 12],
+    ]);
+    expect(planInitiativeMirror(ranked(["b", "c", "d", "a"], [15, 15, 12, 17]), ["a", "b", "c", "d"], live)).toEqual(
+      [],
+    );
+  });
+
+  it("renumbers everyone only when two values leave no room between them", () => {
+    const live = new Map<string, number | null>([
+      ["x", 2],
+      ["y", 2 - 1e-7],
+    ]);
+    const changes = planInitiativeMirror(ranked(["x", "n", "y"]), ["x", "n", "y"], live);
+    expect(changes.length).toBeGreaterThan(1);
+    expect(coreSort(applied(live, changes))).toEqual(["x", "n", "y"]);
+  });
+
+  it("after any sequence of reorders, core's sort is the mode's order; one move costs one value", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 40 }),
+        (n, moves) => {
+          const ids = Array.from({ length: n }, (_, i) => `c${String(i).padStart(2, "0")}`);
+          let live = applied(new Map(ids.map((id) => [id, null])), planInitiativeMirror(ranked(ids), ids, new Map()));
+          const order = [...ids];
+          for (const [from, to] of moves) {
+            const [moved] = order.splice(from % order.length, 1);
+            order.splice(to % (order.length + 1), 0, moved ?? "");
+            const changes = planInitiativeMirror(ranked(order), ids, live);
+            expect(changes.length).toBeLessThanOrEqual(1);
+            live = applied(live, changes);
+            expect(coreSort(live)).toEqual(order);
+          }
+        },
+      ),
+    );
+  });
+
+  it("the turn order puts the unranked after the ranked, by name", () => {
+    const names: Record<string, string> = { a: "Zed", b: "Ann", c: "Bob" };
+    expect(mirroredOrder(["a"], ["c", "b", "a"], (id) => names[id] ?? "")).toEqual(["a", "b", "c"]);
+  });
+});
