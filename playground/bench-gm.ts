@@ -3,6 +3,7 @@
  * bench.html): boots the GM on the page's simulated server, so that the player's tracker in the
  * page renders the GM's writes as a player's client would.
  */
+import "./bench-tasks.js";
 import type { SimServer } from "../test/sim/server.js";
 import type { SimRealm } from "../test/sim/runtime.js";
 import { bootRealm } from "./realm.js";
