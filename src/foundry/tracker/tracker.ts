@@ -13,6 +13,7 @@ import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
+import { bindLazyOptions } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
@@ -164,6 +165,7 @@ export function createTrackerClass(Base: TrackerClass) {
     /**
      * Listeners on the application element, bound once: renders patch the parts in place, so a
      * listener bound to an element inside them on every render would pile up. The mode select;
+     * the selects filled when used (`lazy-options.ts`);
      * a row's click (pan to and select its token) and double click (the actor's sheet); the GM's
      * right-click menu on rows.
      */
@@ -193,6 +195,7 @@ export function createTrackerClass(Base: TrackerClass) {
         const combat = this.structuredCombat;
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
+      bindLazyOptions(root);
       if (!game.user.isGM) return;
       // Listeners see (and may add) entries in the running generation's shape; either shape works.
       const entries: unknown[] = menuEntries(rowMenuEntries(() => this.structuredCombat));
