@@ -1,26 +1,43 @@
 /**
- * Render benchmark page (driven by scripts/bench-render.mjs in headless Chromium): an `individual`
- * encounter of `?n=` combatants, started, seen by the GM. Times tracker renders (context,
+ * Render benchmark page (driven by scripts/bench-render.mjs in headless Chromium): the `?mode=`
+ * mode's sample encounter of `?n=` combatants (playground/bench-modes.ts), started and mid-round,
+ * seen by the GM or (`?view=player`) by a player who owns one PC. Times tracker renders (context,
  * templates, DOM, layout) after a turn advance, without a change and from scratch, against a bare
  * Handlebars list of the same rows, and checks that the tracker fits the sidebar without
  * horizontal overflow.
  */
+import "./bench-tasks.js";
 import "../dist/styles/structured-initiative.css";
 import { ROLES, SimServer } from "../test/sim/server.js";
 import type { SimCombat } from "../test/sim/runtime.js";
 import type { JsonObject } from "../test/sim/utils.js";
+import type { SimRealm } from "../test/sim/runtime.js";
+import { decodeArrays, type Json } from "../src/core/patch.js";
+import { DRIVERS, STEP_LABELS } from "./bench-modes.js";
 import { bootRealm, MODULE_ID } from "./realm.js";
-import { portrait } from "./world.js";
+import { portrait, SAMPLES } from "./world.js";
 
 const GM = "gmUser0000000001";
 const PLAYER = "player0000000001";
+const BOB = "player0000000002";
 const SCENE = "scene00000000001";
-const n = Number(new URLSearchParams(location.search).get("n") ?? "10");
+const params = new URLSearchParams(location.search);
+const n = Number(params.get("n") ?? "10");
+/** The mode benched (`?mode=`), with its sample encounter (playground/bench-modes.ts). */
+const mode = params.get("mode") ?? "individual";
+/** Whose tracker is timed (`?view=gm` or `player`: Alice, who owns one PC). */
+const view = params.get("view") === "player" ? "player" : "gm";
 const id = (prefix: string, i: number): string => `${prefix}${String(i).padStart(16 - prefix.length, "0")}`;
 
 /** The result the driver reads (milliseconds, medians). */
 export interface BenchResult {
   n: number;
+  mode: string;
+  view: string;
+  /** What this mode's turn advance is. */
+  step: string;
+  /** How long the GM took to bring the encounter to its mid-round state (not a target). */
+  setupMs: number;
   /** The render a turn advance triggers (the update a table sees most). */
   changeMs: number;
   /** The turn advance's render by step (medians; `templates` includes parsing the HTML). */
@@ -62,7 +79,7 @@ const STEPS = {
 } as const;
 
 /** Samples per figure. */
-const RUNS = 40;
+const RUNS = Math.max(5, Number(params.get("runs") ?? "40"));
 
 /**
  * Portraits as in the playground, served from blob URLs: a short address like a Foundry image path
@@ -78,19 +95,37 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+/** A command through the module's API on the GM's client; a refusal stops the bench. */
+type Command = { type: string } & Record<string, unknown>;
+
 async function run(): Promise<BenchResult> {
+  const sample = SAMPLES.find((s) => s.id === mode);
+  if (sample === undefined) throw new Error(`no sample for mode ${mode}`);
+  // Every fifth combatant is a PC (player-owned): the first is Alice's, the others Bob's. The
+  // others are NPCs. Each carries the traits the mode's sample gives its namesake.
+  const isPC = (i: number): boolean => i % 5 === 0;
+  const namesake = (i: number): string =>
+    i === 0 ? "Aria" : isPC(i) ? "Brom" : i === 1 ? "Officer" : `Trooper ${1 + (i % 3)}`;
   const actors: JsonObject[] = Array.from({ length: n }, (_, i): JsonObject => ({
     _id: id("actor", i),
     name: i === 0 ? "Aria the Unexpectedly Long-Named Duelist of the Northern Reaches" : `Combatant ${i + 1}`,
-    type: i === 0 ? "character" : "npc",
+    type: isPC(i) ? "character" : "npc",
     img: PORTRAITS[i % PORTRAITS.length] ?? "",
-    ownership: i === 0 ? { default: 0, [PLAYER]: 3 } : { default: 0 },
-    system: { attributes: { init: { mod: i % 5 } } },
+    ownership: i === 0 ? { default: 0, [PLAYER]: 3 } : isPC(i) ? { default: 0, [BOB]: 3 } : { default: 0 },
+    system: { attributes: { init: { mod: i % 5 } }, ...(sample.actors?.[namesake(i)] ?? {}) },
   }));
+  const settings = Object.fromEntries(
+    Object.entries({
+      ...sample.settings,
+      // No wall-clock countdown in a benchmark (it would hesitate declarers between samples).
+      ...(mode === "sides" ? { sidesCountdown: 0 } : {}),
+    }).map(([k, v]) => [`${MODULE_ID}.${k}`, v]),
+  );
   const server = new SimServer({
     users: [
       { _id: GM, name: "Gamemaster", role: ROLES.GAMEMASTER },
-      { _id: PLAYER, name: "Alice", role: ROLES.PLAYER },
+      { _id: PLAYER, name: "Alice", role: ROLES.PLAYER, character: id("actor", 0) },
+      { _id: BOB, name: "Bob", role: ROLES.PLAYER },
     ],
     actors,
     scenes: [
@@ -98,35 +133,93 @@ async function run(): Promise<BenchResult> {
         _id: SCENE,
         name: "Bench",
         active: true,
-        tokens: actors.map((a, i) => ({ _id: id("token", i), actorId: a._id ?? null, name: a.name ?? null })),
+        tokens: actors.map((a, i) => ({
+          _id: id("token", i),
+          actorId: a._id ?? null,
+          name: a.name ?? null,
+          disposition: isPC(i) ? 1 : -1,
+        })),
       },
     ],
-    settings: { "structured-initiative.defaultMode": "individual" },
+    settings: { [`${MODULE_ID}.defaultMode`]: mode, ...settings },
     seed: 1,
   });
-  const api = await bootRealm(server, GM);
-  const tracker = api.ui.combat as { element: HTMLElement; render: () => Promise<unknown> };
+  // The GM drives the encounter. In the GM's view it is also the client whose tracker is timed; in
+  // a player's view the GM runs in a hidden frame and Alice's client (owner of one PC) is timed.
+  let gm: SimRealm;
+  let viewer: SimRealm;
+  if (view === "player") {
+    window.benchServer = server;
+    const frame = document.createElement("iframe");
+    frame.hidden = true;
+    frame.src = "./bench-gm.html";
+    document.body.append(frame);
+    const frameWindow = (): Window => {
+      if (frame.contentWindow === null) throw new Error("no GM frame");
+      return frame.contentWindow;
+    };
+    for (let i = 0; frameWindow().benchGM === undefined; i++) {
+      if (frameWindow().benchGMError !== undefined) throw new Error(frameWindow().benchGMError);
+      if (i > 600) throw new Error("the GM's client did not boot");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    gm = frameWindow().benchGM as SimRealm;
+    // The GM's own tracker is another machine's work at a table: it does not render here.
+    const gmTracker = gm.ui.combat as { render: () => Promise<unknown> };
+    gmTracker.render = () => Promise.resolve(gmTracker);
+    viewer = await bootRealm(server, PLAYER);
+  } else {
+    gm = await bootRealm(server, GM);
+    viewer = gm;
+  }
+  const tracker = viewer.ui.combat as { element: HTMLElement; render: () => Promise<unknown> };
   document.getElementById("pg-combat")?.append(tracker.element);
   tracker.element.classList.add("pg-tracker");
 
-  const Combat = api.classes.Combat.implementation;
-  const combat = (await Combat.create({
+  const Combat = gm.classes.Combat.implementation;
+  const gmCombat = (await Combat.create({
     scene: SCENE,
     active: true,
-    flags: { [MODULE_ID]: { mode: "individual" } },
+    flags: { [MODULE_ID]: { mode } },
   })) as unknown as SimCombat;
-  await combat.createEmbeddedDocuments(
+  await gmCombat.createEmbeddedDocuments(
     "Combatant",
     actors.map((a, i) => ({ actorId: a._id ?? null, tokenId: id("token", i), sceneId: SCENE })),
   );
   await server.settle();
-  const moduleApi = api.game.modules.get(MODULE_ID)?.api as {
-    command(combat: unknown, command: unknown): Promise<{ ok: boolean }>;
-  };
-  for (const [i, c] of combat.combatants.contents.entries())
-    await moduleApi.command(combat, { type: "recordInitiative", combatantId: c.id, total: 1000 - i, modifier: 0 });
-  await moduleApi.command(combat, { type: "start" });
   await server.settle();
+  const moduleApi = gm.game.modules.get(MODULE_ID)?.api as {
+    command(combat: unknown, command: unknown): Promise<{ ok: boolean; code?: string }>;
+  };
+  const cmd = async (command: Command): Promise<void> => {
+    const result = await moduleApi.command(gmCombat, command);
+    if (!result.ok) throw new Error(`${mode}: ${command.type} refused (${result.code ?? "?"})`);
+  };
+  const state = (): unknown => {
+    const stored = gmCombat.getFlag(MODULE_ID, "encounter") as { state: Json } | undefined;
+    if (stored === undefined) throw new Error("no stored encounter");
+    return decodeArrays(stored.state);
+  };
+  const ids = gmCombat.combatants.contents.map((c) => c.id ?? "");
+  const setUp = DRIVERS[mode];
+  if (setUp === undefined) throw new Error(`no bench driver for mode ${mode}`);
+  // Renders are timed up to a forced layout. The render an update asks for is held until the
+  // update has settled, then timed alone (timing it in place would count the update's own work,
+  // which runs between the render's awaits). The set-up's renders are held too (none is timed).
+  const render = tracker.render.bind(tracker);
+  // (The simulated client asks for a full render, with no options, as the held one is done.)
+  const hold = { active: true, asked: false };
+  tracker.render = async (): Promise<unknown> => {
+    if (!hold.active) return render();
+    hold.asked = true;
+    return tracker;
+  };
+  const setupStart = performance.now();
+  const driver = await setUp({ cmd, state, ids });
+  await server.settle();
+  const setupMs = performance.now() - setupStart;
+  hold.active = false;
+  const combat = viewer.game.combats.get(gmCombat.id ?? "") as unknown as SimCombat;
 
   window.benchWorld = { tracker, combat, server };
   /** Force style and layout (reading a size does). */
@@ -148,17 +241,6 @@ async function run(): Promise<BenchResult> {
       return out;
     };
   }
-  // Renders are timed up to a forced layout. The render an update asks for is held until the
-  // update has settled, then timed alone (timing it in place would count the update's own work,
-  // which runs between the render's awaits).
-  const render = tracker.render.bind(tracker);
-  // (The simulated client asks for a full render, with no options, as the held one is done.)
-  const hold = { active: false, asked: false };
-  tracker.render = async (): Promise<unknown> => {
-    if (!hold.active) return render();
-    hold.asked = true;
-    return tracker;
-  };
   const timedRender = async (): Promise<number> => {
     const t0 = performance.now();
     await render();
@@ -221,7 +303,7 @@ async function run(): Promise<BenchResult> {
   };
   const change = await time(async () => {
     Object.assign(hold, { active: true, asked: false });
-    await moduleApi.command(combat, { type: "nextTurn" });
+    await driver.step();
     await server.settle();
     hold.active = false;
     if (!hold.asked) throw new Error("A turn advance did not ask the tracker to render.");
@@ -239,6 +321,10 @@ async function run(): Promise<BenchResult> {
   const scrollable = list !== null && (n < 20 || list.scrollHeight > list.clientHeight);
   return {
     n,
+    mode,
+    view,
+    step: STEP_LABELS[mode] ?? "next turn",
+    setupMs,
     changeMs: change.ms,
     changeBareMs: change.bare,
     changePhases: change.phases,

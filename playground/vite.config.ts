@@ -20,7 +20,7 @@ export default defineConfig({
   logLevel: "warn",
   server: { host: "127.0.0.1", port: 5173, strictPort: false, fs: { allow: [path.resolve(here, "..")] } },
   preview: { host: "127.0.0.1", port: 4173, strictPort: false },
-  optimizeDeps: { include: ["handlebars"], entries: ["index.html", "client.html", "bench.html"] },
+  optimizeDeps: { include: ["handlebars"], entries: ["index.html", "client.html", "bench.html", "bench-gm.html"] },
   build: {
     outDir: path.resolve(here, "../dist-playground"),
     emptyOutDir: true,
@@ -29,6 +29,7 @@ export default defineConfig({
         index: path.resolve(here, "index.html"),
         client: path.resolve(here, "client.html"),
         bench: path.resolve(here, "bench.html"),
+        "bench-gm": path.resolve(here, "bench-gm.html"),
       },
     },
   },

@@ -37,6 +37,20 @@ export function findById<T extends { readonly id: string }>(list: readonly T[], 
   return index.get(id) as T | undefined;
 }
 
+/** Sets of long id lists, as `indexes` (states are never mutated). */
+const members = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** Whether `list` holds `id` (through a set for long lists: a check per row stays O(1)). */
+export function includesId(list: readonly string[], id: string): boolean {
+  if (list.length < INDEXED_LENGTH) return list.includes(id);
+  let set = members.get(list);
+  if (set === undefined) {
+    set = new Set(list);
+    members.set(list, set);
+  }
+  return set.has(id);
+}
+
 /** One `make(entry)` for the first entry of each id, in order (a roster may name someone twice). */
 export function oncePerId<E extends { readonly id: string }, T>(entries: readonly E[], make: (entry: E) => T): T[] {
   const seen = new Set<string>();

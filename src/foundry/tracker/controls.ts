@@ -109,6 +109,20 @@ export interface Localiser {
   readonly lang?: string;
 }
 
+/** Plural rules by language and type, built once each (building one costs far more than a lookup). */
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** The plural category of `count` in `lang` (cardinal or ordinal); throws for an unknown language code. */
+export function pluralCategory(lang: string, count: number, type: Intl.PluralRuleType = "cardinal"): string {
+  const key = `${type}:${lang}`;
+  let rules = pluralRules.get(key);
+  if (rules === undefined) {
+    rules = new Intl.PluralRules(lang, { type });
+    pluralRules.set(key, rules);
+  }
+  return rules.select(count);
+}
+
 /**
  * A count in words that agree with it: `key` holds one text per plural category of the language
  * (`one`, `other`, and `few`, `many`… where the language has them), each with `{count}`; a missing
@@ -117,7 +131,7 @@ export interface Localiser {
 export function formatCount(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
   let category: string = "other";
   try {
-    category = new Intl.PluralRules(i18n.lang ?? "en").select(count);
+    category = pluralCategory(i18n.lang ?? "en", count);
   } catch {
     // An unknown language code: the "other" text.
   }

@@ -9,6 +9,8 @@
  * into a kept field, a pending choice in a select, focus and the scroll position.
  */
 
+import { fillOptions, isLazySelect } from "./lazy-options";
+
 /** What a patch did, in nodes (for tests and the render benchmark). */
 export interface PatchResult {
   /** Equal to their fresh copy: untouched. */
@@ -18,6 +20,13 @@ export interface PatchResult {
   /** Without a match: the fresh node was inserted. */
   replaced: number;
 }
+
+/**
+ * A fresh element carrying this attribute stands for the live element of the same tag and identity,
+ * unchanged since the last render (the tracker renders an unchanged row as this placeholder): the
+ * live element is kept as it is, and a patch that finds no live element for it fails.
+ */
+export const KEPT_ATTRIBUTE = "data-si-kept";
 
 /** Form controls whose typed or chosen value a re-render must not wipe. */
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -159,6 +168,10 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
   }
   const [was, will] = [live as Element, fresh as Element];
   if (!sameKind && identityKey(was) !== identityKey(will)) return false;
+  if (will.hasAttribute(KEPT_ATTRIBUTE)) {
+    result.kept++;
+    return true;
+  }
   syncAttributes(was, will);
   morphChildren(was, will, result);
   result.patched++;
@@ -205,6 +218,8 @@ function morphChildren(live: Element, fresh: Element, result: PatchResult): void
       old.delete(key);
       continue;
     }
+    if (node.nodeType === 1 && (node as Element).hasAttribute(KEPT_ATTRIBUTE))
+      throw new Error(`no live element for the kept ${key}`);
     wanted.push(node);
     result.replaced++;
   }
@@ -267,8 +282,10 @@ function restoreEdit(state: UserState, target: Element): void {
   if (isToggle(target)) {
     if (state.checked !== null) target.checked = state.checked;
   } else if (state.value !== null && target.value !== state.value) {
-    if (!isSelect(target) || Array.from(target.options).some((o) => o.value === state.value))
-      target.value = state.value;
+    const has = (select: HTMLSelectElement): boolean => Array.from(select.options).some((o) => o.value === state.value);
+    // A select filled when used is back to its first option: it gets its full list again.
+    if (isSelect(target) && !has(target) && isLazySelect(target)) fillOptions(target);
+    if (!isSelect(target) || has(target)) target.value = state.value;
   }
 }
 
@@ -297,6 +314,8 @@ export function patchChildren(live: Element, fresh: Element): PatchResult {
   }
   if (hadFocus !== null) {
     const target = (hadFocus.isConnected ? hadFocus : findAgain(live, hadFocus, focusAnchors)) as HTMLElement | null;
+    // A focused select filled when used keeps its full list (the user may be going through it).
+    if (target !== null && isLazySelect(target)) fillOptions(target);
     if (target !== null && target.ownerDocument.activeElement !== target) {
       target.focus({ preventScroll: true });
       if (selection !== null) restoreSelection(target, selection);

@@ -9,10 +9,11 @@ import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
 import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
-import { tryPatchParts } from "./dom-patch";
+import { isElement, KEPT_ATTRIBUTE, tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
+import { bindLazyOptions } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
@@ -70,6 +71,20 @@ export function createTrackerClass(Base: TrackerClass) {
     /** Whether renders patch the module's parts in place (off after a patch failed). */
     #patching = true;
 
+    /**
+     * Each row's context as last rendered (JSON, by combatant id) and what else its markup depends
+     * on (the encounter, its mode's row partial): a row whose context is unchanged and whose live
+     * element is there is rendered as a placeholder that the patch keeps (see {@link #keptRows}).
+     */
+    #rowsRendered = new Map<string, string>();
+    #rowsScope = "";
+
+    /**
+     * Watches the tracker's element between renders: a row another module (a render hook) or the
+     * user's page changed since the module last patched it is rendered again, not kept.
+     */
+    #observer: MutationObserver | null = null;
+
     /** The application element the tracker's listeners are bound to. */
     #rootBound: HTMLElement | null = null;
 
@@ -115,7 +130,37 @@ export function createTrackerClass(Base: TrackerClass) {
         return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
       }
       const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null);
-      return Object.assign(context, { [CONTEXT_KEY]: data });
+      return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#keptRows(combat, data) });
+    }
+
+    /**
+     * Render only the rows that changed: a row whose context equals the one it was last rendered
+     * from, and whose element is live in this tracker, is marked `kept` (the list template renders
+     * it as a placeholder that the patch keeps; see `dom-patch.ts`). Templates, parsing and the
+     * patch then cost what changed, not the whole list. Every row keeps its data for listeners of
+     * the render hook. Nothing is kept while renders do not patch.
+     */
+    #keptRows(combat: Combat.Implementation, data: TrackerContext): TrackerContext {
+      const scope = `${combat.id ?? ""}|${data.mode}|${data.rowPartial}`;
+      const before = this.#rowsScope === scope && this.#patching ? this.#rowsRendered : new Map<string, string>();
+      const live = new Set<string>();
+      const root = this.element as HTMLElement | null;
+      if (before.size > 0 && root !== null && isElement(root) && this.#observer !== null) {
+        for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
+          if (row.isConnected) live.add(row.dataset.combatantId ?? "");
+        this.#note(this.#observer.takeRecords());
+        for (const id of this.#touched) live.delete(id);
+      }
+      this.#touched.clear();
+      const rendered = new Map<string, string>();
+      const rows = data.rows.map((row) => {
+        const json = JSON.stringify(row);
+        rendered.set(row.id, json);
+        return before.get(row.id) === json && live.has(row.id) ? { ...row, kept: true } : row;
+      });
+      this.#rowsRendered = rendered;
+      this.#rowsScope = scope;
+      return { ...data, rows };
     }
 
     /**
@@ -127,6 +172,8 @@ export function createTrackerClass(Base: TrackerClass) {
       content: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[1],
       options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
     ): void {
+      // What others changed since the last render is noted before this render's own changes.
+      if (this.#observer !== null) this.#note(this.#observer.takeRecords());
       const patchable = this.#patching && this.structuredCombat !== null && typeof result === "object";
       if (
         patchable &&
@@ -135,9 +182,70 @@ export function createTrackerClass(Base: TrackerClass) {
       ) {
         // A part may be half patched: stop patching and render once more, whole.
         this.#patching = false;
+        this.#rowsRendered = new Map();
         void this.render();
       }
+      if (typeof result === "object" && result !== null) this.#transplantKept(result as Record<string, unknown>);
       super._replaceHTML(result, content, options);
+      this.#watch();
+    }
+
+    /** The rows changed by others since they were last patched (combatant ids). */
+    #touched = new Set<string>();
+
+    #note(records: readonly MutationRecord[]): void {
+      for (const record of records) {
+        const at = record.target.nodeType === 1 ? (record.target as Element) : record.target.parentElement;
+        const row = at?.closest<HTMLElement>(ROW_SELECTOR);
+        if (row != null) this.#touched.add(row.dataset.combatantId ?? "");
+      }
+    }
+
+    /** Watch the element from now on; what this render itself changed is not a change to watch for. */
+    #watch(): void {
+      const root = this.element as HTMLElement | null;
+      if (root === null || !isElement(root) || typeof MutationObserver !== "function") return;
+      if (this.#observer === null) {
+        const View = root.ownerDocument.defaultView?.MutationObserver ?? MutationObserver;
+        this.#observer = new View((records) => {
+          this.#note(records);
+        });
+      }
+      if (this.#watched !== root) {
+        this.#observer.disconnect();
+        this.#observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+        this.#watched = root;
+      }
+      this.#observer.takeRecords();
+    }
+
+    /** The element the observer watches. */
+    #watched: HTMLElement | null = null;
+
+    /**
+     * A part that replaces its live one whole (it was not patched) gets the live elements of its
+     * kept rows in place of their placeholders; a row with no live element makes the next render
+     * whole.
+     */
+    #transplantKept(parts: Record<string, unknown>): void {
+      const root = this.element as HTMLElement | null;
+      for (const part of Object.values(parts)) {
+        if (!isElement(part)) continue;
+        const kept = Array.from(part.querySelectorAll(`[${KEPT_ATTRIBUTE}]`));
+        if (kept.length === 0) continue;
+        const live = new Map<string, Element>();
+        if (root !== null)
+          for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
+            live.set(row.dataset.combatantId ?? "", row);
+        for (const placeholder of kept) {
+          const row = live.get(placeholder.getAttribute("data-combatant-id") ?? "");
+          if (row !== undefined) placeholder.replaceWith(row);
+          else if (this.#rowsRendered.size > 0) {
+            this.#rowsRendered = new Map();
+            void this.render();
+          }
+        }
+      }
     }
 
     /** Announce a turn change to screen readers through a live region outside the re-rendered parts. */
@@ -164,6 +272,7 @@ export function createTrackerClass(Base: TrackerClass) {
     /**
      * Listeners on the application element, bound once: renders patch the parts in place, so a
      * listener bound to an element inside them on every render would pile up. The mode select;
+     * the selects filled when used (`lazy-options.ts`);
      * a row's click (pan to and select its token) and double click (the actor's sheet); the GM's
      * right-click menu on rows.
      */
@@ -193,6 +302,7 @@ export function createTrackerClass(Base: TrackerClass) {
         const combat = this.structuredCombat;
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
+      bindLazyOptions(root);
       if (!game.user.isGM) return;
       // Listeners see (and may add) entries in the running generation's shape; either shape works.
       const entries: unknown[] = menuEntries(rowMenuEntries(() => this.structuredCombat));

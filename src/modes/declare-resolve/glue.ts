@@ -14,6 +14,7 @@ import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/c
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
 import { deletePath } from "../../foundry/compat";
+import { pluralCategory } from "../../foundry/tracker/controls";
 import type { RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import type { EventOrigin } from "../contract";
@@ -288,7 +289,7 @@ function escapeHtml(text: string): string {
 
 /** "1 hit" / "2 hits": the plural form of `key` for `count` (`<key>.one`, `<key>.other`). */
 export function plural(key: string, count: number, data: Record<string, string> = {}): string {
-  const form = new Intl.PluralRules(game.i18n.lang).select(count) === "one" ? "one" : "other";
+  const form = pluralCategory(game.i18n.lang, count) === "one" ? "one" : "other";
   return game.i18n.format(`${key}.${form}`, { ...data, count: String(count) });
 }
 

@@ -30,7 +30,12 @@ import {
 import type { CatalogueEntry } from "./rules/catalogue";
 import { actionCatalogue } from "./settings";
 import { draftOf } from "./glue";
-import type { ControlContext, ControlFactory, Localiser } from "../../foundry/tracker/controls";
+import {
+  pluralCategory,
+  type ControlContext,
+  type ControlFactory,
+  type Localiser,
+} from "../../foundry/tracker/controls";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const D = "DeclareResolve";
@@ -169,7 +174,7 @@ function signed(n: number): string {
 
 /** "1 AP" / "2 AP" and the like: a count with its plural form (`<key>.one` / `<key>.other`). */
 function counted(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
-  const form = new Intl.PluralRules(game.i18n.lang).select(count) === "one" ? "one" : "other";
+  const form = pluralCategory(game.i18n.lang, count) === "one" ? "one" : "other";
   return i18n.format(`${key}.${form}`, { ...data, count: String(count) });
 }
 
@@ -222,7 +227,7 @@ function apCells(row: CombatantRow): APCellContext[] {
 function passText(turn: ResolutionTurn, i18n: Localiser): string {
   if (turn.pass === 0) return i18n.localize(`${K}.Pass.finishing`);
   if (turn.pass === 1) return i18n.localize(`${K}.Pass.initial`);
-  const form = new Intl.PluralRules(game.i18n.lang, { type: "ordinal" }).select(turn.pass);
+  const form = pluralCategory(game.i18n.lang, turn.pass, "ordinal");
   return i18n.format(`${K}.Pass.extra.${form}`, { pass: String(turn.pass) });
 }
 

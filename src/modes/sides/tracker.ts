@@ -92,9 +92,20 @@ export interface MoveContext {
 export interface SlowDownContext {
   readonly combatantId: string;
   readonly selectLabel: string;
+  /** Every target; or, filled when used (`lazy`), the first only. */
   readonly options: readonly { readonly value: string; readonly label: string }[];
+  /** Filled when used from the panel's `slowTargets` (`foundry/tracker/lazy-options.ts`). */
+  readonly lazy: boolean;
+  /** Labels of hidden options that give a lazy select the width of its full list. */
+  readonly hints: readonly string[];
   readonly control: ControlContext;
 }
+
+/**
+ * Up to this many targets a row's slow-down select holds them all; above it, the select is filled
+ * when used from one shared list, so n rows do not render n options each.
+ */
+export const FULL_SLOW_OPTIONS = 10;
 
 /** One side in the panel. */
 export interface SideContext {
@@ -184,6 +195,8 @@ export interface SidesPanelContext {
   readonly hasPassOrder: boolean;
   readonly passTies: readonly SidesTieContext[];
   readonly hasPassTies: boolean;
+  /** The slow-down targets the lazy selects are filled from (empty when none is lazy). */
+  readonly slowTargets: readonly { readonly value: string; readonly label: string }[];
   /** The GM may add a side (shows the name and colour inputs). */
   readonly canAddSide: boolean;
   readonly addControl: ControlContext | null;
@@ -224,6 +237,15 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const declarer = currentDeclarer(state);
     const view = bound.view;
     const waiting = slowedWaiting(state);
+    // Who a combatant may slow down after: the pass's others not done yet, then the waiting ones.
+    const doneIds = new Set(state.done);
+    const slowTargets = [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+      .filter((id) => !doneIds.has(id))
+      .map((id) => ({ value: id, label: nameOf(id) }));
+    const lazySlow = slowTargets.length - 1 > FULL_SLOW_OPTIONS;
+    // The longest labels (a lazy select is as wide as its widest option, hidden ones included).
+    const longest = lazySlow ? [...slowTargets].sort((a, b) => b.label.length - a.label.length).slice(0, 3) : [];
+    let anyLazy = false;
 
     // Declaration: the form and the GM's countdown controls sit on the declaring row.
     const clock = clockView(combat, state);
@@ -299,13 +321,17 @@ export const sidesTracker: ModeTracker<SidesState> = {
           : null;
       let slowDown: SlowDownContext | null = null;
       if (on("slowDown")) {
-        const targets = [...state.passOrder, ...waiting.map((w) => w.combatantId)].filter(
-          (id) => id !== c.id && !state.done.includes(id),
-        );
+        const first = slowTargets.find((t) => t.value !== c.id);
+        anyLazy ||= lazySlow;
         slowDown = {
           combatantId: c.id,
           selectLabel: i18n.format(`${I18N}.Tracker.${S}.SlowAfterFor`, { name: nameOf(c.id) }),
-          options: targets.map((id) => ({ value: id, label: nameOf(id) })),
+          options: !lazySlow ? slowTargets.filter((t) => t.value !== c.id) : first === undefined ? [] : [first],
+          lazy: lazySlow,
+          hints: longest
+            .filter((t) => t.value !== c.id && t !== first)
+            .slice(0, 2)
+            .map((t) => t.label),
           control: control({ ...base, action: "siSidesSlow", label: `${S}.SlowDown`, aria: `${S}.SlowDownFor` }),
         };
       }
@@ -336,7 +362,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
         initiative: c.sideId === null ? null : sideRoll(state, c.sideId),
         controls,
         ready: null,
-        acted: pass !== null && state.done.includes(c.id) && view.current !== c.id,
+        acted: pass !== null && doneIds.has(c.id) && view.current !== c.id,
         data: {
           sideName: sideName(c.sideId),
           sideColour: side?.colour ?? "",
@@ -463,12 +489,12 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const passOrder: PassEntryContext[] =
       pass === null
         ? []
-        : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id) => {
-            const done = state.done.includes(id);
+        : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id, i) => {
+            const done = doneIds.has(id);
             const lost = done && state.lost.some((l) => l.combatantId === id && l.pass === pass);
             const now = view.current === id;
             const next = view.next === id;
-            const isWaiting = !state.passOrder.includes(id);
+            const isWaiting = i >= state.passOrder.length;
             return {
               name: nameOf(id),
               done,
@@ -534,6 +560,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
         hasPassOrder: passOrder.length > 0,
         passTies,
         hasPassTies: passTies.length > 0,
+        slowTargets: anyLazy ? slowTargets : [],
         canAddSide: who.isGM,
         addControl,
         gmControls,

@@ -1203,7 +1203,9 @@ function probes(state: DeclareResolveState, who: Requester): Probe[] {
 /** What this user may do now (each per-combatant action names its combatant). */
 export function declareResolveAllowed(state: DeclareResolveState, who: Requester): readonly AllowedAction[] {
   const given: AllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
-  return allowedByTrial(state, who, given, probes(state, who), applyCommand);
+  // A command the handler accepts is accepted: what follows (settling the steps that need nobody)
+  // never refuses, so each trial stops at the handler, as in the sides rules.
+  return allowedByTrial(state, who, given, probes(state, who), applyHandler);
 }
 
 // ---------------------------------------------------------------------------------------------

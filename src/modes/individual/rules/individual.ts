@@ -885,7 +885,9 @@ function allowed(state: IndividualState, who: Requester): readonly AllowedAction
       given.push({ type: "setDefeated", combatantId: c.id }, { type: "removeCombatant", combatantId: c.id });
     }
   }
-  return allowedByTrial(state, who, given, probes(state, who), applyCommand);
+  // A command the handler accepts is accepted: what follows (settling the steps that need nobody)
+  // never refuses, so each trial stops at the handler, as in the sides rules.
+  return allowedByTrial(state, who, given, probes(state, who), applyHandler);
 }
 
 // ---------------------------------------------------------------------------------------------

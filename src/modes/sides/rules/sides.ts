@@ -46,6 +46,7 @@ import {
   type Handlers,
   canControl,
   findById,
+  includesId,
   insertAt,
   isFiniteNumber,
   isId,
@@ -319,6 +320,22 @@ export function isGMSide(state: SidesState, sideId: string): boolean {
 
 /** Who rolls for a side: the GM's pick, else the member with the best initiative score (ties: first to join). */
 export function sideRoller(state: SidesState, sideId: string): string | null {
+  let byState = rollers.get(state);
+  if (byState === undefined) {
+    byState = new Map();
+    rollers.set(state, byState);
+  }
+  const known = byState.get(sideId);
+  if (known !== undefined) return known;
+  const roller = findRoller(state, sideId);
+  byState.set(sideId, roller);
+  return roller;
+}
+
+/** Each state's rollers by side, found once (states are never mutated; a tracker row asks per row). */
+const rollers = new WeakMap<SidesState, Map<string, string | null>>();
+
+function findRoller(state: SidesState, sideId: string): string | null {
   const side = findById(state.sides, sideId);
   if (side === undefined) return null;
   const members = state.combatants.filter((c) => c.sideId === sideId);
@@ -373,11 +390,26 @@ function unorderedTies(
   records: readonly (readonly string[])[],
 ): string[][] {
   const groups = new Map<string, string[]>();
-  for (const id of ids) groups.set(key(id), [...(groups.get(key(id)) ?? []), id]);
+  for (const id of ids) {
+    const k = key(id);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [id]);
+    else group.push(id);
+  }
+  // Two entries are ordered when a record names both (recordedOrder is then not 0).
+  const recordsOf = new Map<string, number[]>();
+  records.forEach((record, i) => {
+    for (const id of record) recordsOf.set(id, [...(recordsOf.get(id) ?? []), i]);
+  });
+  const ordered = (a: string, b: string): boolean => {
+    const inB = recordsOf.get(b) ?? [];
+    return (recordsOf.get(a) ?? []).some((i) => inB.includes(i));
+  };
   const ties: string[][] = [];
   for (const group of groups.values()) {
-    const open = group.some((a) => group.some((b) => a !== b && recordedOrder(records, a, b) === 0));
-    if (group.length > 1 && open) ties.push(group);
+    if (group.length < 2) continue;
+    const open = group.some((a, i) => group.some((b, j) => j > i && a !== b && !ordered(a, b)));
+    if (open) ties.push(group);
   }
   return ties;
 }
@@ -406,8 +438,20 @@ export function declaringSides(state: SidesState): readonly string[] {
 
 /** A character's declaration this round, if it has declared (or hesitated). */
 export function declarationOf(state: SidesState, combatantId: string): Declaration | undefined {
-  return state.declarations.find((d) => d.combatantId === combatantId);
+  const list = state.declarations;
+  if (list.length < 16) return list.find((d) => d.combatantId === combatantId);
+  let index = declarationIndexes.get(list);
+  if (index === undefined) {
+    const built = new Map<string, Declaration>();
+    for (const d of list) if (!built.has(d.combatantId)) built.set(d.combatantId, d);
+    declarationIndexes.set(list, built);
+    index = built;
+  }
+  return index.get(combatantId);
 }
+
+/** Declarations by combatant, for long lists (states are never mutated). */
+const declarationIndexes = new WeakMap<readonly Declaration[], ReadonlyMap<string, Declaration>>();
 
 function declaredCount(state: SidesState, combatantId: string): number {
   const d = declarationOf(state, combatantId);
@@ -427,7 +471,7 @@ export function currentPass(state: SidesState): number | null {
 
 function passCurrent(state: SidesState): string | null {
   if (!state.started || state.step !== "pass") return null;
-  return state.passOrder.find((id) => !state.done.includes(id)) ?? null;
+  return state.passOrder.find((id) => !includesId(state.done, id)) ?? null;
 }
 
 /** Characters that slowed down in this pass and still wait for the one they follow. */
@@ -449,7 +493,7 @@ export function actionsTaken(state: SidesState, combatantId: string): number {
   if (d === undefined) return 0;
   const declared = declaredCount(state, combatantId);
   const resolved =
-    state.step === "pass" ? Math.min(declared, state.pass - 1) + (state.done.includes(combatantId) ? 1 : 0) : 0;
+    state.step === "pass" ? Math.min(declared, state.pass - 1) + (includesId(state.done, combatantId) ? 1 : 0) : 0;
   return resolved + d.reactions.length;
 }
 
@@ -472,7 +516,7 @@ export function penalty(state: SidesState, combatantId: string): string {
 export function pendingTies(state: SidesState): readonly (readonly string[])[] {
   if (!state.started || state.step !== "pass") return [];
   const slowed = state.slowed.map((entry) => entry.combatantId);
-  const open = state.passOrder.filter((id) => !state.done.includes(id) && !slowed.includes(id));
+  const open = state.passOrder.filter((id) => !includesId(state.done, id) && !slowed.includes(id));
   const key = (id: string): string => {
     const c = findById(state.combatants, id);
     return `${formatDiceCode(trait(c?.dexterity ?? null))}|${formatDiceCode(trait(c?.perception ?? null))}`;
