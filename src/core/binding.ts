@@ -134,8 +134,8 @@ export function bindMode<S, C extends Command>(
    * Load the encounter with its (lazily rebuilt) history. An upgraded one gets its snapshots' round
    * facts now (read once, from every snapshot) and remembers the old form its first write replaces.
    */
-  function loadFull(stored: StoredEncounter, upgradedFrom: Json | undefined): LoadedEncounter<S> | null {
-    const loaded = loadEncounter(definition.id, stored, parseState);
+  function loadFull(stored: StoredEncounter, upgradedFrom: Json | undefined, state: S): LoadedEncounter<S> | null {
+    const loaded = loadEncounter(definition.id, stored, parseState, state);
     if (loaded === null || upgradedFrom === undefined) return loaded;
     const history = loaded.encounter.history.map((snap) => snapshotOf(definition, snap.kind, snap.state));
     const entries = { ...stored.history };
@@ -165,7 +165,7 @@ export function bindMode<S, C extends Command>(
     let cache: LoadedEncounter<S> | null | undefined;
     const history = (): LoadedEncounter<S> | null => {
       try {
-        cache ??= recall(stored) ?? loadFull(stored, upgradedFrom);
+        cache ??= recall(stored) ?? loadFull(stored, upgradedFrom, state);
       } catch (error) {
         if (!(error instanceof UnreadableSnapshot)) throw error;
         cache = null;

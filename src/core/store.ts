@@ -98,9 +98,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether every history entry has the shape of one. A patch's operations are checked when the
+ * snapshot is rebuilt (`loadEncounter`), so that a load does not read the whole history.
+ */
 function isHistory(history: Record<string, unknown>): boolean {
   return Object.values(history).every(
-    (entry) => isRecord(entry) && (entry.kind === "turn" || entry.kind === "round") && isPatch(entry.undo),
+    (entry) => isRecord(entry) && (entry.kind === "turn" || entry.kind === "round") && Array.isArray(entry.undo),
   );
 }
 
@@ -115,7 +119,11 @@ export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   if ((v !== STORED_VERSION && v !== 1) || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
   if (applied !== null && typeof applied !== "string") return null;
   if (!isRecord(state) || !isRecord(history) || !isHistory(history)) return null;
-  if (v === 1) return upgradeStored(value as unknown as StoredV1);
+  if (v === 1) {
+    // The upgrade rebuilds every snapshot now: every patch must be one.
+    if (!Object.values(history).every((entry) => isPatch((entry as { undo?: unknown }).undo))) return null;
+    return upgradeStored(value as unknown as StoredV1);
+  }
   for (const entry of Object.values(history) as Record<string, unknown>[]) {
     if (
       (entry.r !== undefined && !Number.isInteger(entry.r)) ||
@@ -243,18 +251,20 @@ export class UnreadableSnapshot extends Error {}
  * state is rebuilt from the reverse patches when first read (newest first, each once), so a load
  * costs the same whatever the history's length. A malformed current state makes the load fail; a
  * malformed snapshot throws {@link UnreadableSnapshot} when read (the binding refuses that undo).
+ * `parsed`: the current state, when the caller has already parsed it from this flag.
  */
 export function loadEncounter<S>(
   mode: ModeId,
   flag: StoredEncounter,
   parseState: (data: unknown) => S | null,
+  parsed?: S,
 ): LoadedEncounter<S> | null {
   // The flag object belongs to the document, and an update may merge into it in place: keep a copy
   // of the current state's stored form, which the next write and the newest undo are computed from.
   // Each snapshot keeps its own patch (a patch is replaced, never merged into, by an update).
   const current = copyJson(flag.state);
   const stored: StoredEncounter = { ...flag, state: current };
-  const state = parseState(decodeArrays(current));
+  const state = parsed ?? parseState(decodeArrays(current));
   if (state === null) return null;
   rememberForm(state, current);
   const seqs = Object.keys(stored.history).sort((a, b) => Number(a) - Number(b));
@@ -266,6 +276,7 @@ export function loadEncounter<S>(
     history.push(
       new LazySnapshot<S>(entry.kind, entry.r, entry.s, () => {
         const next = history[i + 1];
+        if (!isPatch(undo)) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
         const json = applyPatch(next === undefined ? current : next.json, undo);
         const snap = parseState(decodeArrays(json));
         if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);

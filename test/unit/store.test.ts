@@ -8,6 +8,7 @@ import {
   loadEncounter,
   parseStoredEncounter,
   STORED_VERSION,
+  UnreadableSnapshot,
 } from "../../src/core/store";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -160,6 +161,16 @@ describe("stored encounters", () => {
     expect(states).toEqual([toy(0, ["a", "b", "c"]), toy(1, ["b", "a", "c"]), toy(2, ["c", "b", "a"])]);
     const undone = encodeEncounter(written.loaded, { ...next, state: states[0] ?? next.state, history: [] }, null);
     expect(decodeArrays(undone.stored.state)).toEqual(toy(0, ["a", "b", "c"]));
+  });
+
+  it("a malformed undo patch is found when its snapshot is read, not by every load", () => {
+    const good = initialStored(toy(1, ["a", "b"]) as unknown as Json);
+    const flag = { ...good, seq: 1, history: { "0": { kind: "turn", undo: [[7]] } } };
+    const parsed = parseStoredEncounter(flag);
+    expect(parsed).not.toBeNull();
+    const loaded = loadEncounter("individual", parsed ?? good, parseToy);
+    expect(loaded?.encounter.state.round).toBe(1);
+    expect(() => loaded?.encounter.history[0]?.state).toThrow(UnreadableSnapshot);
   });
 
   it("rejects malformed stored data instead of guessing", () => {
