@@ -273,7 +273,7 @@ describe("patching, for any two renders", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000); // a property test of many renders: room for a loaded machine (it is not a timing test)
 });
 
 describe("patching an application's parts", () => {
