@@ -27,15 +27,10 @@ function combatantIds(combat: Combat.Implementation): string[] {
   return combat.combatants.contents.map((c) => c.id ?? "");
 }
 
-/** The order of `combat.turns` for a state: what core's sort of the mirrored initiative gives. */
-export function turnOrderFor(
-  combat: Combat.Implementation,
-  module: AnyModeModule | null,
-  state: unknown,
-  view: TurnView,
-): string[] {
-  const ranked = rankedOf(module, state, view).map((entry) => entry.id);
-  return mirroredOrder(ranked, combatantIds(combat), (id) => combat.combatants.get(id)?.name ?? "");
+/** The order of `combat.turns` for these ranked combatants: what core's sort of the mirrored initiative gives. */
+function orderOf(combat: Combat.Implementation, ranked: readonly RankedEntry[]): string[] {
+  const ids = ranked.map((entry) => entry.id);
+  return mirroredOrder(ids, combatantIds(combat), (id) => combat.combatants.get(id)?.name ?? "");
 }
 
 /** The order of `combat.turns` for a loaded encounter. */
@@ -44,18 +39,22 @@ export function turnOrderOf(
   module: AnyModeModule | null,
   bound: BoundEncounter,
 ): string[] {
-  return turnOrderFor(combat, module, bound.state, bound.view);
+  return orderOf(combat, rankedOf(module, bound.state, bound.view));
 }
 
-/** The initiative writes that bring the combatants in line with a state (nothing where nothing differs). */
-export function mirrorChanges(
+/**
+ * For a state the authority writes: the order of `combat.turns` it gives, and the initiative writes
+ * that bring the combatants in line with it (nothing where nothing differs), from one ranking.
+ */
+export function mirrorOf(
   combat: Combat.Implementation,
   module: AnyModeModule | null,
   state: unknown,
   view: TurnView,
-): MirrorChange[] {
+): { readonly order: string[]; readonly changes: MirrorChange[] } {
+  const ranked = rankedOf(module, state, view);
   const live = new Map<string, number | null>(
     combat.combatants.contents.map((c) => [c.id ?? "", typeof c.initiative === "number" ? c.initiative : null]),
   );
-  return planInitiativeMirror(rankedOf(module, state, view), combatantIds(combat), live);
+  return { order: orderOf(combat, ranked), changes: planInitiativeMirror(ranked, combatantIds(combat), live) };
 }

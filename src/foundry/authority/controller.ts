@@ -24,7 +24,7 @@ import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
-import { mirrorChanges, turnOrderFor } from "../interop";
+import { mirrorOf } from "../interop";
 import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
 import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 
@@ -51,7 +51,8 @@ async function write(
   const { view, before, state } = applied;
   const module = moduleOfCombat(combat);
   const round = view.round;
-  const turn = turnIndex(turnOrderFor(combat, module, state, view), view);
+  const mirror = mirrorOf(combat, module, state, view);
+  const turn = turnIndex(mirror.order, view);
   // Undo steps go back even when the restored turn stands later in the order (or in the same round).
   const rewound = applied.events.some((event) => event.type === "rewound");
   const direction: 1 | -1 =
@@ -66,12 +67,12 @@ async function write(
     started: !before.started && view.started,
   };
   const delta = timeDelta(step);
-  if (!before.started && view.started) Hooks.callAll("combatStart", combat, hookData);
+  if (step.started) Hooks.callAll("combatStart", combat, hookData);
   else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
   else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
-  const combatants = mirrorChanges(combat, module, state, view);
+  const combatants = mirror.changes;
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
@@ -291,8 +292,8 @@ async function resync(combat: Combat.Implementation): Promise<boolean> {
   if (bound === null) return false;
   const module = moduleOfCombat(combat);
   const { view, state } = bound;
-  const turn = turnIndex(turnOrderFor(combat, module, state, view), view);
-  const combatants = mirrorChanges(combat, module, state, view);
+  const { order, changes: combatants } = mirrorOf(combat, module, state, view);
+  const turn = turnIndex(order, view);
   if (combat.round === view.round && combat.turn === turn && combatants.length === 0) return false;
   await combat.update(asUpdate({ round: view.round, turn, ...(combatants.length > 0 ? { combatants } : {}) }));
   return true;
