@@ -99,12 +99,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Whether every history entry has the shape of one. A patch's operations are checked when the
- * snapshot is rebuilt (`loadEncounter`), so that a load does not read the whole history.
+ * Whether every history entry has the shape of one (its round facts, where present, included). A
+ * patch's operations are checked when the snapshot is rebuilt (`loadEncounter`), so that a load
+ * does not read the whole history.
  */
 function isHistory(history: Record<string, unknown>): boolean {
   return Object.values(history).every(
-    (entry) => isRecord(entry) && (entry.kind === "turn" || entry.kind === "round") && Array.isArray(entry.undo),
+    (entry) =>
+      isRecord(entry) &&
+      (entry.kind === "turn" || entry.kind === "round") &&
+      Array.isArray(entry.undo) &&
+      (entry.r === undefined || Number.isInteger(entry.r)) &&
+      (entry.s === undefined || typeof entry.s === "boolean"),
   );
 }
 
@@ -123,13 +129,6 @@ export function parseStoredEncounter(value: unknown): StoredEncounter | null {
     // The upgrade rebuilds every snapshot now: every patch must be one.
     if (!Object.values(history).every((entry) => isPatch((entry as { undo?: unknown }).undo))) return null;
     return upgradeStored(value as unknown as StoredV1);
-  }
-  for (const entry of Object.values(history) as Record<string, unknown>[]) {
-    if (
-      (entry.r !== undefined && !Number.isInteger(entry.r)) ||
-      (entry.s !== undefined && typeof entry.s !== "boolean")
-    )
-      return null;
   }
   return value as unknown as StoredEncounter;
 }
@@ -316,8 +315,8 @@ export function encodeEncounter<S>(
   const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, before.stored.state);
   rememberForm(next.state, state);
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
-    const known = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
-    const form = known ?? encodeArrays(snap.state as unknown as Json, following);
+    const had = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
+    const form = had ?? encodeArrays(snap.state as unknown as Json, following);
     rememberForm(snap.state, form);
     return form;
   };
