@@ -229,14 +229,17 @@ export function createTrackerClass(Base: TrackerClass) {
      */
     #transplantKept(parts: Record<string, unknown>): void {
       const root = this.element as HTMLElement | null;
+      let live: Map<string, Element> | null = null;
       for (const part of Object.values(parts)) {
         if (!isElement(part)) continue;
         const kept = Array.from(part.querySelectorAll(`[${KEPT_ATTRIBUTE}]`));
         if (kept.length === 0) continue;
-        const live = new Map<string, Element>();
-        if (root !== null)
-          for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
-            live.set(row.dataset.combatantId ?? "", row);
+        if (live === null) {
+          live = new Map();
+          if (root !== null)
+            for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
+              live.set(row.dataset.combatantId ?? "", row);
+        }
         for (const placeholder of kept) {
           const row = live.get(placeholder.getAttribute("data-combatant-id") ?? "");
           if (row !== undefined) placeholder.replaceWith(row);
