@@ -112,6 +112,16 @@ async function regionEvent(
   name: "tokenTurnStart" | "tokenTurnEnd",
   context: Combat.TurnEventContext,
 ): Promise<void> {
+  await triggerRegions(combat, combatant, name, context);
+}
+
+/** Trigger a Region event for each Region the combatant's token is in, with the event's own data. */
+async function triggerRegions(
+  combat: LifecycleCombat,
+  combatant: Combatant.Implementation,
+  name: string,
+  context: object,
+): Promise<void> {
   const token = combatant.token as unknown as RegionToken | null;
   if (token === null || token.regions === undefined) return;
   const data = { token, combatant, combat, ...context };
@@ -129,12 +139,7 @@ async function regionRoundEvent(
   name: "tokenRoundStart" | "tokenRoundEnd",
   round: number,
 ): Promise<void> {
-  for (const combatant of combat.turns) {
-    const token = combatant.token as unknown as RegionToken | null;
-    if (token === null || token.regions === undefined) continue;
-    const data = { token, combatant, combat, round, skipped: false };
-    await Promise.allSettled([...token.regions].map((region) => region._triggerEvent(name, data)));
-  }
+  for (const combatant of combat.turns) await triggerRegions(combat, combatant, name, { round, skipped: false });
 }
 
 /** The part of a TokenDocument and its Regions the Region turn and round events use. */
