@@ -76,7 +76,10 @@ async function write(
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
-  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(direction, delta));
+  // A direction only where the turn or the round moves, as core sends one only from its turn and
+  // round changes: a declaration or a roll goes nowhere.
+  const moved = step.started || round !== before.round || view.current !== before.current;
+  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(moved ? direction : null, delta));
   queueLifecycle(combat, step);
 }
 
