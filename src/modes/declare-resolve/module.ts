@@ -56,11 +56,7 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   // Other modules see each current IP, highest first, all round (the declarer moves up from the bottom).
   interop: {
     initiative: (state) =>
-      new Map(
-        state.combatants.flatMap((c) =>
-          c.ip === null ? [] : [[c.id, currentIP(c)] as const],
-        ),
-      ),
+      new Map(state.combatants.flatMap((c) => (c.ip === null ? [] : [[c.id, currentIP(c)] as const]))),
   },
   settings: DR_SETTING_DEFS,
   registerSettings: () => {
