@@ -79,8 +79,10 @@ async function scenario(n: number): Promise<Row[]> {
   sim.dice.push(6, 6, 6);
   push("side roll (GM)", await measure(sim, () => gm.sides.rollSide(combat, heroes?.id ?? "")));
   sim.dice.push(1, 1, 1, 1);
-  await gm.sides.rollSide(combat, foes?.id ?? "");
-  await sim.settle();
+  push(
+    "last side roll (GM; opens the declaration)",
+    await measure(sim, () => gm.sides.rollSide(combat, foes?.id ?? "")),
+  );
   // The foes declare first (lower roll): all but the last NPC, then measure one GM declaration.
   const order = stateOf(combat).declarationOrder;
   const aria = order[order.length - 1] ?? "";
@@ -109,6 +111,7 @@ async function scenario(n: number): Promise<Row[]> {
       "slow down (GM)",
       await measure(sim, () => gm.command(combat, { type: "slowDown", combatantId: slow, after })),
     );
+  push("next round (GM)", await measure(sim, () => gm.command(combat, { type: "nextRound" })));
   return rows;
 }
 

@@ -91,9 +91,10 @@ function kept(ranked: readonly RankedEntry[], live: ReadonlyMap<string, number |
   const value = ranked.map((entry) => {
     const v = live.get(entry.id);
     if (typeof v !== "number" || !Number.isFinite(v)) return null;
-    // In place: its own number, or a tie placed just below it (see `tied`), so that moving one of
-    // a run of tied combatants does not renumber the rest of the run.
-    return entry.hint === null || entry.hint === v || tied(entry.hint, v) ? v : null;
+    // In place: within 1 of its own number: a tie placed just below it (see `tied`), or a value
+    // placed between two neighbours earlier (`fill`), so that moving one combatant does not
+    // renumber the run it left or the one it joined.
+    return entry.hint === null || Math.abs(entry.hint - v) < 1 ? v : null;
   });
   const length = value.map(() => 0);
   const prev = value.map(() => -1);

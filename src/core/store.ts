@@ -75,10 +75,14 @@ export interface StoredEncounter {
 export interface StoredRequest {
   /** A fresh random id per request. */
   readonly id: string;
-  /** The user the request claims to come from; must equal the server-attested author. */
-  readonly userId: string;
-  readonly combatId: string;
   readonly command: Json;
+  /**
+   * Only in requests written in the older, longer form: the user the request claims to come from
+   * (must equal the server-attested author) and its encounter (must be the one it is written on).
+   * Today's form names neither: the author is the attested user, the encounter the written document's.
+   */
+  readonly userId?: string;
+  readonly combatId?: string;
 }
 
 /** The loaded form: the rules' encounter plus the storage bookkeeping the next write needs. */
@@ -173,12 +177,18 @@ function upgradeStored(old: StoredV1): StoredEncounter {
   return { v: STORED_VERSION, rev: old.rev, seq: old.seq, applied: old.applied, state, history };
 }
 
-/** The stored (flag) form of a request: the whole request as one string, replaced wholesale by every write. */
+/**
+ * The stored (flag) form of a request: `[id, command]` as one string, replaced wholesale by every
+ * write. The author and the encounter are not written: the GM reads them from the update itself.
+ */
 export function encodeRequest(request: StoredRequest): string {
-  return JSON.stringify(request);
+  return JSON.stringify([request.id, request.command]);
 }
 
-/** Narrow a player's request flag (the string `encodeRequest` wrote), or null when it is malformed. */
+/**
+ * Narrow a player's request flag, or null when it is malformed: today's `[id, command]` string, or
+ * the older `{id, userId, combatId, command}` one (still checked against the author and encounter).
+ */
 export function parseStoredRequest(raw: unknown): StoredRequest | null {
   if (typeof raw !== "string") return null;
   let value: unknown;
@@ -187,11 +197,15 @@ export function parseStoredRequest(raw: unknown): StoredRequest | null {
   } catch {
     return null;
   }
+  if (Array.isArray(value)) {
+    const [id, command] = value as unknown[];
+    return value.length === 2 && typeof id === "string" && isRecord(command) ? { id, command: command as Json } : null;
+  }
   if (!isRecord(value)) return null;
   const { id, userId, combatId, command } = value;
   if (typeof id !== "string" || typeof userId !== "string" || typeof combatId !== "string") return null;
   if (!isRecord(command)) return null;
-  return value as unknown as StoredRequest;
+  return { id, userId, combatId, command: command as Json };
 }
 
 /** A fresh stored encounter for a newly created state. */

@@ -288,14 +288,16 @@ export function turnHookOptions(direction: number, delta: number): V13TurnOption
 }
 
 /**
- * The options of a Combat update that moves world time by `delta` seconds in `direction`: the
+ * The options of a Combat update that moves world time by `delta` seconds in `direction` (null: no
+ * turn or round moves, so no direction is sent): the
  * operation's `worldTime: {delta}` on both generations (https://github.com/foundryvtt/foundryvtt/issues/10924).
  */
 export function timeUpdateOptions(
-  direction: 1 | -1,
+  direction: 1 | -1 | null,
   delta: number,
-): { direction: 1 | -1; worldTime?: { delta: number } } {
-  return delta === 0 ? { direction } : { direction, worldTime: { delta } };
+): { direction?: 1 | -1; worldTime?: { delta: number } } {
+  const time = delta === 0 ? {} : { worldTime: { delta } };
+  return direction === null ? time : { direction, ...time };
 }
 
 /**

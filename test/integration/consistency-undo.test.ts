@@ -93,6 +93,23 @@ describe("core's turn hooks still fire", () => {
     expect(fired[0]?.[1]).toEqual({ round: 1, turn: 0 });
   });
 
+  it("a write that moves no turn sends no direction, as core sends one only when the turn or round moves", async () => {
+    const sim = await battle();
+    const directions = () =>
+      hooks(sim.gm, "updateCombat").map((args) => (args[2] as { direction?: number } | undefined)?.direction);
+    const seen = directions().length;
+    // A turn and a delay move the turn on; a change of the skip-defeated rule moves nothing.
+    await combatOn(sim.client(ALICE)).nextTurn();
+    await sim.settle();
+    await apiOn(sim.gm).command(combatOn(sim.gm), { type: "delay", combatantId: idOf(sim.gm, "brom") });
+    await sim.settle();
+    const flags = serverCombat(sim).flags as Record<string, { encounter?: { state?: { skipDefeated?: boolean } } }>;
+    const skip = flags["structured-initiative"]?.encounter?.state?.skipDefeated !== true;
+    await apiOn(sim.gm).command(combatOn(sim.gm), { type: "setSkipDefeated", skip });
+    await sim.settle();
+    expect(directions().slice(seen)).toEqual([1, 1, undefined]);
+  });
+
   it("combatTurn on a turn change and combatRound on a round change, forward and back", async () => {
     const sim = await battle();
     await combatOn(sim.client(ALICE)).nextTurn();

@@ -23,6 +23,19 @@ import {
   turnsOn,
 } from "./world.js";
 import { commandAs, declareAs, drEncounter, drOn, drWorld, rollIPs, systemOf } from "./declare-resolve-world.js";
+import {
+  carriedInOf,
+  resolvedOf,
+  type DeclareResolveState,
+} from "../../src/modes/declare-resolve/rules/declare-resolve";
+
+const at = (state: DeclareResolveState, i: number) => {
+  const c = state.combatants[i];
+  if (c === undefined) throw new Error(`no combatant ${String(i)}`);
+  return c;
+};
+const carriedOf = (state: DeclareResolveState, i: number) => carriedInOf(state, at(state, i));
+const resolvedAt = (state: DeclareResolveState, i: number) => resolvedOf(state, at(state, i));
 
 function contentOf(message: JsonObject | undefined): string {
   return typeof message?.content === "string" ? message.content : "";
@@ -73,9 +86,10 @@ describe("initiative points are Foundry rolls, once per combat", () => {
       "Officer rolls initiative points.",
     ]);
     expect(rollsOf(chat(sim)[0] ?? {})[0]?.formula).toBe("2d10 + 3 + 1");
-    // The tracker's initiative column and Foundry's turns follow IP, slowest first while declaring.
+    // The tracker's initiative column and Foundry's turns follow IP, fastest first all round: the
+    // slowest, at the bottom, declares first.
     await start(sim);
-    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Brom", order: ["Brom", "Aria", "Officer"] });
+    expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Brom", order: ["Officer", "Aria", "Brom"] });
     expectAgreement(sim);
     expectNoErrors(sim);
   });
@@ -243,7 +257,7 @@ describe("declare, slowest first", () => {
     await commandAs(sim, sim.gm, { type: "upkeep" });
     // Round 2: Aria has 3 AP; two Dodges (4) do not fit, one does.
     expect(drOn(sim.gm)).toMatchObject({ round: 2, phase: "declare" });
-    expect(drOn(sim.gm).combatants[0]?.carriedIn).toEqual({
+    expect(carriedOf(drOn(sim.gm), 0)).toEqual({
       action: { name: "Power Attack", cost: 7, kind: "attack", def: 0 },
       ap: 2,
     });
@@ -258,7 +272,7 @@ describe("declare, slowest first", () => {
     await declareAs(sim, sim.gm, "officer", []);
     // The carried Power Attack finishes at the start of the resolution, before the Officer's actions.
     expect(turnsOn(sim.gm).current).toBe("Aria");
-    expect(drOn(sim.gm).combatants[0]?.resolved).toBe(0);
+    expect(resolvedAt(drOn(sim.gm), 0)).toBe(0);
     await next(sim, ALICE);
     expect(turnsOn(sim.gm).current).toBe("Aria");
     await next(sim, ALICE);

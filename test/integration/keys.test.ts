@@ -58,7 +58,7 @@ function since(client: SimClient, mark: number): string[] {
 /** The server's encounter, with the ids of requests (random per request) blanked. */
 function stored(sim: Sim): string {
   return serverCombatJson(sim)
-    .replace(/(\\"id\\":\\")[A-Za-z0-9]{16}/g, "$1#")
+    .replace(/("request":"\[\\")[A-Za-z0-9]{16}/g, "$1#")
     .replace(/("applied":")[A-Za-z0-9]{16}/g, "$1#");
 }
 

@@ -11,6 +11,7 @@ import { expect } from "vitest";
 import type { AllowedAction, Requester } from "../../src/core/engine";
 import {
   availableAP,
+  declarationOf,
   currentDeclarer,
   currentResolver,
   pendingTies,
@@ -238,7 +239,8 @@ export function drCommandFor(
  */
 export function expectDeclarationsFit(state: DeclareResolveState): void {
   for (const c of state.combatants) {
-    const d = c.declaration;
+    // This round's: an earlier round's declaration was checked against that round's budget.
+    const d = declarationOf(state, c);
     if (d === null) continue;
     const total = d.actions.reduce((sum, x) => sum + x.cost, 0);
     const available = availableAP(state, c);

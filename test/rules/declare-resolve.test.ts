@@ -17,6 +17,9 @@ import {
 import {
   DECLARE_RESOLVE_REFUSALS,
   apView,
+  carriedInOf,
+  declarationOf,
+  resolvedOf,
   combatantRows,
   createDeclareResolve,
   currentDeclarer,
@@ -397,12 +400,14 @@ describe("ties in IP: higher modifier counts as faster; what is still tied the G
 // ---------------------------------------------------------------------------------------------
 
 describe("Step 2: declare actions in initiative order, from lowest to highest", () => {
-  it("the slowest declares first; the tracker lists the declare order and who is next", () => {
+  const NOTHING_DECLARED = { round: 1, actions: [], carry: 0, skipped: false, carriedIn: null, resolved: 0 };
+
+  it("the slowest declares first, from the bottom of the one order the tracker shows all round; who is next", () => {
     expect(declareResolveMode.view(battle)).toEqual({
       started: true,
       round: 1,
       step: "declare",
-      order: ["goblin", "orc", "bob", "alice"],
+      order: ["alice", "bob", "orc", "goblin"],
       current: "goblin",
       next: "orc",
     });
@@ -411,9 +416,12 @@ describe("Step 2: declare actions in initiative order, from lowest to highest", 
   it("players for their characters, the GM for the NPCs (and anyone)", () => {
     const s = run(battle, declare("goblin", MELEE), declare("orc", DODGE));
     expect(must(s, declare("bob", MELEE), BOB).state.combatants.find((c) => c.id === "bob")?.declaration).toEqual({
+      round: 1,
       actions: [{ name: "Melee Attack", cost: 4, kind: "attack", def: 0 }],
       carry: 0,
       skipped: false,
+      carriedIn: null,
+      resolved: 0,
     });
     expect(must(s, declare("bob", MELEE), GM).step).toBe("turn");
   });
@@ -432,13 +440,13 @@ describe("Step 2: declare actions in initiative order, from lowest to highest", 
 
   it("an empty list is the explicit 'no actions this round'", () => {
     const s = must(battle, declare("goblin")).state;
-    expect(who(s, "goblin").declaration).toEqual({ actions: [], carry: 0, skipped: false });
+    expect(who(s, "goblin").declaration).toEqual(NOTHING_DECLARED);
     expect(currentDeclarer(s)).toBe("orc");
   });
 
   it("the GM's next turn skips the current declarer: it declares nothing", () => {
     const { state, events } = must(battle, next);
-    expect(who(state, "goblin").declaration).toEqual({ actions: [], carry: 0, skipped: true });
+    expect(who(state, "goblin").declaration).toEqual({ ...NOTHING_DECLARED, skipped: true });
     expect(events.map((e) => e.type)).toContain("declarationSkipped");
   });
 
@@ -581,13 +589,13 @@ describe("AP: no declared action may resolve in another round unless it also req
       start,
     );
     if (carried > 0) {
+      // Round 2, after a round 1 in which the goblin declared a long Power Attack.
+      const power = { name: "Power Attack", cost: 7, kind: "attack", def: 0 } as const;
+      const last = { round: 1, actions: [power], carry: carried, skipped: false, carriedIn: null, resolved: 1 };
       s = {
         ...s,
-        combatants: s.combatants.map((c) =>
-          c.id === "goblin"
-            ? { ...c, carriedIn: { action: { name: "Power Attack", cost: 7, kind: "attack", def: 0 }, ap: carried } }
-            : c,
-        ),
+        round: 2,
+        combatants: s.combatants.map((c) => (c.id === "goblin" ? { ...c, declaration: last } : c)),
       };
     }
     return deepFreeze(s);
@@ -665,7 +673,10 @@ describe("AP: no declared action may resolve in another round unless it also req
     expect(apView(s, who(s, "goblin"))).toEqual({ budget: 5, available: 5, carriedIn: 0, declared: 7, carriedOut: 2 });
     const round2 = run(declareAll(s, {}), nextRound, upkeep);
     const goblin = who(round2, "goblin");
-    expect(goblin.carriedIn).toEqual({ action: { name: "Power Attack", cost: 7, kind: "attack", def: 0 }, ap: 2 });
+    expect(carriedInOf(round2, goblin)).toEqual({
+      action: { name: "Power Attack", cost: 7, kind: "attack", def: 0 },
+      ap: 2,
+    });
     expect(apView(round2, goblin)).toEqual({ budget: 5, available: 3, carriedIn: 2, declared: 0, carriedOut: 0 });
     expect(refusal(apply(round2, declare("goblin", MELEE, JAB)))).toEqual({
       code: "apOverBudget",
@@ -692,7 +703,7 @@ describe("AP: no declared action may resolve in another round unless it also req
 describe("DEF: declared actions that alter DEF apply for the entire round", () => {
   it("the DEF changes of a declaration add up, shown per combatant", () => {
     const s = run(battle, declare("goblin", DODGE, { ...DODGE, name: "Parry", def: -1, cost: 1 }));
-    expect(defChange(who(s, "goblin"))).toBe(2);
+    expect(defChange(s, who(s, "goblin"))).toBe(2);
     expect(combatantRows(s).find((r) => r.combatantId === "goblin")?.def).toBe(2);
     expect(combatantRows(s).find((r) => r.combatantId === "orc")?.def).toBe(0);
   });
@@ -700,8 +711,8 @@ describe("DEF: declared actions that alter DEF apply for the entire round", () =
   it("the change lasts through the round's resolution and is gone next round", () => {
     const s = declareAll(battle, { goblin: [DODGE] });
     const { state } = resolveAll(s);
-    expect(defChange(who(state, "goblin"))).toBe(3);
-    expect(defChange(who(run(state, upkeep), "goblin"))).toBe(0);
+    expect(defChange(state, who(state, "goblin"))).toBe(3);
+    expect(defChange(run(state, upkeep), who(run(state, upkeep), "goblin"))).toBe(0);
   });
 });
 
@@ -908,13 +919,13 @@ describe("undo: each declaration, each resolved action, each upkeep and each rou
     // Round 1: the goblin's Power Attack carries 2 AP into round 2. Round 2 is played; round 3 begins.
     const e = play(fresh, ...round1, next, next, next, next, upkeep);
     const round2Start = e.state;
-    expect(who(round2Start, "goblin").carriedIn?.ap).toBe(2);
+    expect(carriedInOf(round2Start, who(round2Start, "goblin"))?.ap).toBe(2);
     // Round 2: Bob and Alice are skipped; the goblin's Power Attack finishes, then the orc attacks.
     const round3 = play(e, declare("goblin"), declare("orc", MELEE), next, next, next, next, upkeep);
     expect(round3.state.round).toBe(3);
     const back = play(round3, { type: "previousRound" });
     expect(back.state).toEqual(round2Start);
-    expect(who(back.state, "goblin").carriedIn).toEqual({
+    expect(carriedInOf(back.state, who(back.state, "goblin"))).toEqual({
       action: { name: "Power Attack", cost: 7, kind: "attack", def: 0 },
       ap: 2,
     });
@@ -1005,6 +1016,58 @@ describe("parseCommand narrows untrusted data", () => {
   });
 });
 
+describe("a state stored before declarations carried their round is read in today's shape", () => {
+  /** The older shape of a state: each combatant kept `carriedIn` and `resolved`, and a new round cleared every declaration. */
+  function olderShape(state: DeclareResolveState): unknown {
+    return {
+      ...state,
+      combatants: state.combatants.map(({ declaration, ...c }) => {
+        const d = declarationOf(state, { ...c, declaration });
+        return {
+          ...c,
+          declaration: d === null ? null : { actions: d.actions, carry: d.carry, skipped: d.skipped },
+          carriedIn: carriedInOf(state, { ...c, declaration }),
+          resolved: resolvedOf(state, { ...c, declaration }),
+        };
+      }),
+    };
+  }
+  const facts = (state: DeclareResolveState) => ({
+    view: declareResolveMode.view(state),
+    rows: combatantRows(state),
+    allowed: declareResolveMode.allowed(state, GM),
+  });
+
+  const declared = declareAll(battle, { goblin: [POWER], orc: [MELEE, JAB] });
+  const atUpkeep = resolveAll(declared).state;
+  const round2 = run(atUpkeep, upkeep);
+  it("(the cases below are what they say)", () => {
+    const first = currentResolver(declared) ?? "";
+    const oneResolved = run(declared, next);
+    expect(resolvedOf(oneResolved, who(oneResolved, first))).toBe(1);
+    expect(atUpkeep.phase).toBe("upkeep");
+    expect(round2).toMatchObject({ round: 2, phase: "declare" });
+    expect(carriedInOf(round2, who(round2, "goblin"))?.ap).toBe(2);
+    expect(currentDeclarer(round2)).toBe("goblin");
+  });
+
+  it.each([
+    ["mid-resolution, one turn resolved", run(declared, next)],
+    ["at the upkeep", atUpkeep],
+    ["the next round, a long action carried in, before anyone declares", round2],
+    ["the next round, after the first declaration", run(round2, declare("goblin", DODGE))],
+  ])("%s: the same order, rows, AP and what may be done", (_when, state) => {
+    const read = parseDeclareResolveState(JSON.parse(JSON.stringify(olderShape(state))));
+    expect(read).not.toBeNull();
+    if (read === null) return;
+    expect(facts(read)).toEqual(facts(state));
+    // And it plays on the same: the next step's view agrees.
+    const a = apply(read, next);
+    const b = apply(state, next);
+    expect(a.ok && declareResolveMode.view(a.state)).toEqual(b.ok && declareResolveMode.view(b.state));
+  });
+});
+
 describe("parseDeclareResolveState rejects malformed stored data", () => {
   const good = declareAll(battle, { goblin: [POWER], orc: [DODGE] });
   const goblinAt = good.combatants.findIndex((c) => c.id === "goblin");
@@ -1054,7 +1117,29 @@ describe("parseDeclareResolveState rejects malformed stored data", () => {
     },
     {
       what: "more resolved turns than it has",
-      change: (d: Record<string, unknown>) => void (combatant(d, 0).resolved = 5),
+      change: (d: Record<string, unknown>) => {
+        (combatant(d, goblinAt).declaration as Record<string, unknown>).resolved = 5;
+      },
+    },
+    {
+      what: "a declaration of a later round",
+      change: (d: Record<string, unknown>) => {
+        (combatant(d, goblinAt).declaration as Record<string, unknown>).round = 2;
+      },
+    },
+    {
+      what: "a declaration without its round",
+      change: (d: Record<string, unknown>) => {
+        delete (combatant(d, goblinAt).declaration as Record<string, unknown>).round;
+      },
+    },
+    {
+      what: "an old-shape combatant with a malformed carried action",
+      change: (d: Record<string, unknown>) => {
+        const c = combatant(d, goblinAt);
+        c.carriedIn = { action: null, ap: 2 };
+        c.resolved = 0;
+      },
     },
     {
       what: "duplicate IP change ids",

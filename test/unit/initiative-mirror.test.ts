@@ -101,6 +101,23 @@ describe("the initiative mirror", () => {
     expect(coreSort(applied(live, moved))).toEqual(["b", "c", "d", "e", "a"]);
   });
 
+  it("values placed between neighbours, above their own number, stay when another combatant moves", () => {
+    // x, y and z were placed between 18 and their own 17 when they moved in earlier.
+    const ids = ["t", "x", "y", "z", "a", "b"];
+    const live = new Map<string, number | null>([
+      ["t", 18],
+      ["x", 17.7],
+      ["y", 17.5],
+      ["z", 17.3],
+      ["a", 16.99],
+      ["b", 9],
+    ]);
+    // a delays to the end: only a is written.
+    const moved = planInitiativeMirror(ranked(["t", "x", "y", "z", "b", "a"], [18, 17, 17, 17, 9, null]), ids, live);
+    expect(moved).toEqual([{ _id: "a", initiative: 8 }]);
+    expect(coreSort(applied(live, moved))).toEqual(["t", "x", "y", "z", "b", "a"]);
+  });
+
   it("writes nothing when the values already give the order", () => {
     const live = new Map<string, number | null>([
       ["a", 11],

@@ -76,7 +76,10 @@ async function write(
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
-  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(direction, delta));
+  // A direction only where the turn or the round moves, as core sends one only from its turn and
+  // round changes: a declaration or a roll goes nowhere.
+  const moved = step.started || round !== before.round || view.current !== before.current;
+  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(moved ? direction : null, delta));
   queueLifecycle(combat, step);
 }
 
@@ -444,18 +447,13 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
     return shown(combat, refusal("typedResult", combatantOf(command)));
   const target = carrier(combat, who, command);
   if (target === null) return shown(combat, refusal("noOwnedCombatant"));
-  const request: StoredRequest = {
-    id: foundry.utils.randomID(),
-    userId: user.id,
-    combatId: combat.id ?? "",
-    command,
-  };
+  const request: StoredRequest = { id: foundry.utils.randomID(), command };
   const result = new Promise<CommandResult>((resolve) => {
     const timer = setTimeout(() => {
       pending.delete(request.id);
       resolve(refusal("timeout"));
     }, REQUEST_TIMEOUT_MS);
-    pending.set(request.id, { resolve, timer, combatId: request.combatId });
+    pending.set(request.id, { resolve, timer, combatId: combat.id ?? "" });
   });
   try {
     const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
@@ -567,8 +565,9 @@ export async function handleRequest(combat: Combat.Implementation, raw: unknown,
   const author = game.users.contents.find((u) => u.id === userId);
   if (request === null || author === undefined) return;
   let result: CommandResult;
-  if (request.userId !== userId) result = refusal("wrongUser");
-  else if (request.combatId !== combat.id) result = refusal("malformedCommand");
+  // Only the older form names an author and an encounter; today's is the attested author's, here.
+  if (request.userId !== undefined && request.userId !== userId) result = refusal("wrongUser");
+  else if (request.combatId !== undefined && request.combatId !== combat.id) result = refusal("malformedCommand");
   else result = await applyAsAuthority(combat, request.command, requesterFor(combat, author), request.id);
   await tell(author, combat, result, request.id);
 }

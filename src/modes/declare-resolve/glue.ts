@@ -423,7 +423,7 @@ async function syncDefEffects(combat: Combat.Implementation): Promise<void> {
     const actor = combatant.actor;
     const c = state.combatants.find((x) => x.id === combatant.id);
     if (actor === null || c === undefined) continue;
-    const amount = c.defeated ? 0 : defChange(c);
+    const amount = c.defeated ? 0 : defChange(state, c);
     const mine = actor.effects.contents.filter((e) => {
       const mark = defMarkOf(e);
       return mark !== null && mark.combatId === combat.id && mark.combatantId === c.id;

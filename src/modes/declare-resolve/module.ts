@@ -53,15 +53,10 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
     ),
     end: declareResolveEnd,
   },
-  // Other modules see each IP while resolving (highest first); declaring runs lowest first, so they
-  // see places, counted down, then.
+  // Other modules see each current IP, highest first, all round (the declarer moves up from the bottom).
   interop: {
     initiative: (state) =>
-      new Map(
-        state.combatants.flatMap((c) =>
-          c.ip === null ? [] : [[c.id, state.phase === "declare" ? null : currentIP(c)] as const],
-        ),
-      ),
+      new Map(state.combatants.flatMap((c) => (c.ip === null ? [] : [[c.id, currentIP(c)] as const]))),
   },
   settings: DR_SETTING_DEFS,
   registerSettings: () => {

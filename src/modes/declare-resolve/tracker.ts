@@ -14,7 +14,11 @@ import {
   currentDeclarer,
   currentStep,
   currentTurn,
+  availableAP,
+  carriedInOf,
   declarationLegality,
+  declarationOf,
+  resolvedOf,
   extraAttackQueue,
   pendingTies,
   resolutionQueue,
@@ -200,17 +204,19 @@ function extraFlags(actions: readonly { readonly kind: string }[]): boolean[] {
  * Which of a combatant's declared actions are resolved: its turns are the carried action (if any),
  * the initial actions together, then each extra attack (`resolutionTurns`), `resolved` of them done.
  */
-function doneFlags(c: DeclareResolveCombatant, phase: string): boolean[] {
-  const actions = c.declaration?.actions ?? [];
+function doneFlags(state: DeclareResolveState, c: DeclareResolveCombatant): boolean[] {
+  const phase = state.phase;
+  const actions = declarationOf(state, c)?.actions ?? [];
   if (phase === "upkeep") return actions.map(() => true);
   if (phase !== "resolve") return actions.map(() => false);
   const extras = extraFlags(actions);
-  const offset = c.carriedIn === null ? 0 : 1;
+  const offset = carriedInOf(state, c) === null ? 0 : 1;
+  const resolved = resolvedOf(state, c);
   const hasInitial = extras.some((x) => !x);
   let k = 0;
   return extras.map((extra) => {
     const index = extra ? offset + (hasInitial ? 1 : 0) + k++ : offset;
-    return index < c.resolved;
+    return index < resolved;
   });
 }
 
@@ -258,7 +264,7 @@ function declareForm(
   const legality = declarationLegality(state, declarer, draft);
   const total = draft.reduce((sum, a) => sum + (Number.isFinite(a.cost) ? a.cost : 0), 0);
   const c = state.combatants.find((x) => x.id === declarer);
-  const available = Math.max(0, state.budget - (c?.carriedIn?.ap ?? 0));
+  const available = c === undefined ? state.budget : availableAP(state, c);
   const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
   let verdict: string;
   if (!legality.ok) {
@@ -356,7 +362,7 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
       const d = row.declaration;
       const flags = extraFlags(d?.actions ?? []);
       const c = state.combatants.find((x) => x.id === id);
-      const done = c === undefined ? [] : doneFlags(c, state.phase);
+      const done = c === undefined ? [] : doneFlags(state, c);
       const actions = (d?.actions ?? []).map((a, i) => chip(i18n, a, flags[i] ?? false, done[i] ?? false));
       const { conditions } = row;
       const conditionTexts = [

@@ -15,6 +15,7 @@ import {
   declareResolveMode,
   pendingTies,
   resolutionTurns,
+  resolvedOf,
   rollsNeeded,
   type ActionInput,
   type DeclareResolveCommand,
@@ -117,7 +118,11 @@ function invariants(state: DeclareResolveState): void {
     if (state.phase === "resolve") expect(currentResolver(state), "the resolve step with no resolver").not.toBeNull();
   }
   for (const c of state.combatants) {
-    expect(c.resolved, `${c.id}'s resolution turns done`).toBeLessThanOrEqual(resolutionTurns(c).length);
+    expect(resolvedOf(state, c), `${c.id}'s resolution turns done`).toBeLessThanOrEqual(
+      resolutionTurns(state, c).length,
+    );
+    if (c.declaration !== null)
+      expect(c.declaration.round, `${c.id} declared in a later round`).toBeLessThanOrEqual(state.round);
     if (state.phase === "setup") expect(c.declaration, `${c.id} declared before the start`).toBeNull();
     if (c.declaration !== null) expect(c.ip, `${c.id} declared without IP`).not.toBeNull();
     const ids = c.ipChanges.map((x) => x.id);

@@ -34,8 +34,11 @@
  * A defeated combatant takes no part: it does not declare or resolve, is in no tie, needs no roll and
  * has no upkeep; its facts are kept for when it comes back.
  *
- * The state keeps per-combatant facts (IP, changes, tie break, this round's declaration, the action
- * carried in, how many resolution turns it has had); every order, and who is current, is derived.
+ * The state keeps per-combatant facts (IP, changes, tie break, its latest declaration); every order,
+ * and who is current, is derived. A declaration carries its round, the action carried into that
+ * round and how many resolution turns its combatant has had: a new round begins without touching any
+ * combatant (an older round's declaration counts as none), so the upkeep writes only what it ticks.
+ * One order is shown all round, fastest first: the declaration walks it from the bottom up.
  */
 
 import {
@@ -198,14 +201,20 @@ export interface Conditions {
   readonly stunned: number;
 }
 
-/** A combatant's declaration this round. */
+/** A combatant's declaration, for the round it was made in (see {@link declarationOf}). */
 export interface Declaration {
+  /** The round it was made in. */
+  readonly round: number;
   /** In declared order; empty: no actions this round. */
   readonly actions: readonly DeclaredAction[];
   /** AP its single long action carries into the next round (0: none). */
   readonly carry: number;
   /** The GM skipped the combatant's turn to declare: it declared nothing. */
   readonly skipped: boolean;
+  /** The action last round carried into this one (fixed when the declaration is made). */
+  readonly carriedIn: CarriedAction | null;
+  /** How many of its combatant's resolution turns are done in its round. */
+  readonly resolved: number;
 }
 
 /** An action declared last round that finishes at the start of this round's resolution. */
@@ -226,12 +235,8 @@ export interface DeclareResolveCombatant {
   readonly ip: InitiativePoints | null;
   readonly ipChanges: readonly IPChange[];
   readonly tieBreak: TieBreak | null;
-  /** This round's declaration; null until it declares. */
+  /** Its latest declaration, of this round or an earlier one; null until it first declares. */
   readonly declaration: Declaration | null;
-  /** The action it carried into this round, if any. */
-  readonly carriedIn: CarriedAction | null;
-  /** How many of its resolution turns are done this round. */
-  readonly resolved: number;
   readonly conditions: Conditions;
 }
 
@@ -339,6 +344,26 @@ export interface DeclareResolveEvent extends RuleEvent {
 // ---------------------------------------------------------------------------------------------
 
 /** A combatant's current IP: base + its changes; null until it rolls. */
+/** The combatant's declaration this round, or null (it has not declared yet this round). */
+export function declarationOf(state: DeclareResolveState, c: DeclareResolveCombatant): Declaration | null {
+  const d = c.declaration;
+  return d !== null && d.round === state.round ? d : null;
+}
+
+/** The action last round's declaration carried into this round, or null. */
+export function carriedInOf(state: DeclareResolveState, c: DeclareResolveCombatant): CarriedAction | null {
+  const d = c.declaration;
+  if (d === null) return null;
+  if (d.round === state.round) return d.carriedIn;
+  const long = d.round === state.round - 1 && d.carry > 0 ? d.actions[0] : undefined;
+  return long === undefined ? null : { action: long, ap: d.carry };
+}
+
+/** How many of the combatant's resolution turns are done this round. */
+export function resolvedOf(state: DeclareResolveState, c: DeclareResolveCombatant): number {
+  return declarationOf(state, c)?.resolved ?? 0;
+}
+
 export function currentIP(c: DeclareResolveCombatant): number | null {
   if (c.ip === null) return null;
   return c.ipChanges.reduce((sum, change) => sum + change.amount, c.ip.total);
@@ -479,24 +504,25 @@ export interface APView {
 
 /** AP available to the combatant this round: the budget minus what an earlier action carried over. */
 export function availableAP(state: DeclareResolveState, c: DeclareResolveCombatant): number {
-  return Math.max(0, state.budget - (c.carriedIn?.ap ?? 0));
+  return Math.max(0, state.budget - (carriedInOf(state, c)?.ap ?? 0));
 }
 
 /** A combatant's AP this round. */
 export function apView(state: DeclareResolveState, c: DeclareResolveCombatant): APView {
-  const declared = (c.declaration?.actions ?? []).reduce((sum, a) => sum + a.cost, 0);
+  const d = declarationOf(state, c);
+  const declared = (d?.actions ?? []).reduce((sum, a) => sum + a.cost, 0);
   return {
     budget: state.budget,
     available: availableAP(state, c),
-    carriedIn: c.carriedIn?.ap ?? 0,
+    carriedIn: carriedInOf(state, c)?.ap ?? 0,
     declared,
-    carriedOut: c.declaration?.carry ?? 0,
+    carriedOut: d?.carry ?? 0,
   };
 }
 
 /** The change to the combatant's DEF this round: the sum of its declared DEF changes. */
-export function defChange(c: DeclareResolveCombatant): number {
-  return (c.declaration?.actions ?? []).reduce((sum, a) => sum + a.def, 0);
+export function defChange(state: DeclareResolveState, c: DeclareResolveCombatant): number {
+  return (declarationOf(state, c)?.actions ?? []).reduce((sum, a) => sum + a.def, 0);
 }
 
 /** Whether a declaration may hold these actions, before sending it (the form's live legality). */
@@ -573,11 +599,12 @@ export interface ResolutionTurn {
 }
 
 /** A combatant's resolution turns this round, done or not, in the order it takes them. */
-export function resolutionTurns(c: DeclareResolveCombatant): ResolutionTurn[] {
+export function resolutionTurns(state: DeclareResolveState, c: DeclareResolveCombatant): ResolutionTurn[] {
   const turns: ResolutionTurn[] = [];
   const combatantId = c.id;
-  if (c.carriedIn !== null) turns.push({ combatantId, pass: 0, actions: [c.carriedIn.action], finishing: true });
-  const actions = c.declaration?.actions ?? [];
+  const carried = carriedInOf(state, c);
+  if (carried !== null) turns.push({ combatantId, pass: 0, actions: [carried.action], finishing: true });
+  const actions = declarationOf(state, c)?.actions ?? [];
   const initial: DeclaredAction[] = [];
   const extra: DeclaredAction[] = [];
   let attacks = 0;
@@ -606,7 +633,7 @@ function allTurns(state: DeclareResolveState): readonly TurnEntry[] {
 function listTurns(state: DeclareResolveState): readonly TurnEntry[] {
   const ordered = sortedBySpeed(state, participants(state));
   const list = ordered.flatMap((c, speed) =>
-    resolutionTurns(c).map((turn, i) => ({ turn, done: i < c.resolved, speed, index: i })),
+    resolutionTurns(state, c).map((turn, i) => ({ turn, done: i < resolvedOf(state, c), speed, index: i })),
   );
   // Each combatant's turns are in pass order, so sorting by pass keeps its own order.
   list.sort((a, b) => a.turn.pass - b.turn.pass || a.speed - b.speed);
@@ -633,11 +660,13 @@ export function extraAttackQueue(state: DeclareResolveState): readonly Resolutio
 
 /** Whether the combatant's carried action still has to finish this round (the tracker's "finishing"). */
 export function isFinishing(state: DeclareResolveState, c: DeclareResolveCombatant): boolean {
-  return c.carriedIn !== null && c.resolved === 0 && state.phase !== "upkeep" && state.phase !== "setup";
+  return (
+    carriedInOf(state, c) !== null && resolvedOf(state, c) === 0 && state.phase !== "upkeep" && state.phase !== "setup"
+  );
 }
 
-function nextTurnOf(c: DeclareResolveCombatant): ResolutionTurn | undefined {
-  return resolutionTurns(c)[c.resolved];
+function nextTurnOf(state: DeclareResolveState, c: DeclareResolveCombatant): ResolutionTurn | undefined {
+  return resolutionTurns(state, c)[resolvedOf(state, c)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,7 +676,7 @@ function nextTurnOf(c: DeclareResolveCombatant): ResolutionTurn | undefined {
 /** Who declares now (the slowest taking part who has not declared), or null outside the declare step or while a tie waits. */
 export function currentDeclarer(state: DeclareResolveState): string | null {
   if (state.phase !== "declare" || tiePending(state)) return null;
-  const waiting = participants(state).filter((c) => c.declaration === null);
+  const waiting = participants(state).filter((c) => declarationOf(state, c) === null);
   return sortedBySpeed(state, waiting).pop()?.id ?? null;
 }
 
@@ -661,7 +690,7 @@ export function currentResolver(state: DeclareResolveState): string | null {
 export function currentTurn(state: DeclareResolveState): ResolutionTurn | null {
   const id = currentResolver(state);
   const c = id === null ? undefined : findById(state.combatants, id);
-  return c === undefined ? null : (nextTurnOf(c) ?? null);
+  return c === undefined ? null : (nextTurnOf(state, c) ?? null);
 }
 
 function currentOf(state: DeclareResolveState): string | null {
@@ -748,7 +777,8 @@ export function combatantRows(state: DeclareResolveState): readonly CombatantRow
   return viewOrder(state).flatMap((id) => {
     const c = findById(state.combatants, id);
     if (c === undefined) return [];
-    const left = started && takesPart(c) && state.phase !== "upkeep" ? resolutionTurns(c).length - c.resolved : 0;
+    const left =
+      started && takesPart(c) && state.phase !== "upkeep" ? resolutionTurns(state, c).length - resolvedOf(state, c) : 0;
     return [
       {
         combatantId: id,
@@ -757,9 +787,9 @@ export function combatantRows(state: DeclareResolveState): readonly CombatantRow
         modifier: c.ip?.modifier ?? null,
         ipChanges: c.ipChanges,
         ap: apView(state, c),
-        def: defChange(c),
-        declaration: c.declaration,
-        carriedIn: c.carriedIn,
+        def: defChange(state, c),
+        declaration: declarationOf(state, c),
+        carriedIn: carriedInOf(state, c),
         finishing: isFinishing(state, c),
         conditions: c.conditions,
         defeated: c.defeated,
@@ -789,20 +819,13 @@ function enterPhase(state: DeclareResolveState, phase: DeclareResolvePhase, even
   return s;
 }
 
-/** Round `round` begins: last round's long actions are carried in; declarations and resolutions are cleared. */
+/**
+ * Round `round` begins. No combatant changes: last round's declarations now count as none, and
+ * their long actions as carried in (see {@link declarationOf} and {@link carriedInOf}).
+ */
 function startRound(state: DeclareResolveState, round: number, events: DeclareResolveEvent[]): DeclareResolveState {
-  const combatants = state.combatants.map((c): DeclareResolveCombatant => {
-    const d = c.declaration;
-    const long = d !== null && d.carry > 0 ? d.actions[0] : undefined;
-    return {
-      ...c,
-      declaration: null,
-      resolved: 0,
-      carriedIn: long === undefined ? null : { action: long, ap: d?.carry ?? 0 },
-    };
-  });
   events.push({ type: "roundStarted", round });
-  const s: DeclareResolveState = { ...state, combatants, round };
+  const s: DeclareResolveState = { ...state, round };
   return enterPhase(s, rollsNeeded(s).length > 0 ? "roll" : "declare", events);
 }
 
@@ -864,9 +887,8 @@ function advance(state: DeclareResolveState, events: DeclareResolveEvent[]): Dec
       const id = currentDeclarer(state);
       if (id === null) return state;
       events.push({ type: "declarationSkipped", round: state.round, combatantId: id });
-      const declaration: Declaration = { actions: [], carry: 0, skipped: true };
       return settle(
-        updateCombatant(state, id, (c) => ({ ...c, declaration })),
+        updateCombatant(state, id, (c) => ({ ...c, declaration: newDeclaration(state, c, [], 0, true) })),
         events,
       );
     }
@@ -876,7 +898,11 @@ function advance(state: DeclareResolveState, events: DeclareResolveEvent[]): Dec
       if (id === null || turn === null) return state;
       events.push({ type: "actionsResolved", round: state.round, combatantId: id, pass: turn.pass });
       return settle(
-        updateCombatant(state, id, (c) => ({ ...c, resolved: c.resolved + 1 })),
+        updateCombatant(state, id, (c) => {
+          // A combatant that missed the declaration (defeated then) resolves only what it carried in.
+          const d = declarationOf(state, c) ?? newDeclaration(state, c, [], 0, true);
+          return { ...c, declaration: { ...d, resolved: d.resolved + 1 } };
+        }),
         events,
       );
     }
@@ -893,6 +919,17 @@ function advance(state: DeclareResolveState, events: DeclareResolveEvent[]): Dec
 
 const NO_CONDITIONS: Conditions = { bleeding: 0, dazed: 0, stunned: 0 };
 
+/** A declaration made now: what was carried in is fixed with it, and nothing is resolved yet. */
+function newDeclaration(
+  state: DeclareResolveState,
+  c: DeclareResolveCombatant,
+  actions: readonly DeclaredAction[],
+  carry: number,
+  skipped: boolean,
+): Declaration {
+  return { round: state.round, actions, carry, skipped, carriedIn: carriedInOf(state, c), resolved: 0 };
+}
+
 function newCombatant(entry: RosterEntry): DeclareResolveCombatant {
   return {
     id: entry.id,
@@ -903,8 +940,6 @@ function newCombatant(entry: RosterEntry): DeclareResolveCombatant {
     ipChanges: [],
     tieBreak: null,
     declaration: null,
-    carriedIn: null,
-    resolved: 0,
     conditions: NO_CONDITIONS,
   };
 }
@@ -966,7 +1001,7 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     if (!who.isGM) return refuse("notGM");
     if (!isWhole(budget, MAX_AP_BUDGET, 1)) return refuse("invalidValue");
     // Declarations were checked against the budget: it changes only before the round's first one.
-    if (state.combatants.some((c) => c.declaration !== null)) return refuse("wrongStep");
+    if (state.combatants.some((c) => declarationOf(state, c) !== null)) return refuse("wrongStep");
     return accept({ ...state, budget: budget + 0 }, [{ type: "budgetChanged", round: state.round }]);
   },
 
@@ -1055,12 +1090,12 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
     if (c.defeated) return refuse("combatantDefeated", combatantId);
     if (c.ip === null) return refuse("initiativeMissing", combatantId);
-    if (c.declaration !== null) return refuse("alreadyDeclared", combatantId);
+    if (declarationOf(state, c) !== null) return refuse("alreadyDeclared", combatantId);
     if (tiePending(state)) return refuse("ipTiePending");
     if (currentDeclarer(state) !== combatantId) return refuse("notYourTurn", combatantId);
     const legality = declarationLegality(state, combatantId, actions);
     if (!legality.ok) return { ok: false, refusal: legality.refusal };
-    const declaration: Declaration = { actions: legality.actions, carry: legality.carry, skipped: false };
+    const declaration = newDeclaration(state, c, legality.actions, legality.carry, false);
     const s = updateCombatant(state, combatantId, (x) => ({ ...x, declaration }));
     return accept(s, [{ type: "declared", round: s.round, combatantId }], "turn");
   },
@@ -1137,9 +1172,13 @@ function applyCommand(
 // View and allowed actions
 // ---------------------------------------------------------------------------------------------
 
-/** The tracker order: slowest first while declaring, fastest first otherwise; then the rest, in joining order. */
+/**
+ * The tracker order, the same all round: fastest first (the declaration walks it from the bottom
+ * up), then the rest, in joining order. Core's turn order follows it (the initiative mirror), so one
+ * order all round means a new step moves no one in it.
+ */
 function viewOrder(state: DeclareResolveState): string[] {
-  const head = state.phase === "declare" ? declareOrder(state) : resolveOrder(state);
+  const head = resolveOrder(state);
   const rest = state.combatants.filter((c) => !head.includes(c.id)).map((c) => c.id);
   return [...head, ...rest];
 }

@@ -15,7 +15,9 @@ import {
   MAX_DEF_CHANGE,
   MAX_IP,
   MAX_IP_CHANGES,
+  declarationOf,
   resolutionTurns,
+  resolvedOf,
   type CarriedAction,
   type Conditions,
   type DeclareResolveCombatant,
@@ -51,10 +53,12 @@ export function isDeclaredAction(value: unknown): value is DeclaredAction {
 
 function isDeclaration(value: unknown): value is Declaration {
   if (!isRecord(value)) return false;
-  const { actions, carry, skipped } = value;
+  const { actions, carry, skipped, round, resolved } = value;
   if (!Array.isArray(actions) || actions.length > MAX_DECLARED_ACTIONS || !actions.every(isDeclaredAction))
     return false;
   if (!isWhole(carry, MAX_AP_BUDGET) || typeof skipped !== "boolean") return false;
+  if (!isWhole(round, Number.MAX_SAFE_INTEGER, 1) || !isWhole(resolved, Number.MAX_SAFE_INTEGER)) return false;
+  if (!isNullable(value.carriedIn, isCarried)) return false;
   // Only a single action carries AP over; a skipped turn declared nothing.
   if (carry > 0 && actions.length !== 1) return false;
   return !skipped || (actions.length === 0 && carry === 0);
@@ -113,8 +117,6 @@ function isCombatant(value: unknown): value is DeclareResolveCombatant {
     v.ipChanges.every(isChange) &&
     isNullable(v.tieBreak, isTieBreak) &&
     isNullable(v.declaration, isDeclaration) &&
-    isNullable(v.carriedIn, isCarried) &&
-    isWhole(v.resolved, Number.MAX_SAFE_INTEGER) &&
     isConditions(v.conditions)
   );
 }
@@ -125,25 +127,54 @@ function combatantConsistent(state: DeclareResolveState, c: DeclareResolveCombat
   // An IP change that outlived its last round would have reverted at that round's upkeep.
   if (c.ipChanges.some((x) => x.lastRound !== null && x.lastRound < Math.max(state.round, 1))) return false;
   if (c.tieBreak !== null && c.tieBreak.tie >= state.tiesOrdered) return false;
-  if (c.ip === null && (c.declaration !== null || c.resolved > 0 || c.tieBreak !== null)) return false;
-  if (c.resolved > resolutionTurns(c).length) return false;
+  if (c.ip === null && (c.declaration !== null || c.tieBreak !== null)) return false;
+  // A declaration is of this round or an earlier one.
+  if (c.declaration !== null && c.declaration.round > state.round) return false;
+  if (resolvedOf(state, c) > resolutionTurns(state, c).length) return false;
   switch (state.phase) {
     case "setup":
-      return c.declaration === null && c.carriedIn === null && c.resolved === 0;
+      return c.declaration === null;
     case "roll":
-      return c.declaration === null && c.resolved === 0;
+      return declarationOf(state, c) === null;
     case "declare":
-      return c.resolved === 0;
+      return resolvedOf(state, c) === 0;
     case "resolve":
     case "upkeep":
       return true;
   }
 }
 
+/**
+ * A combatant stored before declarations carried their round (each kept `carriedIn` and `resolved`
+ * itself, and a new round cleared every declaration), in today's shape: its declaration is of this
+ * round; an action carried in without one becomes last round's single long declaration, which
+ * carries in the same action (`carriedInOf`). A malformed one becomes null (rejected); any
+ * other value is returned as it is.
+ */
+function upgradeCombatant(value: unknown, round: unknown): unknown {
+  if (!isRecord(value) || !("resolved" in value || "carriedIn" in value) || !isWhole(round, Number.MAX_SAFE_INTEGER)) {
+    return value;
+  }
+  const { carriedIn, resolved, declaration, ...rest } = value;
+  // A malformed old-shape combatant is rejected (null), never read as today's shape.
+  if (!isNullable(carriedIn, isCarried) || !isWhole(resolved, Number.MAX_SAFE_INTEGER)) return null;
+  if (isRecord(declaration)) return { ...rest, declaration: { ...declaration, round, carriedIn, resolved } };
+  if (declaration !== null) return null;
+  if (resolved > 0) {
+    const made = { round, actions: [], carry: 0, skipped: true, carriedIn, resolved };
+    return { ...rest, declaration: made };
+  }
+  if (carriedIn === null || round < 2) return { ...rest, declaration: null };
+  const last = { round: round - 1, actions: [carriedIn.action], carry: carriedIn.ap, skipped: false };
+  return { ...rest, declaration: { ...last, carriedIn: null, resolved: 0 } };
+}
+
 /** Narrow untrusted data to a declare-resolve state, or null when it is malformed or inconsistent. */
 export function parseDeclareResolveState(data: unknown): DeclareResolveState | null {
   if (!isRecord(data)) return null;
-  const d = data;
+  const d = Array.isArray(data.combatants)
+    ? { ...data, combatants: data.combatants.map((c) => upgradeCombatant(c, data.round)) }
+    : data;
   const shapeOk =
     Array.isArray(d.combatants) &&
     d.combatants.every(isCombatant) &&
