@@ -4,11 +4,7 @@
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
 import { isId, isRecord, isText, isTypedMark, isNullable, isIdList } from "../../../core/common";
-import { MAX_CHECK_SCORE, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
-
-function isScore(value: unknown): value is number {
-  return Number.isInteger(value) && Math.abs(value as number) <= MAX_CHECK_SCORE;
-}
+import { isScore, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
 
 function isCheck(value: unknown): value is SlotsCheck {
   return (
