@@ -1277,7 +1277,8 @@ export function phasesAllowed(state: PhasesState, who: Requester): readonly Phas
 // Untrusted data
 // ---------------------------------------------------------------------------------------------
 
-function isIdList(value: unknown): value is readonly string[] {
+/** A list of at most `MAX_TARGETS` well-formed ids (intent targets, sent or stored). */
+export function isTargetList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.length <= MAX_TARGETS && value.every(isId);
 }
 
@@ -1290,7 +1291,7 @@ function isKind(value: unknown): value is IntentKind {
 }
 
 /** A list of at most `MAX_TARGETS` well-formed ids, copied. */
-const TARGETS: FieldReader<readonly string[]> = (value) => (isIdList(value) ? [...value] : BAD);
+const TARGETS: FieldReader<readonly string[]> = (value) => (isTargetList(value) ? [...value] : BAD);
 
 /** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
 const COMMANDS: CommandTable<PhasesCommand> = {
