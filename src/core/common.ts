@@ -79,6 +79,15 @@ export function withItem<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? [...list] : [...list, item];
 }
 
+/** A copy of `state` with the combatant of id `id` replaced by `change` of it. */
+export function updateCombatant<S extends { readonly combatants: readonly { readonly id: string }[] }>(
+  state: S,
+  id: string,
+  change: (c: S["combatants"][number]) => S["combatants"][number],
+): S {
+  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
+}
+
 /** How a step that went from round `before` to round `after` is recorded for undo. */
 export function stepKind(before: number, after: number): StepKind {
   return before === after ? "turn" : "round";

@@ -39,6 +39,7 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   insertAt,
   isFiniteNumber,
   isId,
@@ -428,14 +429,6 @@ function eligible(state: IndividualState, id: string): boolean {
   if (c === undefined) return false;
   if (state.surpriseRound && !c.aware) return false;
   return !(state.skipDefeated && c.defeated);
-}
-
-function updateCombatant(
-  state: IndividualState,
-  id: string,
-  change: (c: IndividualCombatant) => IndividualCombatant,
-): IndividualState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
 }
 
 /** Make `id` current. A combatant whose turn already began this round resumes it; else its turn begins. */

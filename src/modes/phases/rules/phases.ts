@@ -69,6 +69,7 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   isId,
   isText,
   oncePerId,
@@ -667,10 +668,6 @@ export function collapseWindow(state: PhasesState): boolean {
 // ---------------------------------------------------------------------------------------------
 // Edits
 // ---------------------------------------------------------------------------------------------
-
-function updateCombatant(state: PhasesState, id: string, change: (c: PhasesCombatant) => PhasesCombatant): PhasesState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
-}
 
 function updateIntent(state: PhasesState, id: string, change: (i: PhasesIntent) => PhasesIntent): PhasesState {
   return { ...state, intents: state.intents.map((i) => (i.id === id ? change(i) : i)) };

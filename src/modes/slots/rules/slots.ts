@@ -51,6 +51,7 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   insertAt,
   isId,
   isRecord,
@@ -331,10 +332,6 @@ export function claimOf(state: SlotsState, combatantId: string): number | null {
 
 function setSlot(state: SlotsState, index: number, change: (s: InitiativeSlot) => InitiativeSlot): SlotsState {
   return { ...state, slots: state.slots.map((s, i) => (i === index ? change(s) : s)) };
-}
-
-function updateCombatant(state: SlotsState, id: string, change: (c: SlotsCombatant) => SlotsCombatant): SlotsState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
 }
 
 /** Drop every claim the combatant holds. */
