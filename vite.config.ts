@@ -28,6 +28,10 @@ export default defineConfig({
       fileName: () => "scripts/structured-initiative.js",
     },
     rolldownOptions: {
+      // Every imported constant (a setting key, a localisation prefix, a limit) is written where it
+      // is used instead of read from a shared binding: the repeated text gzips better than the many
+      // distinct short names (some 0.3 KB gzip less, though some 4 KB more before compression).
+      optimization: { inlineConst: { mode: "all", pass: 1 } },
       output: {
         minify: { compress: { keepNames }, mangle: { keepNames }, codegen: true },
         comments: false,

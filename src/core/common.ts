@@ -79,6 +79,15 @@ export function withItem<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? [...list] : [...list, item];
 }
 
+/** A copy of `state` with the combatant of id `id` replaced by `change` of it. */
+export function updateCombatant<S extends { readonly combatants: readonly { readonly id: string }[] }>(
+  state: S,
+  id: string,
+  change: (c: S["combatants"][number]) => S["combatants"][number],
+): S {
+  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
+}
+
 /** How a step that went from round `before` to round `after` is recorded for undo. */
 export function stepKind(before: number, after: number): StepKind {
   return before === after ? "turn" : "round";
@@ -253,10 +262,113 @@ export function markTyped<T extends object>(value: T, typed: boolean | undefined
 
 /** Whether untrusted data holds a well-formed mark (absent, or true). */
 export function isTypedMark(value: Readonly<Record<string, unknown>>): boolean {
-  return value.typed === undefined || value.typed === true;
+  return isTypedField(value.typed);
+}
+
+/** Whether the `typed` field of untrusted data is well-formed (absent, or true). */
+export function isTypedField(value: unknown): boolean {
+  return value === undefined || value === true;
 }
 
 /** The `typed` field of an untrusted command: true, false, or absent when malformed or missing. */
 export function parseTyped(data: Readonly<Record<string, unknown>>): { readonly typed?: boolean } {
   return typeof data.typed === "boolean" ? { typed: data.typed } : {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarative narrowing: record shapes and command tables
+// ---------------------------------------------------------------------------------------------
+
+/** A boolean (a flag of untrusted data). */
+export function isFlag(value: unknown): value is boolean {
+  return typeof value === "boolean";
+}
+
+/** The checks of a record's fields: one for every field of `T`, optional fields included. */
+export type FieldChecks<T> = { readonly [K in keyof T]-?: (value: unknown) => boolean };
+
+/**
+ * A guard of untrusted data for records of type `T`: a plain object whose every field passes its
+ * check, in the order listed (a check of an optional field sees `undefined` when it is absent).
+ */
+export function shapeOf<T>(checks: FieldChecks<T>): (value: unknown) => value is T {
+  const entries: [string, (value: unknown) => boolean][] = Object.entries(checks);
+  return (value: unknown): value is T => isRecord(value) && entries.every(([key, check]) => check(value[key]));
+}
+
+/** A guard of lists whose every item `guard` accepts. */
+export function listOf<T>(guard: (value: unknown) => value is T): (value: unknown) => value is readonly T[] {
+  return (value: unknown): value is readonly T[] => Array.isArray(value) && value.every((item) => guard(item));
+}
+
+/** A guard of null or what `guard` accepts. */
+export function orNull<T>(guard: (value: unknown) => value is T): (value: unknown) => value is T | null {
+  return (value: unknown): value is T | null => value === null || guard(value);
+}
+
+/** What a field reader gives for malformed data: the whole command is refused. */
+export const BAD: unique symbol = Symbol("bad");
+
+/**
+ * How a command's field is read from untrusted data (`data`, the whole command, for fields that
+ * depend on another): the value to store, `undefined` to leave the field out, or `BAD`.
+ */
+export type FieldReader<V> = (value: unknown, data: Readonly<Record<string, unknown>>) => V | undefined | typeof BAD;
+
+/** The keys of every member of a union, `type` aside. */
+type FieldKeys<C> = C extends unknown ? Exclude<keyof C, "type"> : never;
+/** The value field `K` takes in any member of the union `C`. */
+type FieldValue<C, K> = C extends unknown ? (K extends keyof C ? Exclude<C[K], undefined> : never) : never;
+
+/** The readers of one command's fields: one for every field of every form the command takes. */
+export type CommandFields<C> = { readonly [K in FieldKeys<C>]-?: FieldReader<FieldValue<C, K>> };
+
+/** Each command type's field readers; a type the table leaves out is not accepted. */
+export type CommandTable<C extends { readonly type: string }> = {
+  readonly [T in C["type"]]?: CommandFields<Extract<C, { readonly type: T }>>;
+};
+
+/** A required field that `guard` accepts. */
+export function required<T>(guard: (value: unknown) => value is T): FieldReader<T> {
+  return (value) => (guard(value) ? value : BAD);
+}
+
+/** A field that may be absent (undefined or null: left out), else one `guard` accepts. */
+export function optional<T>(guard: (value: unknown) => value is T): FieldReader<T> {
+  return (value) => (value === undefined || value === null ? undefined : guard(value) ? value : BAD);
+}
+
+/** A field that may be absent (undefined: `absent` stands for it, or it is left out), else one `guard` accepts. */
+export function absentOr<T>(guard: (value: unknown) => value is T, absent?: T): FieldReader<T> {
+  return (value) => (value === undefined ? absent : guard(value) ? value : BAD);
+}
+
+/** A combatant id, required. */
+export const ID_FIELD: FieldReader<string> = required(isId);
+
+/** The `typed` mark of a result (issue 15): kept when it is a boolean, dropped when it is anything else. */
+export const TYPED_FIELD: FieldReader<boolean> = (value) => (isFlag(value) ? value : undefined);
+
+/**
+ * Narrow untrusted data to a command: a roster command, or one of the table's types with every
+ * field its reader gives (in the table's order); null when it is malformed or of no known type.
+ */
+export function parseByTable<C extends { readonly type: string }>(
+  data: unknown,
+  table: CommandTable<C>,
+): C | RosterCommand | null {
+  if (!isRecord(data)) return null;
+  const roster = parseRosterCommand(data);
+  if (roster !== undefined) return roster;
+  const type = data.type;
+  if (typeof type !== "string" || !Object.hasOwn(table, type)) return null;
+  const fields: Readonly<Record<string, FieldReader<unknown>>> = table[type as C["type"]] ?? {};
+  const out: Record<string, unknown> = { type };
+  for (const [key, read] of Object.entries(fields)) {
+    const value = read(data[key], data);
+    if (value === BAD) return null;
+    if (value !== undefined) out[key] = value;
+  }
+  // The table names a reader for every field of the command of this type, each of the field's type.
+  return out as C;
 }

@@ -39,18 +39,26 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   insertAt,
   isFiniteNumber,
   isId,
   isRecord,
   isText,
   oncePerId,
-  parseRosterCommand,
+  parseByTable,
+  required,
+  absentOr,
+  isFlag,
+  BAD,
+  ID_FIELD,
+  TYPED_FIELD,
+  type FieldReader,
+  type CommandTable,
   stepKind,
   withItem,
   without,
   markTyped,
-  parseTyped,
   type TypedMark,
 } from "../../../core/common";
 
@@ -421,14 +429,6 @@ function eligible(state: IndividualState, id: string): boolean {
   if (c === undefined) return false;
   if (state.surpriseRound && !c.aware) return false;
   return !(state.skipDefeated && c.defeated);
-}
-
-function updateCombatant(
-  state: IndividualState,
-  id: string,
-  change: (c: IndividualCombatant) => IndividualCombatant,
-): IndividualState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
 }
 
 /** Make `id` current. A combatant whose turn already began this round resumes it; else its turn begins. */
@@ -904,56 +904,35 @@ function parseResults(data: unknown): RollOffResult[] | null {
   return results;
 }
 
+const FINITE: FieldReader<number> = required(isFiniteNumber);
+
+/** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
+const COMMANDS: CommandTable<IndividualCommand> = {
+  endDelay: { combatantId: ID_FIELD },
+  triggerReady: { combatantId: ID_FIELD },
+  setSkipDefeated: { skip: required(isFlag) },
+  recordInitiative: { combatantId: ID_FIELD, total: FINITE, modifier: FINITE, typed: TYPED_FIELD },
+  setGroup: {
+    combatantId: ID_FIELD,
+    // No group (null or absent) leaves any group; joining one needs the member's modifier.
+    groupId: (value) => (value === null || value === undefined ? null : isId(value) ? value : BAD),
+    modifier: (value, d) => (d.groupId === null || d.groupId === undefined ? undefined : FINITE(value, d)),
+  },
+  recordGroupInitiative: { groupId: ID_FIELD, total: FINITE, typed: TYPED_FIELD },
+  recordRollOff: { results: (value) => parseResults(value) ?? BAD },
+  setAware: { combatantId: ID_FIELD, aware: required(isFlag) },
+  start: { surprise: absentOr(isFlag, false) },
+  nextTurn: {},
+  nextRound: {},
+  delay: {
+    combatantId: ID_FIELD,
+    after: (value) => (value === undefined || value === null ? null : isId(value) ? value : BAD),
+  },
+  ready: { combatantId: ID_FIELD, trigger: (value) => (isText(value) && value.trim() !== "" ? value : BAD) },
+};
+
 function parseCommand(data: unknown): IndividualCommand | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const id = d.combatantId;
-  const roster = parseRosterCommand(d);
-  if (roster !== undefined) return roster;
-  switch (d.type) {
-    case "endDelay":
-    case "triggerReady":
-      return isId(id) ? { type: d.type, combatantId: id } : null;
-    case "setSkipDefeated":
-      return typeof d.skip === "boolean" ? { type: "setSkipDefeated", skip: d.skip } : null;
-    case "recordInitiative":
-      return isId(id) && isFiniteNumber(d.total) && isFiniteNumber(d.modifier)
-        ? { type: "recordInitiative", combatantId: id, total: d.total, modifier: d.modifier, ...parseTyped(d) }
-        : null;
-    case "setGroup": {
-      if (!isId(id)) return null;
-      if (d.groupId === null || d.groupId === undefined) return { type: "setGroup", combatantId: id, groupId: null };
-      return isId(d.groupId) && isFiniteNumber(d.modifier)
-        ? { type: "setGroup", combatantId: id, groupId: d.groupId, modifier: d.modifier }
-        : null;
-    }
-    case "recordGroupInitiative":
-      return isId(d.groupId) && isFiniteNumber(d.total)
-        ? { type: "recordGroupInitiative", groupId: d.groupId, total: d.total, ...parseTyped(d) }
-        : null;
-    case "recordRollOff": {
-      const results = parseResults(d.results);
-      return results === null ? null : { type: "recordRollOff", results };
-    }
-    case "setAware":
-      return isId(id) && typeof d.aware === "boolean" ? { type: "setAware", combatantId: id, aware: d.aware } : null;
-    case "start":
-      if (d.surprise === undefined) return { type: "start", surprise: false };
-      return typeof d.surprise === "boolean" ? { type: "start", surprise: d.surprise } : null;
-    case "nextTurn":
-    case "nextRound":
-      return { type: d.type };
-    case "delay":
-      if (!isId(id)) return null;
-      if (d.after === undefined || d.after === null) return { type: "delay", combatantId: id, after: null };
-      return isId(d.after) ? { type: "delay", combatantId: id, after: d.after } : null;
-    case "ready":
-      return isId(id) && isText(d.trigger) && d.trigger.trim() !== ""
-        ? { type: "ready", combatantId: id, trigger: d.trigger }
-        : null;
-    default:
-      return null;
-  }
+  return parseByTable(data, COMMANDS);
 }
 
 // ---------------------------------------------------------------------------------------------

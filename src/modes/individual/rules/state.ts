@@ -3,61 +3,59 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText, isTypedMark, isNullable, isIdList } from "../../../core/common";
-import type { DelayEntry, IndividualCombatant, IndividualState, RollOffResult } from "./individual";
+import {
+  isFiniteNumber,
+  isFlag,
+  isId,
+  isIdList,
+  isText,
+  isTypedField,
+  isWhole,
+  listOf,
+  orNull,
+  shapeOf,
+} from "../../../core/common";
+import type { IndividualCombatant, IndividualState } from "./individual";
 
-function isCombatant(value: unknown): value is IndividualCombatant {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.id) &&
-    isText(value.name) &&
-    typeof value.isPC === "boolean" &&
-    isNullable(value.initiative, isFiniteNumber) &&
-    isNullable(value.modifier, isFiniteNumber) &&
-    isNullable(value.groupId, isId) &&
-    typeof value.aware === "boolean" &&
-    typeof value.defeated === "boolean" &&
-    isNullable(value.ready, isText) &&
-    isTypedMark(value)
-  );
-}
+const isCombatant = shapeOf<IndividualCombatant>({
+  id: isId,
+  name: isText,
+  isPC: isFlag,
+  initiative: orNull(isFiniteNumber),
+  modifier: orNull(isFiniteNumber),
+  groupId: orNull(isId),
+  aware: isFlag,
+  defeated: isFlag,
+  ready: orNull(isText),
+  typed: isTypedField,
+});
 
-function isRollOff(value: unknown): value is readonly RollOffResult[] {
-  return (
-    Array.isArray(value) && value.every((r: unknown) => isRecord(r) && isId(r.combatantId) && isFiniteNumber(r.total))
-  );
-}
+/** A state as stored: encounters stored before `moved` existed have none. */
+type StoredState = Omit<IndividualState, "moved"> & { readonly moved?: IndividualState["moved"] };
 
-function isDelay(value: unknown): value is DelayEntry {
-  return isRecord(value) && isId(value.combatantId) && isNullable(value.after, isId);
-}
+const isShaped = shapeOf<StoredState>({
+  combatants: listOf(isCombatant),
+  rollOffs: listOf(listOf(shapeOf({ combatantId: isId, total: isFiniteNumber }))),
+  skipDefeated: isFlag,
+  started: isFlag,
+  round: (value) => isWhole(value, Infinity),
+  surpriseBattle: isFlag,
+  surpriseRound: isFlag,
+  order: isIdList,
+  current: orNull(isId),
+  acted: isIdList,
+  waited: isIdList,
+  delaying: listOf(shapeOf({ combatantId: isId, after: orNull(isId) })),
+  flatFooted: isIdList,
+  moved: (value) => value === undefined || isIdList(value),
+});
 
 /** Narrow untrusted data to an individual state, or null when it is malformed or inconsistent. */
 export function parseIndividualState(data: unknown): IndividualState | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const shapeOk =
-    Array.isArray(d.combatants) &&
-    d.combatants.every(isCombatant) &&
-    Array.isArray(d.rollOffs) &&
-    d.rollOffs.every(isRollOff) &&
-    typeof d.skipDefeated === "boolean" &&
-    typeof d.started === "boolean" &&
-    Number.isInteger(d.round) &&
-    (d.round as number) >= 0 &&
-    typeof d.surpriseBattle === "boolean" &&
-    typeof d.surpriseRound === "boolean" &&
-    isIdList(d.order) &&
-    isNullable(d.current, isId) &&
-    isIdList(d.acted) &&
-    isIdList(d.waited) &&
-    Array.isArray(d.delaying) &&
-    d.delaying.every(isDelay) &&
-    isIdList(d.flatFooted) &&
-    (d.moved === undefined || isIdList(d.moved));
-  if (!shapeOk) return null;
+  if (!isShaped(data)) return null;
   // Encounters stored before `moved` existed: nobody's place is marked as moved.
-  const state = (d.moved === undefined ? { ...d, moved: [] } : d) as unknown as IndividualState;
+  // (A state that has `moved` is returned as it is: it is one.)
+  const state: IndividualState = data.moved === undefined ? { ...data, moved: [] } : (data as IndividualState);
   // Consistency: ids unique, every referenced id is a known combatant, current is placed.
   const known = new Set(state.combatants.map((c) => c.id));
   if (known.size !== state.combatants.length) return null;

@@ -69,11 +69,19 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   isId,
-  isRecord,
   isText,
   oncePerId,
-  parseRosterCommand,
+  parseByTable,
+  required,
+  optional,
+  absentOr,
+  isFlag,
+  BAD,
+  ID_FIELD,
+  type FieldReader,
+  type CommandTable,
   stepKind,
   type Probe,
 } from "../../../core/common";
@@ -660,10 +668,6 @@ export function collapseWindow(state: PhasesState): boolean {
 // ---------------------------------------------------------------------------------------------
 // Edits
 // ---------------------------------------------------------------------------------------------
-
-function updateCombatant(state: PhasesState, id: string, change: (c: PhasesCombatant) => PhasesCombatant): PhasesState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
-}
 
 function updateIntent(state: PhasesState, id: string, change: (i: PhasesIntent) => PhasesIntent): PhasesState {
   return { ...state, intents: state.intents.map((i) => (i.id === id ? change(i) : i)) };
@@ -1270,7 +1274,8 @@ export function phasesAllowed(state: PhasesState, who: Requester): readonly Phas
 // Untrusted data
 // ---------------------------------------------------------------------------------------------
 
-function isIdList(value: unknown): value is readonly string[] {
+/** A list of at most `MAX_TARGETS` well-formed ids (intent targets, sent or stored). */
+export function isTargetList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.length <= MAX_TARGETS && value.every(isId);
 }
 
@@ -1282,95 +1287,55 @@ function isKind(value: unknown): value is IntentKind {
   return value === "attack" || value === "other";
 }
 
-function parseSkillRoll(d: Readonly<Record<string, unknown>>): PhasesCommand | null {
-  const { combatantId, dieSize, dice, skill, gainsAdvantage, defendsIntent, move } = d;
-  if (!isId(combatantId) || !Number.isInteger(dieSize)) return null;
-  if (!Array.isArray(dice) || dice.length > MAX_DICE || !dice.every(isFace)) return null;
-  const faces: number[] = dice.filter(isFace);
-  let command: Extract<PhasesCommand, { type: "skillRoll" }> = {
-    type: "skillRoll",
-    combatantId,
-    dieSize: dieSize as number,
-    dice: faces,
-  };
-  if (skill !== undefined && skill !== null) {
-    if (!isId(skill)) return null;
-    command = { ...command, skill };
-  }
-  if (gainsAdvantage !== undefined) {
-    if (typeof gainsAdvantage !== "boolean") return null;
-    command = { ...command, gainsAdvantage };
-  }
-  if (defendsIntent !== undefined && defendsIntent !== null) {
-    if (!isId(defendsIntent)) return null;
-    command = { ...command, defendsIntent };
-  }
-  if (move !== undefined) {
-    if (typeof move !== "boolean") return null;
-    command = { ...command, move };
-  }
-  return command;
-}
+/** A list of at most `MAX_TARGETS` well-formed ids, copied. */
+const TARGETS: FieldReader<readonly string[]> = (value) => (isTargetList(value) ? [...value] : BAD);
+
+/** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
+const COMMANDS: CommandTable<PhasesCommand> = {
+  startTurn: { combatantId: ID_FIELD },
+  pickNext: { combatantId: ID_FIELD },
+  endTurn: { combatantId: ID_FIELD },
+  setPoolCap: { cap: required(isPoints) },
+  setCollapse: { points: required(isPoints) },
+  // Combat#startCombat (core's "Begin combat") sends no surprise: the foes caught nobody unaware.
+  start: { surprise: absentOr(isFlag, false) },
+  declareIntent: { foeId: ID_FIELD, text: required(isText), kind: required(isKind), targets: TARGETS },
+  spendCollapse: { foeId: ID_FIELD, text: required(isText), targets: TARGETS },
+  setHandOff: { on: required(isFlag) },
+  skillRoll: {
+    combatantId: ID_FIELD,
+    dieSize: (value) => (Number.isInteger(value) ? (value as number) : BAD),
+    dice: (value) => (Array.isArray(value) && value.length <= MAX_DICE && value.every(isFace) ? [...value] : BAD),
+    skill: optional(isId),
+    gainsAdvantage: absentOr(isFlag),
+    defendsIntent: optional(isId),
+    move: absentOr(isFlag),
+  },
+  freeAction: {
+    combatantId: ID_FIELD,
+    kind: (value) => (value === "move" || value === "item" ? value : BAD),
+    note: optional(isText),
+  },
+  resolveFailure: {
+    choice: (value) => (value === "collapse" || value === "effect" ? value : BAD),
+    text: (value, d) => (d.choice === "collapse" ? undefined : isText(value) ? value : BAD),
+  },
+  spendAdvantage: { note: required(isText), combatantId: optional(isId) },
+  markOutOfReach: {
+    intentId: ID_FIELD,
+    outOfReach: (value) => {
+      // Absent or null: marked out of reach.
+      const outOfReach = value ?? true;
+      return isFlag(outOfReach) ? outOfReach : BAD;
+    },
+  },
+  nextPhase: {},
+  nextTurn: {},
+  nextRound: {},
+};
 
 function parseCommand(data: unknown): PhasesCommand | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const id = d.combatantId;
-  const roster = parseRosterCommand(d);
-  if (roster !== undefined) return roster;
-  switch (d.type) {
-    case "startTurn":
-    case "pickNext":
-    case "endTurn":
-      return isId(id) ? { type: d.type, combatantId: id } : null;
-    case "setPoolCap":
-      return isPoints(d.cap) ? { type: "setPoolCap", cap: d.cap } : null;
-    case "setCollapse":
-      return isPoints(d.points) ? { type: "setCollapse", points: d.points } : null;
-    case "start":
-      // Combat#startCombat (core's "Begin combat") sends no surprise: the foes caught nobody unaware.
-      if (d.surprise === undefined) return { type: "start", surprise: false };
-      return typeof d.surprise === "boolean" ? { type: "start", surprise: d.surprise } : null;
-    case "declareIntent":
-      return isId(d.foeId) && isText(d.text) && isKind(d.kind) && isIdList(d.targets)
-        ? { type: "declareIntent", foeId: d.foeId, text: d.text, kind: d.kind, targets: [...d.targets] }
-        : null;
-    case "spendCollapse":
-      return isId(d.foeId) && isText(d.text) && isIdList(d.targets)
-        ? { type: "spendCollapse", foeId: d.foeId, text: d.text, targets: [...d.targets] }
-        : null;
-    case "setHandOff":
-      return typeof d.on === "boolean" ? { type: "setHandOff", on: d.on } : null;
-    case "skillRoll":
-      return parseSkillRoll(d);
-    case "freeAction": {
-      if (!isId(id) || (d.kind !== "move" && d.kind !== "item")) return null;
-      if (d.note === undefined || d.note === null) return { type: "freeAction", combatantId: id, kind: d.kind };
-      return isText(d.note) ? { type: "freeAction", combatantId: id, kind: d.kind, note: d.note } : null;
-    }
-    case "resolveFailure":
-      if (d.choice === "collapse") return { type: "resolveFailure", choice: "collapse" };
-      return d.choice === "effect" && isText(d.text)
-        ? { type: "resolveFailure", choice: "effect", text: d.text }
-        : null;
-    case "spendAdvantage": {
-      if (!isText(d.note)) return null;
-      if (id === undefined || id === null) return { type: "spendAdvantage", note: d.note };
-      return isId(id) ? { type: "spendAdvantage", note: d.note, combatantId: id } : null;
-    }
-    case "markOutOfReach": {
-      const outOfReach = d.outOfReach ?? true;
-      return isId(d.intentId) && typeof outOfReach === "boolean"
-        ? { type: "markOutOfReach", intentId: d.intentId, outOfReach }
-        : null;
-    }
-    case "nextPhase":
-    case "nextTurn":
-    case "nextRound":
-      return { type: d.type };
-    default:
-      return null;
-  }
+  return parseByTable(data, COMMANDS);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,15 +3,15 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText, isNullable, isWhole } from "../../../core/common";
+import { isFlag, isId, isRecord, isText, isNullable, isWhole, listOf, orNull, shapeOf } from "../../../core/common";
 import {
   MAX_POINTS,
   MAX_SKILL_ACTIONS,
-  MAX_TARGETS,
   complexityAfter,
   diceMatch,
   hasDoubles,
   isDieSize,
+  isTargetList,
   type FailureAnswer,
   type HeroTurn,
   type PhasesCombatant,
@@ -22,44 +22,27 @@ import {
 
 const STEPS: readonly unknown[] = ["setup", "foesDeclare", "heroes", "foesResolve"];
 
-function isFlag(value: unknown): value is boolean {
-  return typeof value === "boolean";
-}
+const isCombatant = shapeOf<PhasesCombatant>({ id: isId, name: isText, isPC: isFlag, defeated: isFlag, acted: isFlag });
 
-function isIdList(value: unknown): value is readonly string[] {
-  return Array.isArray(value) && value.length <= MAX_TARGETS && value.every(isId);
-}
+const isIntent = shapeOf<PhasesIntent>({
+  id: isId,
+  foeId: isId,
+  text: isText,
+  kind: (value) => value === "attack" || value === "other",
+  targets: isTargetList,
+  collapse: isFlag,
+  foiled: isFlag,
+  foiledBy: orNull(isId),
+  outOfReach: isFlag,
+  resolved: isFlag,
+});
 
-function isCombatant(value: unknown): value is PhasesCombatant {
-  if (!isRecord(value)) return false;
-  return isId(value.id) && isText(value.name) && isFlag(value.isPC) && isFlag(value.defeated) && isFlag(value.acted);
-}
-
-function isIntent(value: unknown): value is PhasesIntent {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.id) &&
-    isId(value.foeId) &&
-    isText(value.text) &&
-    (value.kind === "attack" || value.kind === "other") &&
-    isIdList(value.targets) &&
-    isFlag(value.collapse) &&
-    isFlag(value.foiled) &&
-    isNullable(value.foiledBy, isId) &&
-    isFlag(value.outOfReach) &&
-    isFlag(value.resolved)
-  );
-}
-
-function isTurn(value: unknown): value is HeroTurn {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.combatantId) &&
-    isWhole(value.skillActions, MAX_SKILL_ACTIONS) &&
-    isFlag(value.freeMoveUsed) &&
-    isFlag(value.failed)
-  );
-}
+const isTurn = shapeOf<HeroTurn>({
+  combatantId: isId,
+  skillActions: (value) => isWhole(value, MAX_SKILL_ACTIONS),
+  freeMoveUsed: isFlag,
+  failed: isFlag,
+});
 
 function isAnswer(value: unknown): value is FailureAnswer {
   if (!isRecord(value)) return false;
@@ -131,29 +114,30 @@ function turnsConsistent(state: PhasesState, byId: ReadonlyMap<string, PhasesCom
   return true;
 }
 
+const isRound = (value: unknown): boolean => isWhole(value, Number.MAX_SAFE_INTEGER);
+const isPoints = (value: unknown): boolean => isWhole(value, MAX_POINTS);
+
+const isShaped = shapeOf<PhasesState>({
+  combatants: listOf(isCombatant),
+  started: isFlag,
+  round: isRound,
+  phase: (value) => STEPS.includes(value),
+  surprise: isFlag,
+  intents: listOf(isIntent),
+  nextIntent: isRound,
+  turn: orNull(isTurn),
+  lastHero: orNull(isId),
+  handOff: isFlag,
+  lastRoll: orNull(isRoll),
+  pool: isPoints,
+  poolCap: isPoints,
+  collapse: isPoints,
+});
+
 /** Narrow untrusted data to a phases state, or null when it is malformed or inconsistent. */
 export function parsePhasesState(data: unknown): PhasesState | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const shapeOk =
-    Array.isArray(d.combatants) &&
-    d.combatants.every(isCombatant) &&
-    isFlag(d.started) &&
-    isWhole(d.round, Number.MAX_SAFE_INTEGER) &&
-    STEPS.includes(d.phase) &&
-    isFlag(d.surprise) &&
-    Array.isArray(d.intents) &&
-    d.intents.every(isIntent) &&
-    isWhole(d.nextIntent, Number.MAX_SAFE_INTEGER) &&
-    isNullable(d.turn, isTurn) &&
-    isNullable(d.lastHero, isId) &&
-    isFlag(d.handOff) &&
-    isNullable(d.lastRoll, isRoll) &&
-    isWhole(d.pool, MAX_POINTS) &&
-    isWhole(d.poolCap, MAX_POINTS) &&
-    isWhole(d.collapse, MAX_POINTS);
-  if (!shapeOk) return null;
-  const state = d as unknown as PhasesState;
+  if (!isShaped(data)) return null;
+  const state = data;
   const byId = new Map(state.combatants.map((c) => [c.id, c]));
   if (byId.size !== state.combatants.length) return null;
   if (state.pool > state.poolCap) return null;

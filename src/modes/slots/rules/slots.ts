@@ -51,16 +51,24 @@ import {
   type Handlers,
   canControl,
   findById,
+  updateCombatant,
   insertAt,
   isId,
   isRecord,
   oncePerId,
-  parseRosterCommand,
+  parseByTable,
+  required,
+  optional,
+  isFlag,
+  BAD,
+  ID_FIELD,
+  TYPED_FIELD,
+  type FieldReader,
+  type CommandTable,
   stepKind,
   withItem,
   without,
   markTyped,
-  parseTyped,
   type TypedMark,
 } from "../../../core/common";
 
@@ -242,11 +250,8 @@ function kindOf(c: { readonly isPC: boolean }): SlotKind {
   return c.isPC ? "pc" : "npc";
 }
 
-function isFlag(value: unknown): value is boolean {
-  return typeof value === "boolean";
-}
-
-function isScore(value: unknown): value is number {
+/** A check score within bounds (stored or sent). */
+export function isScore(value: unknown): value is number {
   return Number.isInteger(value) && Math.abs(value as number) <= MAX_CHECK_SCORE;
 }
 
@@ -327,10 +332,6 @@ export function claimOf(state: SlotsState, combatantId: string): number | null {
 
 function setSlot(state: SlotsState, index: number, change: (s: InitiativeSlot) => InitiativeSlot): SlotsState {
   return { ...state, slots: state.slots.map((s, i) => (i === index ? change(s) : s)) };
-}
-
-function updateCombatant(state: SlotsState, id: string, change: (c: SlotsCombatant) => SlotsCombatant): SlotsState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
 }
 
 /** Drop every claim the combatant holds. */
@@ -733,43 +734,25 @@ function isSlotIndex(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SLOT_INDEX;
 }
 
+const SCORE: FieldReader<number> = required(isScore);
+const SLOT: FieldReader<number> = required(isSlotIndex);
+
+/** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
+const COMMANDS: CommandTable<SlotsCommand> = {
+  setKeepSlots: {
+    keepSlots: (keep) => (isRecord(keep) && isFlag(keep.pc) && isFlag(keep.npc) ? { pc: keep.pc, npc: keep.npc } : BAD),
+  },
+  recordCheck: { combatantId: ID_FIELD, primary: SCORE, secondary: SCORE, typed: TYPED_FIELD, skill: optional(isId) },
+  claimSlot: { slot: SLOT, combatantId: ID_FIELD },
+  fillSlot: { slot: SLOT, combatantId: ID_FIELD },
+  releaseClaim: { slot: SLOT },
+  start: {},
+  nextTurn: {},
+  nextRound: {},
+};
+
 function parseCommand(data: unknown): SlotsCommand | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const id = d.combatantId;
-  const roster = parseRosterCommand(d);
-  if (roster !== undefined) return roster;
-  switch (d.type) {
-    case "setKeepSlots": {
-      const keep = d.keepSlots;
-      return isRecord(keep) && isFlag(keep.pc) && isFlag(keep.npc)
-        ? { type: "setKeepSlots", keepSlots: { pc: keep.pc, npc: keep.npc } }
-        : null;
-    }
-    case "recordCheck": {
-      if (!isId(id) || !isScore(d.primary) || !isScore(d.secondary)) return null;
-      const base = {
-        type: "recordCheck",
-        combatantId: id,
-        primary: d.primary,
-        secondary: d.secondary,
-        ...parseTyped(d),
-      } as const;
-      if (d.skill === undefined || d.skill === null) return base;
-      return isId(d.skill) ? { ...base, skill: d.skill } : null;
-    }
-    case "claimSlot":
-    case "fillSlot":
-      return isId(id) && isSlotIndex(d.slot) ? { type: d.type, slot: d.slot, combatantId: id } : null;
-    case "releaseClaim":
-      return isSlotIndex(d.slot) ? { type: "releaseClaim", slot: d.slot } : null;
-    case "start":
-    case "nextTurn":
-    case "nextRound":
-      return { type: d.type };
-    default:
-      return null;
-  }
+  return parseByTable(data, COMMANDS);
 }
 
 // ---------------------------------------------------------------------------------------------

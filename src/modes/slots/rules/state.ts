@@ -3,46 +3,38 @@
  * or a bad migration can corrupt: anything that is not a well-formed, internally consistent state is
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isId, isRecord, isText, isTypedMark, isNullable, isIdList } from "../../../core/common";
-import { MAX_CHECK_SCORE, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
+import { isFlag, isId, isIdList, isText, isTypedField, isWhole, listOf, orNull, shapeOf } from "../../../core/common";
+import { isScore, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
 
-function isScore(value: unknown): value is number {
-  return Number.isInteger(value) && Math.abs(value as number) <= MAX_CHECK_SCORE;
-}
+const isCheck = shapeOf<SlotsCheck>({ primary: isScore, secondary: isScore, skill: orNull(isId), typed: isTypedField });
 
-function isCheck(value: unknown): value is SlotsCheck {
-  return (
-    isRecord(value) &&
-    isScore(value.primary) &&
-    isScore(value.secondary) &&
-    isNullable(value.skill, isId) &&
-    isTypedMark(value)
-  );
-}
+const isCombatant = shapeOf<SlotsCombatant>({
+  id: isId,
+  name: isText,
+  isPC: isFlag,
+  check: orNull(isCheck),
+  defeated: isFlag,
+  slotted: isFlag,
+});
 
-function isCombatant(value: unknown): value is SlotsCombatant {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.id) &&
-    isText(value.name) &&
-    typeof value.isPC === "boolean" &&
-    isNullable(value.check, isCheck) &&
-    typeof value.defeated === "boolean" &&
-    typeof value.slotted === "boolean"
-  );
-}
+const isSlot = shapeOf<InitiativeSlot>({
+  kind: (value) => value === "pc" || value === "npc",
+  primary: isScore,
+  secondary: isScore,
+  filledBy: orNull(isId),
+  claimedBy: orNull(isId),
+  leaving: isFlag,
+});
 
-function isSlot(value: unknown): value is InitiativeSlot {
-  if (!isRecord(value)) return false;
-  return (
-    (value.kind === "pc" || value.kind === "npc") &&
-    isScore(value.primary) &&
-    isScore(value.secondary) &&
-    isNullable(value.filledBy, isId) &&
-    isNullable(value.claimedBy, isId) &&
-    typeof value.leaving === "boolean"
-  );
-}
+const isShaped = shapeOf<SlotsState>({
+  combatants: listOf(isCombatant),
+  slots: listOf(isSlot),
+  keepSlots: shapeOf({ pc: isFlag, npc: isFlag }),
+  started: isFlag,
+  round: (value) => isWhole(value, Infinity),
+  slotIndex: (value) => value === null || Number.isInteger(value),
+  acted: isIdList,
+});
 
 const rankKey = (kind: string, primary: number, secondary: number): string => `${kind}:${primary}:${secondary}`;
 
@@ -111,24 +103,8 @@ function turnsConsistent(state: SlotsState): boolean {
 
 /** Narrow untrusted data to a slots state, or null when it is malformed or inconsistent. */
 export function parseSlotsState(data: unknown): SlotsState | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const keep = d.keepSlots;
-  const shapeOk =
-    Array.isArray(d.combatants) &&
-    d.combatants.every(isCombatant) &&
-    Array.isArray(d.slots) &&
-    d.slots.every(isSlot) &&
-    isRecord(keep) &&
-    typeof keep.pc === "boolean" &&
-    typeof keep.npc === "boolean" &&
-    typeof d.started === "boolean" &&
-    Number.isInteger(d.round) &&
-    (d.round as number) >= 0 &&
-    (d.slotIndex === null || Number.isInteger(d.slotIndex)) &&
-    isIdList(d.acted);
-  if (!shapeOk) return null;
-  const state = d as unknown as SlotsState;
+  if (!isShaped(data)) return null;
+  const state = data;
   // Consistency: ids unique, every referenced id a known combatant, slots ranked, turns coherent.
   const known = new Set(state.combatants.map((c) => c.id));
   if (known.size !== state.combatants.length) return null;
