@@ -13,7 +13,7 @@ import { isElement, KEPT_ATTRIBUTE, tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
-import { bindLazyOptions } from "./lazy-options";
+import { bindLazyOptions, primeLazySelects } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
@@ -187,6 +187,8 @@ export function createTrackerClass(Base: TrackerClass) {
       }
       if (typeof result === "object" && result !== null) this.#transplantKept(result as Record<string, unknown>);
       super._replaceHTML(result, content, options);
+      const root = this.element as HTMLElement | null;
+      if (this.structuredCombat !== null && root !== null && isElement(root)) primeLazySelects(root);
       this.#watch();
     }
 
