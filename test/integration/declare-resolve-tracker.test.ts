@@ -63,6 +63,10 @@ describe("the declare-resolve tracker", () => {
     expect(html).not.toContain("si-dr-declare");
     expect(html).not.toContain("si-dr-edit");
     expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);
+    // The GM's edits are filled on use: each row has the disclosure, its fields come when it opens.
+    const gmHtml = await htmlOf(sim.gm);
+    expect(gmHtml.match(/<details class="si-dr-edit"/g)).toHaveLength(3);
+    expect(gmHtml).not.toContain('data-field="bleeding"');
   });
 
   it("the running total and legality of the draft are shown before sending", async () => {

@@ -210,6 +210,9 @@ describe("the phases tracker", () => {
     await gmApp.render();
     let html = Object.values(gmApp.parts).join("");
     expect(html).toContain('name="structured-initiative-phases-intent"');
+    // Filled on use: only the form of the foe declaring now has its fields; the others, closed, come when opened.
+    expect(html.match(/<details class="si-phases-form"/g)?.length).toBeGreaterThan(1);
+    expect(html.match(/name="structured-initiative-phases-intent"/g)).toHaveLength(1);
     await declare(sim, "officer", "Blaster at Aria", ["aria"]);
     await send(sim, sim.gm, { type: "nextPhase" });
     const alice = sim.client(ALICE);

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { patchChildren } from "../../src/foundry/tracker/dom-patch";
-import { bindLazyOptions, fillOptions, isLazySelect } from "../../src/foundry/tracker/lazy-options";
+import { bindLazyOptions, fillOptions, isLazySelect, primeLazySelects } from "../../src/foundry/tracker/lazy-options";
 
 const targets = ["a", "b", "c", "d"];
 const datalist = (ids: readonly string[]): string =>
@@ -82,5 +82,41 @@ describe("lazy options", () => {
     const after = root.querySelector("select") as HTMLSelectElement;
     expect(after.value).toBe("c");
     expect(after.options).toHaveLength(2);
+  });
+});
+
+describe("a first option left to the page", () => {
+  /** A row's lazy select whose first option the page fills (`data-si-first`), with one hidden hint. */
+  const unprimed = (self: string): string =>
+    `<li data-combatant-id="${self}"><select name="after" data-combatant-id="${self}" data-si-options="after" data-si-except="${self}">` +
+    `<option value="" data-si-first></option><option value="" hidden disabled>Name longest</option></select></li>`;
+  const page = (ids: readonly string[], rows: readonly string[]): string =>
+    `<div class="app"><section>${datalist(ids)}</section><ol>${rows.map(unprimed).join("")}</ol></div>`;
+  const selectOf = (root: Element, id: string): HTMLSelectElement =>
+    root.querySelector(`select[data-combatant-id="${id}"]`) as HTMLSelectElement;
+
+  it("shows the list's first entry other than its own row, and takes it as its value", () => {
+    const root = el(page(targets, ["a", "b"]));
+    document.body.append(root);
+    primeLazySelects(root);
+    expect(selectOf(root, "b").value).toBe("a");
+    expect(selectOf(root, "b").options[0]?.text).toBe("Name a");
+    // The first entry's own row shows the next one.
+    expect(selectOf(root, "a").value).toBe("b");
+    expect(selectOf(root, "a").options[0]?.text).toBe("Name b");
+  });
+
+  it("follows the list when it changes (who acts now), and fills in full when used", () => {
+    const root = el(page(targets, ["c"]));
+    document.body.append(root);
+    primeLazySelects(root);
+    expect(selectOf(root, "c").value).toBe("a");
+    // "a" has acted: the shared list now starts at "b"; the row's markup did not change.
+    root.querySelector("datalist")?.replaceWith(el(datalist(["b", "c", "d"])));
+    primeLazySelects(root);
+    expect(selectOf(root, "c").value).toBe("b");
+    expect(fillOptions(selectOf(root, "c"))).toBe(true);
+    expect(values(selectOf(root, "c"))).toEqual(["b", "d"]);
+    expect(selectOf(root, "c").value).toBe("b");
   });
 });

@@ -88,6 +88,11 @@ export interface TrackerContext {
   /** The mode's list below the set-up controls: its partial ("" for none) and data. */
   readonly listPartial: string;
   readonly list: object | null;
+  /**
+   * The disclosures filled on use that this user opened (`data-si-fill`), by kind then combatant id:
+   * a closed one renders its summary only (set by the tracker, never here).
+   */
+  readonly opened?: Readonly<Record<string, Readonly<Record<string, true>>>>;
 }
 
 /**

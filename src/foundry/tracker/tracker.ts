@@ -13,9 +13,12 @@ import { isElement, KEPT_ATTRIBUTE, tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
-import { bindLazyOptions } from "./lazy-options";
+import { bindLazyOptions, primeLazySelects } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
+
+/** The attribute of a disclosure filled on use: its kind (see `#opened`). */
+const FILL_ATTRIBUTE = "data-si-fill";
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -85,6 +88,13 @@ export function createTrackerClass(Base: TrackerClass) {
      */
     #observer: MutationObserver | null = null;
 
+    /**
+     * The disclosures filled on use that the user opened, by kind (`data-si-fill`) then combatant
+     * id: rarely used forms (the GM's edits of a row) render their summary only until opened, then
+     * stay filled (what was typed in them survives closing) while the encounter and mode stay.
+     */
+    #opened = new Map<string, Set<string>>();
+
     /** The application element the tracker's listeners are bound to. */
     #rootBound: HTMLElement | null = null;
 
@@ -142,6 +152,7 @@ export function createTrackerClass(Base: TrackerClass) {
      */
     #keptRows(combat: Combat.Implementation, data: TrackerContext): TrackerContext {
       const scope = `${combat.id ?? ""}|${data.mode}|${data.rowPartial}`;
+      if (this.#rowsScope !== scope) this.#opened.clear();
       const before = this.#rowsScope === scope && this.#patching ? this.#rowsRendered : new Map<string, string>();
       const live = new Set<string>();
       const root = this.element as HTMLElement | null;
@@ -160,7 +171,13 @@ export function createTrackerClass(Base: TrackerClass) {
       });
       this.#rowsRendered = rendered;
       this.#rowsScope = scope;
-      return { ...data, rows };
+      const opened = Object.fromEntries(
+        Array.from(this.#opened, ([kind, ids]) => [
+          kind,
+          Object.fromEntries(Array.from(ids, (id) => [id, true as const])),
+        ]),
+      );
+      return { ...data, rows, opened };
     }
 
     /**
@@ -187,6 +204,8 @@ export function createTrackerClass(Base: TrackerClass) {
       }
       if (typeof result === "object" && result !== null) this.#transplantKept(result as Record<string, unknown>);
       super._replaceHTML(result, content, options);
+      const root = this.element as HTMLElement | null;
+      if (this.structuredCombat !== null && root !== null && isElement(root)) primeLazySelects(root);
       this.#watch();
     }
 
@@ -306,6 +325,23 @@ export function createTrackerClass(Base: TrackerClass) {
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
       bindLazyOptions(root);
+      // A disclosure filled on use is filled as it opens (a click or a key on its summary): its row
+      // renders again with the form inside. `toggle` does not bubble: it is caught on the way down.
+      root.addEventListener(
+        "toggle",
+        (event) => {
+          const details = event.target as HTMLDetailsElement | null;
+          if (details?.tagName !== "DETAILS" || !details.open) return;
+          const kind = details.getAttribute(FILL_ATTRIBUTE);
+          const id = details.getAttribute("data-combatant-id");
+          if (kind === null || id === null || this.#opened.get(kind)?.has(id) === true) return;
+          this.#opened.set(kind, new Set([...(this.#opened.get(kind) ?? []), id]));
+          const row = details.closest<HTMLElement>(ROW_SELECTOR);
+          if (row !== null) this.#touched.add(row.dataset.combatantId ?? "");
+          void this.render();
+        },
+        true,
+      );
       if (!game.user.isGM) return;
       // Listeners see (and may add) entries in the running generation's shape; either shape works.
       const entries: unknown[] = menuEntries(rowMenuEntries(() => this.structuredCombat));

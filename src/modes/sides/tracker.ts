@@ -92,7 +92,7 @@ export interface MoveContext {
 export interface SlowDownContext {
   readonly combatantId: string;
   readonly selectLabel: string;
-  /** Every target; or, filled when used (`lazy`), the first only. */
+  /** Every target; or none when filled when used (`lazy`): the page shows the first one. */
   readonly options: readonly { readonly value: string; readonly label: string }[];
   /** Filled when used from the panel's `slowTargets` (`foundry/tracker/lazy-options.ts`). */
   readonly lazy: boolean;
@@ -243,8 +243,14 @@ export const sidesTracker: ModeTracker<SidesState> = {
       .filter((id) => !doneIds.has(id))
       .map((id) => ({ value: id, label: nameOf(id) }));
     const lazySlow = slowTargets.length - 1 > FULL_SLOW_OPTIONS;
-    // The longest labels (a lazy select is as wide as its widest option, hidden ones included).
-    const longest = lazySlow ? [...slowTargets].sort((a, b) => b.label.length - a.label.length).slice(0, 3) : [];
+    // The longest labels of the pass (a lazy select is as wide as its widest option, hidden ones
+    // included), from everyone in it, done or not: the same on every row through the pass.
+    const longest = lazySlow
+      ? [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+          .map((id) => ({ value: id, label: nameOf(id) }))
+          .sort((a, b) => b.label.length - a.label.length)
+          .slice(0, 3)
+      : [];
     let anyLazy = false;
 
     // Declaration: the form and the GM's countdown controls sit on the declaring row.
@@ -321,15 +327,16 @@ export const sidesTracker: ModeTracker<SidesState> = {
           : null;
       let slowDown: SlowDownContext | null = null;
       if (on("slowDown")) {
-        const first = slowTargets.find((t) => t.value !== c.id);
         anyLazy ||= lazySlow;
         slowDown = {
           combatantId: c.id,
           selectLabel: i18n.format(`${I18N}.Tracker.${S}.SlowAfterFor`, { name: nameOf(c.id) }),
-          options: !lazySlow ? slowTargets.filter((t) => t.value !== c.id) : first === undefined ? [] : [first],
+          // A lazy select's first option is the page's to fill (`primeLazySelects`): the row does
+          // not change with who acts now.
+          options: lazySlow ? [] : slowTargets.filter((t) => t.value !== c.id),
           lazy: lazySlow,
           hints: longest
-            .filter((t) => t.value !== c.id && t !== first)
+            .filter((t) => t.value !== c.id)
             .slice(0, 2)
             .map((t) => t.label),
           control: control({ ...base, action: "siSidesSlow", label: `${S}.SlowDown`, aria: `${S}.SlowDownFor` }),

@@ -108,9 +108,9 @@ function isSkill(value: string | null | undefined): value is "cool" | "vigilance
   return value === "cool" || value === "vigilance";
 }
 
-function canAct(state: SlotsState, id: string): boolean {
-  const c = state.combatants.find((x) => x.id === id);
-  return c !== undefined && c.check !== null && !c.defeated && !state.acted.includes(id);
+/** Whether a combatant can still fill a slot this round (`acted`: the ids that filled one). */
+function canAct(c: SlotsState["combatants"][number], acted: ReadonlySet<string>): boolean {
+  return c.check !== null && !c.defeated && !acted.has(c.id);
 }
 
 /** The `slots` mode's tracker. */
@@ -137,6 +137,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
 
     const view = slotsView(state);
     const currentFiller = view.find((s) => s.current)?.filledBy ?? null;
+    const actedIds = new Set(state.acted);
     const claimOfId = new Map<string, number>();
     for (const s of view) if (s.claimedBy !== null) claimOfId.set(s.claimedBy, s.index);
 
@@ -174,7 +175,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
         }
       }
       // Acted this round; the combatant filling the current slot is acting, not done.
-      const acted = state.started && state.acted.includes(c.id) && c.id !== currentFiller;
+      const acted = state.started && actedIds.has(c.id) && c.id !== currentFiller;
       const claim = claimOfId.get(c.id);
       rows.set(c.id, {
         initiative: null,
@@ -192,7 +193,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           typed: c.check?.typed === true,
           scores: c.check === null ? "" : scoresText(c.check.primary, c.check.secondary),
           acted,
-          toAct: state.started && canAct(state, c.id),
+          toAct: state.started && canAct(c, actedIds),
           claim: claim === undefined ? "" : format("ClaimedSlot", { number: String(claim + 1) }),
         },
       });
@@ -273,7 +274,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           : "";
     const toAct = state.started
       ? state.combatants
-          .filter((c) => canAct(state, c.id))
+          .filter((c) => canAct(c, actedIds))
           .map((c) => nameOf(c.id))
           .join(", ")
       : "";
