@@ -379,16 +379,21 @@ export function encodeEncounter<S>(
   const start = fresh.length === 0 ? -1 : old.indexOf(fresh[0] as Snapshot<S>);
   let run = 0;
   if (start >= 0) while (run < fresh.length && fresh[run] === old[start + run]) run += 1;
-  const from: number[] = new Array<number>(fresh.length).fill(-1);
-  for (let i = 0; i < run; i += 1) from[i] = start + i;
-  let rest: Map<Snapshot<S>, number> | undefined;
   const after = Math.max(start, 0) + run;
-  for (let i = run; i < fresh.length && after < old.length; i += 1) {
-    rest ??= new Map(old.slice(after).map((snap, k) => [snap, after + k]));
-    from[i] = rest.get(fresh[i] as Snapshot<S>) ?? -1;
+  let rest: Map<Snapshot<S>, number> | undefined;
+  const tail: number[] = [];
+  for (let i = run; i < fresh.length; i += 1) {
+    if (after < old.length) rest ??= new Map(old.slice(after).map((snap, k) => [snap, after + k]));
+    tail.push(rest?.get(fresh[i] as Snapshot<S>) ?? -1);
   }
-  const seqs = from.map((b) => (b >= 0 ? (before.seqs[b] ?? "") : String(seq++)));
-  const entries: StoredSnapshot[] = from.map((b) => oldEntries[b] ?? { kind: "turn", undo: [] });
+  const from = (i: number): number => (i < run ? start + i : (tail[i - run] ?? -1));
+  // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
+  const seqs = run > 0 ? before.seqs.slice(start, after) : [];
+  const entries = run > 0 ? oldEntries.slice(start, after) : [];
+  for (const b of tail) {
+    seqs.push(b >= 0 ? (before.seqs[b] ?? "") : String(seq++));
+    entries.push(oldEntries[b] ?? { kind: "turn", undo: [] });
+  }
 
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
     const had = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
@@ -403,7 +408,7 @@ export function encodeEncounter<S>(
   for (let i = fresh.length - 1; i >= 0 && (i >= run - 1 || rest !== undefined); i -= 1) {
     const snap = fresh[i];
     if (snap === undefined) continue;
-    const b = from[i] ?? -1;
+    const b = from(i);
     if (b >= 0 && formToken(old[b + 1], before.encounter.state) === formToken(fresh[i + 1], next.state)) {
       following = undefined;
       continue;
@@ -431,7 +436,7 @@ export function encodeEncounter<S>(
     following = form;
   }
   // Dropped entries: those of `before` before the run and after it, unless found again.
-  const keptAfter = rest === undefined ? undefined : new Set(from.filter((b) => b >= after));
+  const keptAfter = rest === undefined ? undefined : new Set(tail);
   const drop = (b: number): void => {
     if (keptAfter?.has(b) !== true) history[deletionKey(before.seqs[b] ?? "")] = null;
   };
