@@ -85,6 +85,7 @@ export interface StoredRequest {
 /** The loaded form: the rules' encounter plus the storage bookkeeping the next write needs. */
 export interface LoadedEncounter<S> {
   readonly encounter: Encounter<S>;
+  /** The stored form (its `history` object is built from `seqs` and `entries` when first read). */
   readonly stored: StoredEncounter;
   /** The history key of each snapshot, in the same order as `encounter.history`. */
   readonly seqs: readonly string[];
