@@ -218,4 +218,5 @@ it("prints the time of one command per mode against history length and size", as
     ],
     rows,
   );
-});
+  // Building 1,000-step encounters and the sims takes minutes on a loaded machine (nothing is timed by it).
+}, 900_000);
