@@ -20,7 +20,7 @@ import {
   type TurnView,
   turnKeyOf,
 } from "./engine";
-import { decodeArrays, jsonEqual, type Json } from "./patch";
+import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
   encodeEncounter,
   initialStored,
@@ -30,6 +30,7 @@ import {
   UnreadableSnapshot,
   type LoadedEncounter,
   type StoredEncounter,
+  type StoredSnapshot,
 } from "./store";
 
 /** The result of applying a command to a stored encounter. */
@@ -116,18 +117,37 @@ export function bindMode<S, C extends Command>(
   const toJson = (state: S): Json => state as unknown as Json;
 
   // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
-  // remembered, keyed by the stored form it wrote, and reused while the flag still holds exactly that.
-  // The key names the revision and the history's keys; the state is then compared as data.
-  const written = new Map<string, LoadedEncounter<S>>();
-  const keyOf = (stored: StoredEncounter): string =>
-    `${stored.rev}:${stored.seq}:${Object.keys(stored.history).join(",")}`;
-  const remember = (loaded: LoadedEncounter<S>): void => {
-    written.set(keyOf(loaded.stored), loaded);
+  // remembered, with what that write changed, and reused while the flag still holds exactly that.
+  // The revision and the history counter name it; the state is compared as data, the history by its
+  // length and by the entries the write set or deleted, so that a step reads the newest entries only.
+  const written = new Map<string, { loaded: LoadedEncounter<S>; update: { readonly [key: string]: unknown } }>();
+  const keyOf = (stored: StoredEncounter): string => `${stored.rev}:${stored.seq}`;
+  const remember = (loaded: LoadedEncounter<S>, update: { readonly [key: string]: unknown }): void => {
+    const key = keyOf(loaded.stored);
+    written.delete(key);
+    written.set(key, { loaded, update });
     if (written.size > 16) written.delete(written.keys().next().value ?? "");
   };
   const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => {
     const hit = written.get(keyOf(stored));
-    return hit !== undefined && jsonEqual(hit.stored.state, stored.state) ? hit : undefined;
+    if (hit === undefined) return undefined;
+    const { loaded, update } = hit;
+    const { seqs, entries } = loaded;
+    if (entries === undefined || stored.applied !== loaded.stored.applied) return undefined;
+    if (Object.values(stored.history).length !== seqs.length) return undefined;
+    const changed = update.history;
+    if (typeof changed === "object" && changed !== null) {
+      for (const key of Object.keys(changed)) {
+        const deleted = deletedBy(key);
+        if (deleted !== null) {
+          if (Object.hasOwn(stored.history, deleted)) return undefined;
+          continue;
+        }
+        const at = seqs.lastIndexOf(key);
+        if (at < 0 || !jsonEqual(stored.history[key], entries[at])) return undefined;
+      }
+    }
+    return jsonEqual(loaded.stored.state, stored.state) ? loaded : undefined;
   };
 
   /**
@@ -138,20 +158,25 @@ export function bindMode<S, C extends Command>(
     const loaded = loadEncounter(definition.id, stored, parseState, state);
     if (loaded === null || upgradedFrom === undefined) return loaded;
     const history = loaded.encounter.history.map((snap) => snapshotOf(definition, snap.kind, snap.state));
-    const entries = { ...stored.history };
-    loaded.seqs.forEach((key, i) => {
-      const entry = entries[key];
+    const entries = (loaded.entries ?? []).map((entry, i) => {
       const snap = history[i];
-      if (entry === undefined || snap === undefined) return;
-      entries[key] = {
+      if (snap === undefined) return entry;
+      return {
         ...entry,
         ...(snap.round === undefined ? {} : { r: snap.round }),
         ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
       };
     });
+    const { v, rev, seq, applied, state: current } = loaded.stored;
+    const keyed: { [seq: string]: StoredSnapshot } = {};
+    loaded.seqs.forEach((key, i) => {
+      const entry = entries[i];
+      if (entry !== undefined) keyed[key] = entry;
+    });
     return {
       ...loaded,
-      stored: { ...stored, history: entries },
+      stored: { v, rev, seq, applied, state: current, history: keyed },
+      entries,
       encounter: { ...loaded.encounter, history },
       upgradedFrom,
     };
@@ -180,7 +205,7 @@ export function bindMode<S, C extends Command>(
       requestId: string | null,
     ): Applied => {
       const { stored: written, update, loaded: after } = encodeEncounter(loaded, next, requestId);
-      remember(after);
+      remember(after, update);
       return {
         ok: true,
         stored: written,
@@ -203,7 +228,7 @@ export function bindMode<S, C extends Command>(
       state,
       allowed: (who) => definition.allowed(state, who),
       undoTarget(type) {
-        if (Object.keys(stored.history).length === 0) return null;
+        if (isEmpty(stored.history)) return null;
         const loaded = history();
         if (loaded === null) return null;
         try {
@@ -286,6 +311,12 @@ export function bindMode<S, C extends Command>(
       return state === null ? null : bound(state, stored, upgradedFrom);
     },
   };
+}
+
+/** Whether an object has no keys (without listing them). */
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previousRound" } {

@@ -268,8 +268,10 @@ export function dispatch<S, C extends Command>(
   // A roster command is never pushed as a step: its prior state still holds the deleted (or lacks
   // the joined) combatant, so restoring it would undo the roster change.
   if (outcome.step !== undefined && historyLimit > 0 && !roster) {
-    history = [...history, snapshotOf(mode, outcome.step, encounter.state)];
-    if (history.length > historyLimit) history = history.slice(history.length - historyLimit);
+    // One copy of the kept snapshots, the oldest dropped once the bound is reached.
+    const kept = history.slice(Math.max(0, history.length + 1 - historyLimit));
+    kept.push(snapshotOf(mode, outcome.step, encounter.state));
+    history = kept;
   }
   const next: Encounter<S> = { mode: encounter.mode, state: outcome.state, history };
   return outcome.step === undefined

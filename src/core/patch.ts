@@ -161,6 +161,16 @@ function longestIncreasing(values: readonly number[]): Set<number> {
   return keep;
 }
 
+/** The update-data key that deletes `key` from an object field (v13's syntax; see `toUpdateData`). */
+export function deletionKey(key: string): string {
+  return `-=${key}`;
+}
+
+/** The key an update-data key deletes ({@link deletionKey}), or null when it sets its key. */
+export function deletedBy(updateKey: string): string | null {
+  return updateKey.startsWith("-=") ? updateKey.slice(2) : null;
+}
+
 /**
  * Foundry update data for turning `from` into `to` under an object field: nested objects for
  * changed keys and `-=key: null` for deleted ones (Foundry's deletion syntax for object fields).
@@ -177,7 +187,7 @@ export function toUpdateData(from: Json, to: Json): { [key: string]: unknown } {
     }
     const last = path[path.length - 1];
     if (last === undefined) continue;
-    if (op.length === 1) node[`-=${last}`] = null;
+    if (op.length === 1) node[deletionKey(last)] = null;
     else node[last] = op[1];
   }
   return update;

@@ -15,6 +15,7 @@ import {
   applyPatch,
   copyJson,
   decodeArrays,
+  deletionKey,
   diff,
   encodeArrays,
   isPatch,
@@ -88,9 +89,15 @@ export interface StoredRequest {
 /** The loaded form: the rules' encounter plus the storage bookkeeping the next write needs. */
 export interface LoadedEncounter<S> {
   readonly encounter: Encounter<S>;
+  /** The stored form (its `history` object is built from `seqs` and `entries` when first read). */
   readonly stored: StoredEncounter;
   /** The history key of each snapshot, in the same order as `encounter.history`. */
   readonly seqs: readonly string[];
+  /**
+   * The stored entry of each snapshot, in the same order (absent: read from `stored.history`). A
+   * step reads these, and the entries it changes, rather than the whole stored history.
+   */
+  readonly entries?: readonly StoredSnapshot[];
   /**
    * What the flag holds now when that is not `stored`: the older format `stored` was upgraded from.
    * The next write is computed against it, so that write replaces the old format (one write).
@@ -105,17 +112,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Whether every history entry has the shape of one (its round facts, where present, included). A
  * patch's operations are checked when the snapshot is rebuilt (`loadEncounter`), so that a load
- * does not read the whole history.
+ * reads each entry's few fields only.
  */
 function isHistory(history: Record<string, unknown>): boolean {
-  return Object.values(history).every(
-    (entry) =>
-      isRecord(entry) &&
-      (entry.kind === "turn" || entry.kind === "round") &&
-      Array.isArray(entry.undo) &&
-      (entry.r === undefined || Number.isInteger(entry.r)) &&
-      (entry.s === undefined || typeof entry.s === "boolean"),
-  );
+  for (const entry of Object.values(history)) {
+    if (!isRecord(entry) || (entry.kind !== "turn" && entry.kind !== "round") || !Array.isArray(entry.undo))
+      return false;
+    const { r, s } = entry;
+    if ((r !== undefined && !Number.isInteger(r)) || (s !== undefined && typeof s !== "boolean")) return false;
+  }
+  return true;
 }
 
 /**
@@ -245,6 +251,10 @@ class LazySnapshot<S> implements Snapshot<S> {
   get json(): Json {
     return this.#built().json;
   }
+  /** The stored form when the snapshot was already rebuilt, without rebuilding it. */
+  get builtJson(): Json | undefined {
+    return this.#json;
+  }
   #built(): { json: Json; state: S } {
     if (this.#state === undefined || this.#json === undefined) {
       const built = this.rebuild();
@@ -259,11 +269,43 @@ class LazySnapshot<S> implements Snapshot<S> {
 /** A snapshot in storage could not be read back (its patch or its state is malformed). */
 export class UnreadableSnapshot extends Error {}
 
+/** A stored encounter without its history: what a step reads and rewrites besides history entries. */
+type StoredHead = Omit<StoredEncounter, "history">;
+
+/**
+ * A stored encounter whose history object is built from its keys and entries when first read: a
+ * step keeps the entries as a list and never builds the object (tests and the upgrade read it).
+ */
+function storedOf(head: StoredHead, seqs: readonly string[], entries: readonly StoredSnapshot[]): StoredEncounter {
+  let history: { [seq: string]: StoredSnapshot } | undefined;
+  return {
+    ...head,
+    get history() {
+      if (history === undefined) {
+        const built: { [seq: string]: StoredSnapshot } = {};
+        seqs.forEach((key, i) => {
+          const entry = entries[i];
+          if (entry !== undefined) built[key] = entry;
+        });
+        history = built;
+      }
+      return history;
+    },
+  };
+}
+
+/** The stored entry of each snapshot of a loaded encounter, in order. */
+function entriesOf<S>(loaded: LoadedEncounter<S>): readonly StoredSnapshot[] {
+  if (loaded.entries !== undefined) return loaded.entries;
+  const { history } = loaded.stored;
+  return loaded.seqs.map((key) => history[key] ?? { kind: "turn", undo: [] });
+}
+
 /**
  * Rebuild the rules' encounter from storage. Only the current state is parsed now; each snapshot's
  * state is rebuilt from the reverse patches when first read (newest first, each once), so a load
- * costs the same whatever the history's length. A malformed current state makes the load fail; a
- * malformed snapshot throws {@link UnreadableSnapshot} when read (the binding refuses that undo).
+ * does not parse the history. A malformed current state makes the load fail; a malformed snapshot
+ * throws {@link UnreadableSnapshot} when read (the binding refuses that undo).
  * `parsed`: the current state, when the caller has already parsed it from this flag.
  */
 export function loadEncounter<S>(
@@ -273,105 +315,167 @@ export function loadEncounter<S>(
   parsed?: S,
 ): LoadedEncounter<S> | null {
   // The flag object belongs to the document, and an update may merge into it in place: keep a copy
-  // of the current state's stored form, which the next write and the newest undo are computed from.
-  // Each snapshot keeps its own patch (a patch is replaced, never merged into, by an update).
+  // of the current state's stored form, which the next write and the newest undo are computed from,
+  // and of each entry's fields. Each snapshot keeps its own patch (a patch is an array: an update
+  // replaces it, never merges into it).
   const current = copyJson(flag.state);
-  const stored: StoredEncounter = { ...flag, state: current };
   const state = parsed ?? parseState(decodeArrays(current));
   if (state === null) return null;
   rememberForm(state, current);
-  const seqs = Object.keys(stored.history).sort((a, b) => Number(a) - Number(b));
+  const seqs = Object.keys(flag.history);
+  // Integer keys come in ascending order; others (a hand-edited flag) are put in order.
+  let sorted = true;
+  for (let i = 1; i < seqs.length && sorted; i += 1) sorted = Number(seqs[i - 1]) < Number(seqs[i]);
+  if (!sorted) seqs.sort((a, b) => Number(a) - Number(b));
   const history: LazySnapshot<S>[] = [];
+  const entries: StoredSnapshot[] = [];
+  let seq = flag.seq;
   for (let i = 0; i < seqs.length; i += 1) {
-    const entry = stored.history[seqs[i] ?? ""];
-    if (entry === undefined) return null;
-    const { undo } = entry;
+    const key = seqs[i] ?? "";
+    const stored = flag.history[key];
+    if (stored === undefined) return null;
+    const { kind, undo, r, s } = stored;
+    const entry: StoredSnapshot = { kind, undo, ...(r === undefined ? {} : { r }), ...(s === undefined ? {} : { s }) };
+    entries.push(entry);
+    // A new key is never one the flag already holds, even when its counter was edited back.
+    if (Number(key) >= seq) seq = Math.floor(Number(key)) + 1;
     history.push(
-      new LazySnapshot<S>(entry.kind, entry.r, entry.s, () => {
+      new LazySnapshot<S>(kind, r, s, () => {
         const next = history[i + 1];
-        if (!isPatch(undo)) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
+        if (!isPatch(undo)) throw new UnreadableSnapshot(`${mode}: undo snapshot ${key} is malformed`);
         const json = applyPatch(next === undefined ? current : next.json, undo);
         const snap = parseState(decodeArrays(json));
-        if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${seqs[i] ?? ""} is malformed`);
+        if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${key} is malformed`);
         return { json, state: snap };
       }),
     );
   }
-  return { encounter: { mode, state, history }, stored, seqs };
+  const head: StoredHead = { v: flag.v, rev: flag.rev, seq, applied: flag.applied, state: current };
+  return { encounter: { mode, state, history }, stored: storedOf(head, seqs, entries), seqs, entries };
+}
+
+/**
+ * What identifies the stored form a snapshot or state has, for telling whether what follows a kept
+ * snapshot changed: its stored form when known (a state remembers the one it was loaded from or
+ * written as), else the object itself (a stored snapshot not yet rebuilt).
+ */
+function formToken<S>(item: Snapshot<S> | undefined, current: S): unknown {
+  if (item === undefined) return formOf(current) ?? current;
+  if (item instanceof LazySnapshot) return item.builtJson ?? item;
+  return formOf(item.state) ?? item.state;
 }
 
 /**
  * The new stored encounter and the minimal Foundry update data (relative to the encounter flag)
  * for going from `before` to `next`. History entries kept from `before` (same snapshot object) keep
- * their key and are rewritten only when their patch changed; dropped ones are deleted.
+ * their key and are rewritten only when what follows them changed; dropped ones are deleted. A step
+ * touches the newest entries only: the kept snapshots are found as one run of `before`'s history
+ * (a step drops the oldest, pushes one; an undo drops the newest), and only the entries around
+ * that run's ends are encoded, compared and written.
  */
 export function encodeEncounter<S>(
   before: LoadedEncounter<S>,
   next: Encounter<S>,
   appliedRequest: string | null,
 ): { stored: StoredEncounter; update: { [key: string]: unknown }; loaded: LoadedEncounter<S> } {
-  let seq = before.stored.seq;
-  rememberForm(before.encounter.state, before.stored.state);
-  // What follows a snapshot, by identity: the next snapshot, or the current state after the last
-  // one. Snapshots are compared as objects so that an unchanged stored one is never rebuilt.
-  const follower = (history: readonly Snapshot<S>[], current: S, i: number): unknown => {
-    const after = history[i + 1];
-    return after === undefined ? current : after instanceof LazySnapshot ? after : after.state;
-  };
-  const known = new Map<Snapshot<S>, { key: string; follower: unknown }>();
-  before.encounter.history.forEach((snap, i) =>
-    known.set(snap, {
-      key: before.seqs[i] ?? "",
-      follower: follower(before.encounter.history, before.encounter.state, i),
-    }),
-  );
+  const head = before.stored;
+  const oldEntries = entriesOf(before);
+  const old = before.encounter.history;
+  const fresh = next.history;
+  let seq = head.seq;
+  rememberForm(before.encounter.state, head.state);
   // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
-  const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, before.stored.state);
+  const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, head.state);
   rememberForm(next.state, state);
+
+  // Where each new snapshot stood in `before` (-1: a new one). The kept ones are one run, found by
+  // identity from where the oldest stands; any other kept one (a roster change replays the history,
+  // keeping some) is looked up in an index of the rest, built only then.
+  const start = fresh.length === 0 ? -1 : old.indexOf(fresh[0] as Snapshot<S>);
+  let run = 0;
+  if (start >= 0) while (run < fresh.length && fresh[run] === old[start + run]) run += 1;
+  const after = Math.max(start, 0) + run;
+  let rest: Map<Snapshot<S>, number> | undefined;
+  const tail: number[] = [];
+  for (let i = run; i < fresh.length; i += 1) {
+    if (after < old.length) rest ??= new Map(old.slice(after).map((snap, k) => [snap, after + k]));
+    tail.push(rest?.get(fresh[i] as Snapshot<S>) ?? -1);
+  }
+  const from = (i: number): number => (i < run ? start + i : (tail[i - run] ?? -1));
+  // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
+  const seqs = run > 0 ? before.seqs.slice(start, after) : [];
+  const entries = run > 0 ? oldEntries.slice(start, after) : [];
+  for (const b of tail) {
+    seqs.push(b >= 0 ? (before.seqs[b] ?? "") : String(seq++));
+    entries.push(oldEntries[b] ?? { kind: "turn", undo: [] });
+  }
+
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
     const had = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
     const form = had ?? encodeArrays(snap.state as unknown as Json, following);
     rememberForm(snap.state, form);
     return form;
   };
-  const history: { [seq: string]: StoredSnapshot } = {};
-  // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
-  const seqs = next.history.map((snap) => known.get(snap)?.key ?? String(seq++));
   // Newest first: each snapshot's patch is computed against the stored form of the one after it.
+  // Inside the run, all but its newest are followed by the same snapshot as before: kept as they are.
+  const history: { [seq: string]: unknown } = {};
   let following: Json | undefined = state;
-  for (let i = next.history.length - 1; i >= 0; i -= 1) {
-    const snap = next.history[i];
+  for (let i = fresh.length - 1; i >= 0 && (i >= run - 1 || rest !== undefined); i -= 1) {
+    const snap = fresh[i];
     if (snap === undefined) continue;
-    const old = known.get(snap);
-    const kept = old === undefined ? undefined : before.stored.history[old.key];
-    // An entry whose snapshot and successor are unchanged keeps its patch: no diff, no write.
-    const key = seqs[i] ?? "";
-    if (old !== undefined && kept !== undefined && old.follower === follower(next.history, next.state, i)) {
-      history[key] = kept;
+    const b = from(i);
+    if (b >= 0 && formToken(old[b + 1], before.encounter.state) === formToken(fresh[i + 1], next.state)) {
       following = undefined;
       continue;
     }
-    const after = next.history[i + 1];
+    const later = fresh[i + 1];
     following ??=
-      after instanceof LazySnapshot ? after.json : after === undefined ? state : formOfSnapshot(after, state);
+      later instanceof LazySnapshot ? later.json : later === undefined ? state : formOfSnapshot(later, state);
     const form = formOfSnapshot(snap, following);
-    history[key] = {
+    const entry: StoredSnapshot = {
       kind: snap.kind,
       undo: diff(following, form, [], true),
       ...(snap.round === undefined ? {} : { r: snap.round }),
       ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
     };
+    const key = seqs[i] ?? "";
+    const had = b >= 0 ? oldEntries[b] : undefined;
+    // A new entry is written whole (a copy: the document may merge later updates into it); a kept
+    // one by what changed in it.
+    if (had === undefined) history[key] = copyJson(entry as unknown as Json);
+    else {
+      const change = toUpdateData(had as unknown as Json, entry as unknown as Json);
+      if (Object.keys(change).length > 0) history[key] = change;
+    }
+    entries[i] = entry;
     following = form;
   }
-  const stored: StoredEncounter = {
-    v: STORED_VERSION,
-    rev: before.stored.rev + 1,
-    seq,
-    applied: appliedRequest ?? before.stored.applied,
-    state,
-    history,
+  // Dropped entries: those of `before` before the run and after it, unless found again.
+  const keptAfter = rest === undefined ? undefined : new Set(tail);
+  const drop = (b: number): void => {
+    if (keptAfter?.has(b) !== true) history[deletionKey(before.seqs[b] ?? "")] = null;
   };
-  const base = before.upgradedFrom ?? (before.stored as unknown as Json);
-  const update = toUpdateData(base, stored as unknown as Json);
-  return { stored, update, loaded: { encounter: next, stored, seqs } };
+  for (let b = 0; b < start; b += 1) drop(b);
+  for (let b = after; b < old.length; b += 1) drop(b);
+
+  const nextHead: StoredHead = {
+    v: STORED_VERSION,
+    rev: head.rev + 1,
+    seq,
+    applied: appliedRequest ?? head.applied,
+    state,
+  };
+  const stored = storedOf(nextHead, seqs, entries);
+  const loaded: LoadedEncounter<S> = { encounter: next, stored, seqs, entries };
+  if (before.upgradedFrom !== undefined) {
+    // The first write of an upgraded encounter replaces the old format: every key that differs.
+    return { stored, update: toUpdateData(before.upgradedFrom, stored as unknown as Json), loaded };
+  }
+  const update: { [key: string]: unknown } = { rev: nextHead.rev };
+  if (head.seq !== nextHead.seq) update.seq = nextHead.seq;
+  if (head.applied !== nextHead.applied) update.applied = nextHead.applied;
+  const stateUpdate = toUpdateData(head.state, state);
+  if (Object.keys(stateUpdate).length > 0) update.state = stateUpdate;
+  if (Object.keys(history).length > 0) update.history = history;
+  return { stored, update, loaded };
 }

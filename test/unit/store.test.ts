@@ -218,3 +218,124 @@ describe("the stored format is versioned", () => {
     expect(isNewerFormat("garbage")).toBe(false);
   });
 });
+
+describe("the authority's step touches the newest history entries only", () => {
+  const binding = () =>
+    bindMode(individualMode, parseIndividualState, {
+      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
+      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
+      ids: (state) => state.combatants.map((c) => c.id),
+    });
+  const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
+  const roster = ["combatantAria001", "combatantBrom001", "combatantOffi001"].map((id, i) => ({
+    id,
+    name: id,
+    isPC: i < 2,
+  }));
+  const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+  type Flag = Record<string, unknown>;
+
+  /** A started encounter's flag, as the document holds it. */
+  function started(gmBinding: ReturnType<typeof binding>): Flag {
+    const rolls = roster.map((c, i) => ({ type: "recordInitiative", combatantId: c.id, total: 20 - i, modifier: 0 }));
+    return copy(gmBinding.createWith(roster, [...rolls, { type: "start" }], gm)) as unknown as Flag;
+  }
+
+  /** The authority applies a command to the flag, and the document merges the update into it in place. */
+  function applyTo(gmBinding: ReturnType<typeof binding>, flag: Flag, command: unknown, limit: number) {
+    const parsed = parseStoredEncounter(flag);
+    const bound = parsed === null ? null : gmBinding.load(parsed, flag);
+    if (bound === null) throw new Error("the flag did not load");
+    const before = copy(flag) as unknown as Json;
+    const applied = bound.apply(command, gm, limit, null);
+    if (applied.ok) mergeObject(flag, applied.update, { performDeletions: true });
+    return { applied, before };
+  }
+
+  /** Undo step by step from this flag until nothing is left: the views passed through. */
+  function undoAll(gmBinding: ReturnType<typeof binding>, flag: Flag): string[] {
+    const seen: string[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const { applied } = applyTo(gmBinding, flag, { type: "previousTurn" }, 100);
+      if (!applied.ok) break;
+      seen.push(`${applied.view.round}:${applied.view.current ?? "-"}`);
+    }
+    return seen;
+  }
+
+  const commands = fc.constantFrom<unknown>(
+    { type: "nextTurn" },
+    { type: "nextTurn" },
+    { type: "nextTurn" },
+    { type: "nextRound" },
+    { type: "previousTurn" },
+    { type: "previousRound" },
+    { type: "delay", combatantId: "combatantBrom001" },
+    { type: "endDelay", combatantId: "combatantBrom001" },
+    { type: "addCombatant", combatant: { id: "combatantLate001", name: "Late", isPC: false } },
+    { type: "removeCombatant", combatantId: "combatantOffi001" },
+    { type: "setDefeated", combatantId: "combatantAria001", defeated: true },
+  );
+
+  it("writes what the whole stored form's diff would, and a fresh load reads the same history", () => {
+    fc.assert(
+      fc.property(
+        fc.array(commands, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        (list, limit) => {
+          const authority = binding();
+          const flag = started(authority);
+          for (const command of list) {
+            const { applied, before } = applyTo(authority, flag, command, limit);
+            if (!applied.ok) continue;
+            const whole = copy(applied.stored) as unknown as Json;
+            // The update sends exactly what differs, as a diff of the whole stored form would.
+            expect(applied.update).toEqual(toUpdateData(before, whole));
+            expect(copy(flag)).toEqual(whole);
+          }
+          // The authority, undoing from what it keeps in memory, and a client that loads the flag afresh
+          // pass through the same states.
+          const reloaded = copy(flag);
+          expect(undoAll(authority, flag)).toEqual(undoAll(binding(), reloaded));
+        },
+      ),
+      { numRuns: 60, seed: 17 },
+    );
+    // Many loads and undos: room on a loaded machine (it asserts data, not time).
+  }, 30_000);
+
+  it("reads the flag again when it no longer holds what the authority wrote (an entry deleted elsewhere)", () => {
+    const authority = binding();
+    const flag = started(authority);
+    for (let i = 0; i < 5; i += 1) applyTo(authority, flag, { type: "nextTurn" }, 100);
+    // Someone deletes the oldest entry without a new revision: the authority's memory is stale.
+    const history = flag.history as Record<string, unknown>;
+    Reflect.deleteProperty(history, Object.keys(history)[0] ?? "");
+    const reloaded = copy(flag);
+    const fromMemory = undoAll(authority, flag);
+    expect(fromMemory).toHaveLength(4);
+    expect(fromMemory).toEqual(undoAll(binding(), reloaded));
+  });
+
+  it("a malformed entry refuses the undo that needs it, after a reload, and every other command works", () => {
+    const authority = binding();
+    const flag = started(authority);
+    for (let i = 0; i < 4; i += 1) applyTo(authority, flag, { type: "nextTurn" }, 100);
+    const history = flag.history as Record<string, { undo: unknown }>;
+    const oldest = Object.keys(history)[0] ?? "";
+    const entry = history[oldest];
+    if (entry === undefined) throw new Error("no history");
+    entry.undo = [[7]];
+    const reloaded = binding();
+    expect(applyTo(reloaded, flag, { type: "nextTurn" }, 100).applied.ok).toBe(true);
+    // The malformed entry is kept as it is: nothing is lost, nothing rewritten.
+    expect(history[oldest]?.undo).toEqual([[7]]);
+    const results: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const { applied } = applyTo(reloaded, flag, { type: "previousTurn" }, 100);
+      results.push(applied.ok ? "ok" : applied.refusal.code);
+    }
+    expect(results).toEqual(["ok", "ok", "ok", "ok", "corrupted", "corrupted"]);
+    expect(history[oldest]?.undo).toEqual([[7]]);
+  });
+});
