@@ -70,6 +70,7 @@ import {
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
   isWhole,
+  updateCombatant,
 } from "../../../core/common";
 
 // ---------------------------------------------------------------------------------------------
@@ -804,14 +805,6 @@ export function combatantRows(state: DeclareResolveState): readonly CombatantRow
 // ---------------------------------------------------------------------------------------------
 // Round flow
 // ---------------------------------------------------------------------------------------------
-
-function updateCombatant(
-  state: DeclareResolveState,
-  id: string,
-  change: (c: DeclareResolveCombatant) => DeclareResolveCombatant,
-): DeclareResolveState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
-}
 
 function enterPhase(state: DeclareResolveState, phase: DeclareResolvePhase, events: DeclareResolveEvent[]) {
   const s: DeclareResolveState = { ...state, phase };

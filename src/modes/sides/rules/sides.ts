@@ -58,6 +58,7 @@ import {
   markTyped,
   parseTyped,
   type TypedMark,
+  updateCombatant,
 } from "../../../core/common";
 import {
   compareDiceCodes,
@@ -631,10 +632,6 @@ function finishAction(state: SidesState, events: RuleEvent[], lost = false): Sid
 /** Who declares or acts now. */
 function currentOf(state: SidesState): string | null {
   return currentDeclarer(state) ?? passCurrent(state);
-}
-
-function updateCombatant(state: SidesState, id: string, change: (c: SidesCombatant) => SidesCombatant): SidesState {
-  return { ...state, combatants: state.combatants.map((c) => (c.id === id ? change(c) : c)) };
 }
 
 function updateDeclaration(state: SidesState, id: string, change: (d: Declaration) => Declaration): SidesState {
