@@ -27,10 +27,10 @@ import {
   loadEncounter,
   STORED_VERSION,
   storedVersion,
+  storedOf,
   UnreadableSnapshot,
   type LoadedEncounter,
   type StoredEncounter,
-  type StoredSnapshot,
 } from "./store";
 
 /** The result of applying a command to a stored encounter. */
@@ -168,14 +168,9 @@ export function bindMode<S, C extends Command>(
       };
     });
     const { v, rev, seq, applied, state: current } = loaded.stored;
-    const keyed: { [seq: string]: StoredSnapshot } = {};
-    loaded.seqs.forEach((key, i) => {
-      const entry = entries[i];
-      if (entry !== undefined) keyed[key] = entry;
-    });
     return {
       ...loaded,
-      stored: { v, rev, seq, applied, state: current, history: keyed },
+      stored: storedOf({ v, rev, seq, applied, state: current }, loaded.seqs, entries),
       entries,
       encounter: { ...loaded.encounter, history },
       upgradedFrom,

@@ -270,13 +270,17 @@ class LazySnapshot<S> implements Snapshot<S> {
 export class UnreadableSnapshot extends Error {}
 
 /** A stored encounter without its history: what a step reads and rewrites besides history entries. */
-type StoredHead = Omit<StoredEncounter, "history">;
+export type StoredHead = Omit<StoredEncounter, "history">;
 
 /**
  * A stored encounter whose history object is built from its keys and entries when first read: a
  * step keeps the entries as a list and never builds the object (tests and the upgrade read it).
  */
-function storedOf(head: StoredHead, seqs: readonly string[], entries: readonly StoredSnapshot[]): StoredEncounter {
+export function storedOf(
+  head: StoredHead,
+  seqs: readonly string[],
+  entries: readonly StoredSnapshot[],
+): StoredEncounter {
   let history: { [seq: string]: StoredSnapshot } | undefined;
   return {
     ...head,
