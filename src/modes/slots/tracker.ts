@@ -7,7 +7,7 @@
 import { I18N } from "../../constants";
 import { SLOTS_TEMPLATES } from "./constants";
 import type { AllowedAction } from "../../core/engine";
-import { slotsView, type SlotsState } from "./rules/slots";
+import { canAct, slotsView, type SlotsState } from "./rules/slots";
 import { skillOf as slotSkillOf } from "./glue";
 import { formatCount, type ControlContext } from "../../foundry/tracker/controls";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
@@ -108,11 +108,6 @@ function isSkill(value: string | null | undefined): value is "cool" | "vigilance
   return value === "cool" || value === "vigilance";
 }
 
-/** Whether a combatant can still fill a slot this round (`acted`: the ids that filled one). */
-function canAct(c: SlotsState["combatants"][number], acted: ReadonlySet<string>): boolean {
-  return c.check !== null && !c.defeated && !acted.has(c.id);
-}
-
 /** The `slots` mode's tracker. */
 export const slotsTracker: ModeTracker<SlotsState> = {
   rowPartial: SLOTS_TEMPLATES.row,
@@ -193,7 +188,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           typed: c.check?.typed === true,
           scores: c.check === null ? "" : scoresText(c.check.primary, c.check.secondary),
           acted,
-          toAct: state.started && canAct(c, actedIds),
+          toAct: state.started && canAct(state, c),
           claim: claim === undefined ? "" : format("ClaimedSlot", { number: String(claim + 1) }),
         },
       });
@@ -274,7 +269,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
           : "";
     const toAct = state.started
       ? state.combatants
-          .filter((c) => canAct(c, actedIds))
+          .filter((c) => canAct(state, c))
           .map((c) => nameOf(c.id))
           .join(", ")
       : "";

@@ -308,8 +308,8 @@ export function checksNeeded(state: SlotsState): readonly string[] {
   return state.combatants.filter((c) => c.check === null && !c.defeated).map((c) => c.id);
 }
 
-/** Whether the combatant may fill a slot of its kind this round: rolled, not defeated, not acted. */
-function canAct(state: SlotsState, c: SlotsCombatant): boolean {
+/** Whether the combatant may fill a slot of its kind this round: rolled, not defeated, not acted (the tracker's "to act"). */
+export function canAct(state: SlotsState, c: SlotsCombatant): boolean {
   return c.check !== null && !c.defeated && !state.acted.includes(c.id);
 }
 
