@@ -186,16 +186,24 @@ function upgradeStored(old: StoredV1): StoredEncounter {
 /**
  * The stored (flag) form of a request: `[id, command]` as one string, replaced wholesale by every
  * write. The author and the encounter are not written: the GM reads them from the update itself.
+ * Written on a combatant (`carrierId`), a command for that combatant leaves its `combatantId` out
+ * and is marked `[id, command, 1]`: the GM reads it from the written document, as it does the author.
  */
-export function encodeRequest(request: StoredRequest): string {
-  return JSON.stringify([request.id, request.command]);
+export function encodeRequest(request: StoredRequest, carrierId: string | null = null): string {
+  const { id, command } = request;
+  if (carrierId !== null && isRecord(command) && command.combatantId === carrierId) {
+    const { combatantId: _named, ...rest } = command;
+    return JSON.stringify([id, rest, 1]);
+  }
+  return JSON.stringify([id, command]);
 }
 
 /**
- * Narrow a player's request flag, or null when it is malformed: today's `[id, command]` string, or
- * the older `{id, userId, combatId, command}` one (still checked against the author and encounter).
+ * Narrow a player's request flag, or null when it is malformed: today's `[id, command]` string (or
+ * `[id, command, 1]`, whose combatant is `carrierId`, the combatant it is written on), or the older
+ * `{id, userId, combatId, command}` one (still checked against the author and encounter).
  */
-export function parseStoredRequest(raw: unknown): StoredRequest | null {
+export function parseStoredRequest(raw: unknown, carrierId: string | null = null): StoredRequest | null {
   if (typeof raw !== "string") return null;
   let value: unknown;
   try {
@@ -204,8 +212,12 @@ export function parseStoredRequest(raw: unknown): StoredRequest | null {
     return null;
   }
   if (Array.isArray(value)) {
-    const [id, command] = value as unknown[];
-    return value.length === 2 && typeof id === "string" && isRecord(command) ? { id, command: command as Json } : null;
+    const [id, command, implied] = value as unknown[];
+    if (typeof id !== "string" || !isRecord(command)) return null;
+    if (value.length === 2) return { id, command: command as Json };
+    // The combatant is the carrier's: only on a combatant, and never named twice.
+    if (value.length !== 3 || implied !== 1 || carrierId === null || "combatantId" in command) return null;
+    return { id, command: { ...(command as { readonly [key: string]: Json }), combatantId: carrierId } };
   }
   if (!isRecord(value)) return null;
   const { id, userId, combatId, command } = value;

@@ -62,6 +62,9 @@ describe("one authority: the active GM's client applies every request", () => {
     ]);
     expect(turnsOn(sim.gm).current).toBe("Brom");
     expectAgreement(sim);
+    // Written on Aria, the delay for Aria leaves her out: the GM took her from the document it was on.
+    const raw = combatOn(sim.gm).combatants.get(idOf(alice, "aria"))?.getFlag("structured-initiative", "request");
+    expect(JSON.parse(String(raw))).toEqual([expect.any(String), { type: "delay" }, 1]);
   });
 
   it("a request whose userId names another user is refused: the state is unchanged and the author is told", async () => {

@@ -456,9 +456,13 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
     pending.set(request.id, { resolve, timer, combatId: combat.id ?? "" });
   });
   try {
-    const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
-    if (target.kind === "combat") await target.document.update(asUpdate(data));
-    else await target.document.update(data);
+    if (target.kind === "combat") {
+      const data = { flags: { [MODULE_ID]: { [FLAGS.request]: encodeRequest(request) } } };
+      await target.document.update(asUpdate(data));
+    } else {
+      const raw = encodeRequest(request, target.document.id);
+      await target.document.update({ flags: { [MODULE_ID]: { [FLAGS.request]: raw } } });
+    }
   } catch (error) {
     console.error(`${MODULE_ID} |`, error);
     settle(request.id, refusal("writeFailed"));
@@ -557,11 +561,17 @@ export function onCombatApplied(combat: Combat.Implementation): void {
 }
 
 /**
- * On the authority: a request written on a document. `userId` is the author as the server attests
- * it; a request that claims another user is refused.
+ * On the authority: a request written on a document (`carrierId`: the combatant it is written on,
+ * null for the Combat). `userId` is the author as the server attests it; a request that claims
+ * another user is refused.
  */
-export async function handleRequest(combat: Combat.Implementation, raw: unknown, userId: string): Promise<void> {
-  const request = parseStoredRequest(raw);
+export async function handleRequest(
+  combat: Combat.Implementation,
+  raw: unknown,
+  userId: string,
+  carrierId: string | null,
+): Promise<void> {
+  const request = parseStoredRequest(raw, carrierId);
   const author = game.users.contents.find((u) => u.id === userId);
   if (request === null || author === undefined) return;
   let result: CommandResult;

@@ -68,7 +68,7 @@ export function onUpdateCombat(
   if (!isAuthority() || !isStructured(combat)) return;
   const flags = moduleFlags(changed);
   const request = flags?.[FLAGS.request];
-  if (request !== undefined) void handleRequest(combat, request, userId);
+  if (request !== undefined) void handleRequest(combat, request, userId, null);
   const author = game.users.contents.find((u) => u.id === userId);
   const turnChanged = "turn" in changed || "round" in changed;
   // The authority's own writes carry the encounter they apply; its restores agree with it.
@@ -96,7 +96,7 @@ export function onUpdateCombatant(
   guardCombatant(combatant, changed, userId, structured && isAuthority());
   if (combat === null || !isAuthority() || !structured) return;
   const request = moduleFlags(changed)?.[FLAGS.request];
-  if (request !== undefined) void handleRequest(combat, request, userId);
+  if (request !== undefined) void handleRequest(combat, request, userId, combatant.id);
   if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
   // The mirror's own writes ride in the Combat's update; this one came from elsewhere.
   if ("initiative" in changed) {
