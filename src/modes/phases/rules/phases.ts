@@ -176,10 +176,8 @@ export interface PhasesRoll {
   readonly skill: string | null;
   readonly dieSize: DieSize;
   readonly complexity: number;
-  /** The faces, as rolled. */
+  /** The faces, as rolled (a success has no doubles: see `rollSucceeded`). */
   readonly dice: readonly number[];
-  /** No doubles. */
-  readonly success: boolean;
   /** The intent it defended against, or null. */
   readonly defends: string | null;
   /** Marked "gains an advantage". */
@@ -623,15 +621,21 @@ export function nextDice(state: PhasesState, dieSize: DieSize): DicePool | null 
   return complexity === null ? null : dicePool(complexity, dieSize);
 }
 
-/** The last roll with its doubles marked (indices into `dice`), or null. */
+/** Whether a skill roll succeeded: it rolled no doubles (derived, never stored). */
+export function rollSucceeded(roll: PhasesRoll): boolean {
+  return !hasDoubles(roll.dice);
+}
+
+/** The last roll with its doubles marked (indices into `dice`) and whether it succeeded, or null. */
 export interface RollView extends PhasesRoll {
   readonly doubles: readonly number[];
+  readonly success: boolean;
 }
 
 /** The last skill roll of this round, with any doubles, or null. */
 export function lastRollView(state: PhasesState): RollView | null {
   const r = state.lastRoll;
-  return r === null ? null : { ...r, doubles: doublesIn(r.dice) };
+  return r === null ? null : { ...r, doubles: doublesIn(r.dice), success: rollSucceeded(r) };
 }
 
 /** The shared Advantage pool against its cap. */
@@ -1047,7 +1051,6 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
       dieSize,
       complexity,
       dice: [...dice],
-      success,
       defends,
       gainsAdvantage,
       move,

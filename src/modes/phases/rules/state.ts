@@ -10,6 +10,7 @@ import {
   complexityAfter,
   diceMatch,
   hasDoubles,
+  rollSucceeded,
   isDieSize,
   isTargetList,
   type FailureAnswer,
@@ -62,13 +63,21 @@ function isRoll(value: unknown): value is PhasesRoll {
     Array.isArray(dice) &&
     dice.every((face) => typeof face === "number") &&
     diceMatch(dice, complexity as number, dieSize) &&
-    value.success === !hasDoubles(dice) &&
+    // Stored before success was derived from the dice: it must agree with them (it is dropped).
+    (value.success === undefined || value.success === !hasDoubles(dice)) &&
     isNullable(value.defends, isId) &&
     isFlag(value.gainsAdvantage) &&
     isFlag(value.move) &&
     isNullable(value.answer, isAnswer) &&
-    (value.answer === null || !value.success)
+    (value.answer === null || hasDoubles(dice))
   );
+}
+
+/** A roll as today's state holds it: an older stored `success` (derived now) is left out. */
+function withoutStoredSuccess(roll: PhasesRoll | null): PhasesRoll | null {
+  if (roll === null || !("success" in roll)) return roll;
+  const { success: _derived, ...rest } = roll as PhasesRoll & { readonly success: unknown };
+  return rest;
 }
 
 /** The intents refer to present combatants and fit the phase. */
@@ -106,7 +115,8 @@ function turnsConsistent(state: PhasesState, byId: ReadonlyMap<string, PhasesCom
   const t = state.turn;
   if (t !== null) {
     if (state.phase !== "heroes" || !actedHero(t.combatantId)) return false;
-    if (t.failed && state.lastRoll?.combatantId === t.combatantId && state.lastRoll.success) return false;
+    const roll = state.lastRoll;
+    if (t.failed && roll?.combatantId === t.combatantId && rollSucceeded(roll)) return false;
   }
   if (state.lastHero !== null && !actedHero(state.lastHero)) return false;
   const r = state.lastRoll;
@@ -155,5 +165,6 @@ export function parsePhasesState(data: unknown): PhasesState | null {
     return null;
   }
   if (!intentsConsistent(state, byId) || !turnsConsistent(state, byId)) return null;
-  return state;
+  const lastRoll = withoutStoredSuccess(state.lastRoll);
+  return lastRoll === state.lastRoll ? state : { ...state, lastRoll };
 }
