@@ -1011,8 +1011,39 @@ describe("parseCommand narrows untrusted data", () => {
     { data: { type: "setConditions", combatantId: "a", bleeding: 1, dazed: 0 }, ok: false },
     { data: { type: "previousTurn" }, ok: false },
     { data: null, ok: false },
+    { data: { type: "setBudget", budget: "10" }, ok: false },
+    { data: { type: "removeIPChange", combatantId: "a" }, ok: false },
+    {
+      data: { type: "addIPChange", combatantId: "a", cause: "x".repeat(501), amount: 1, duration: { kind: "round" } },
+      ok: false,
+    },
+    {
+      data: { type: "addIPChange", combatantId: "a", cause: "x", amount: 1, duration: { kind: "round" }, changeId: 7 },
+      ok: false,
+    },
   ])("$data → $ok", ({ data, ok }) => {
     expect(declareResolveMode.parseCommand(data) !== null).toBe(ok);
+  });
+
+  it("keeps each command's own fields and nothing else; an absent or null change id is left out", () => {
+    const duration = { kind: "rounds", rounds: 2 };
+    const change = { type: "addIPChange", combatantId: "a", cause: "Aim", amount: -2, duration, extra: 1 };
+    expect(declareResolveMode.parseCommand({ ...change, changeId: null })).toEqual({
+      type: "addIPChange",
+      combatantId: "a",
+      cause: "Aim",
+      amount: -2,
+      duration,
+    });
+    expect(declareResolveMode.parseCommand({ ...change, changeId: "c1" })).toMatchObject({ changeId: "c1" });
+    expect(
+      declareResolveMode.parseCommand({ type: "setConditions", combatantId: "a", bleeding: 1, dazed: 2, stunned: 0 }),
+    ).toEqual({ type: "setConditions", combatantId: "a", bleeding: 1, dazed: 2, stunned: 0 });
+    expect(declareResolveMode.parseCommand({ type: "orderTied", combatantIds: ["b", "a"], combatantId: "a" })).toEqual({
+      type: "orderTied",
+      combatantIds: ["b", "a"],
+    });
+    expect(declareResolveMode.parseCommand({ type: "upkeep", combatantId: "a" })).toEqual({ type: "upkeep" });
   });
 });
 

@@ -65,7 +65,13 @@ import {
   isRecord,
   isText,
   oncePerId,
-  parseRosterCommand,
+  parseByTable,
+  required,
+  optional,
+  BAD,
+  ID_FIELD,
+  type FieldReader,
+  type CommandTable,
   stepKind,
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
@@ -1299,51 +1305,31 @@ function parseIdList(data: unknown): string[] | null {
   return [...data];
 }
 
+const NUMBER: FieldReader<number> = required(isFiniteNumber);
+
+/** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
+const COMMANDS: CommandTable<DeclareResolveCommand> = {
+  setBudget: { budget: NUMBER },
+  recordIP: { combatantId: ID_FIELD, total: NUMBER, modifier: NUMBER },
+  addIPChange: {
+    combatantId: ID_FIELD,
+    changeId: optional(isId),
+    cause: (cause) => (typeof cause === "string" && cause.length <= MAX_TEXT_LENGTH ? cause : BAD),
+    amount: NUMBER,
+    duration: (duration) => parseDuration(duration) ?? BAD,
+  },
+  removeIPChange: { combatantId: ID_FIELD, changeId: required(isId) },
+  orderTied: { combatantIds: (ids) => parseIdList(ids) ?? BAD },
+  declare: { combatantId: ID_FIELD, actions: (actions) => parseActions(actions) ?? BAD },
+  setConditions: { combatantId: ID_FIELD, bleeding: NUMBER, dazed: NUMBER, stunned: NUMBER },
+  start: {},
+  nextTurn: {},
+  nextRound: {},
+  upkeep: {},
+};
+
 function parseCommand(data: unknown): DeclareResolveCommand | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const id = d.combatantId;
-  const roster = parseRosterCommand(d);
-  if (roster !== undefined) return roster;
-  switch (d.type) {
-    case "setBudget":
-      return isFiniteNumber(d.budget) ? { type: "setBudget", budget: d.budget } : null;
-    case "recordIP":
-      return isId(id) && isFiniteNumber(d.total) && isFiniteNumber(d.modifier)
-        ? { type: "recordIP", combatantId: id, total: d.total, modifier: d.modifier }
-        : null;
-    case "addIPChange": {
-      const duration = parseDuration(d.duration);
-      if (!isId(id) || typeof d.cause !== "string" || d.cause.length > MAX_TEXT_LENGTH) return null;
-      if (!isFiniteNumber(d.amount) || duration === null) return null;
-      const base = { type: "addIPChange", combatantId: id, cause: d.cause, amount: d.amount, duration } as const;
-      if (d.changeId === undefined || d.changeId === null) return base;
-      return isId(d.changeId) ? { ...base, changeId: d.changeId } : null;
-    }
-    case "removeIPChange":
-      return isId(id) && isId(d.changeId) ? { type: "removeIPChange", combatantId: id, changeId: d.changeId } : null;
-    case "orderTied": {
-      const combatantIds = parseIdList(d.combatantIds);
-      return combatantIds === null ? null : { type: "orderTied", combatantIds };
-    }
-    case "declare": {
-      const actions = parseActions(d.actions);
-      return isId(id) && actions !== null ? { type: "declare", combatantId: id, actions } : null;
-    }
-    case "setConditions": {
-      const { bleeding, dazed, stunned } = d;
-      return isId(id) && isFiniteNumber(bleeding) && isFiniteNumber(dazed) && isFiniteNumber(stunned)
-        ? { type: "setConditions", combatantId: id, bleeding, dazed, stunned }
-        : null;
-    }
-    case "start":
-    case "nextTurn":
-    case "nextRound":
-    case "upkeep":
-      return { type: d.type };
-    default:
-      return null;
-  }
+  return parseByTable(data, COMMANDS);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,18 @@
  * a macro or a bad migration can corrupt: anything that is not a well-formed, internally consistent
  * state is rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
-import { isFiniteNumber, isId, isRecord, isText, isNullable, isWhole } from "../../../core/common";
+import {
+  isFiniteNumber,
+  isFlag,
+  isId,
+  isRecord,
+  isText,
+  isNullable,
+  isWhole,
+  listOf,
+  orNull,
+  shapeOf,
+} from "../../../core/common";
 import {
   ACTION_KINDS,
   MAX_ACTION_COST,
@@ -103,23 +114,27 @@ function isConditions(value: unknown): value is Conditions {
   );
 }
 
-function isCombatant(value: unknown): value is DeclareResolveCombatant {
-  if (!isRecord(value)) return false;
-  const v = value;
-  return (
-    isId(v.id) &&
-    isText(v.name) &&
-    typeof v.isPC === "boolean" &&
-    typeof v.defeated === "boolean" &&
-    isNullable(v.ip, isIP) &&
-    Array.isArray(v.ipChanges) &&
-    v.ipChanges.length <= MAX_IP_CHANGES &&
-    v.ipChanges.every(isChange) &&
-    isNullable(v.tieBreak, isTieBreak) &&
-    isNullable(v.declaration, isDeclaration) &&
-    isConditions(v.conditions)
-  );
-}
+const isCombatant = shapeOf<DeclareResolveCombatant>({
+  id: isId,
+  name: isText,
+  isPC: isFlag,
+  defeated: isFlag,
+  ip: orNull(isIP),
+  ipChanges: (changes) => Array.isArray(changes) && changes.length <= MAX_IP_CHANGES && changes.every(isChange),
+  tieBreak: orNull(isTieBreak),
+  declaration: orNull(isDeclaration),
+  conditions: isConditions,
+});
+
+const isRound = (value: unknown): boolean => isWhole(value, Number.MAX_SAFE_INTEGER);
+
+const isShaped = shapeOf<DeclareResolveState>({
+  combatants: listOf(isCombatant),
+  budget: (budget) => isWhole(budget, MAX_AP_BUDGET, 1),
+  round: isRound,
+  phase: (phase) => PHASES.some((p) => p === phase),
+  tiesOrdered: isRound,
+});
 
 /** What each combatant's facts may be in the state's phase and round. */
 function combatantConsistent(state: DeclareResolveState, c: DeclareResolveCombatant): boolean {
@@ -175,15 +190,8 @@ export function parseDeclareResolveState(data: unknown): DeclareResolveState | n
   const d = Array.isArray(data.combatants)
     ? { ...data, combatants: data.combatants.map((c) => upgradeCombatant(c, data.round)) }
     : data;
-  const shapeOk =
-    Array.isArray(d.combatants) &&
-    d.combatants.every(isCombatant) &&
-    isWhole(d.budget, MAX_AP_BUDGET, 1) &&
-    isWhole(d.round, Number.MAX_SAFE_INTEGER) &&
-    PHASES.some((p) => p === d.phase) &&
-    isWhole(d.tiesOrdered, Number.MAX_SAFE_INTEGER);
-  if (!shapeOk) return null;
-  const state = d as unknown as DeclareResolveState;
+  if (!isShaped(d)) return null;
+  const state = d;
   if ((state.round === 0) !== (state.phase === "setup")) return null;
   if (new Set(state.combatants.map((c) => c.id)).size !== state.combatants.length) return null;
   if (!state.combatants.every((c) => combatantConsistent(state, c))) return null;
