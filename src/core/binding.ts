@@ -23,6 +23,7 @@ import {
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
   encodeEncounter,
+  historySize,
   initialStored,
   loadEncounter,
   STORED_VERSION,
@@ -134,7 +135,7 @@ export function bindMode<S, C extends Command>(
     const { loaded, update } = hit;
     const { seqs, entries } = loaded;
     if (entries === undefined || stored.applied !== loaded.stored.applied) return undefined;
-    if (Object.values(stored.history).length !== seqs.length) return undefined;
+    if (historySize(stored) !== seqs.length) return undefined;
     const changed = update.history;
     if (typeof changed === "object" && changed !== null) {
       for (const key of Object.keys(changed)) {

@@ -109,37 +109,122 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /**
- * Whether every history entry has the shape of one (its round facts, where present, included). A
- * patch's operations are checked when the snapshot is rebuilt (`loadEncounter`), so that a load
- * reads each entry's few fields only.
+ * Whether a history entry has the shape of one (its round facts, where present, included). A patch's
+ * operations are checked when the snapshot is rebuilt (`loadEncounter`), so that a check reads the
+ * entry's few fields only.
  */
-function isHistory(history: Record<string, unknown>): boolean {
-  for (const entry of Object.values(history)) {
-    if (!isRecord(entry) || (entry.kind !== "turn" && entry.kind !== "round") || !Array.isArray(entry.undo))
-      return false;
-    const { r, s } = entry;
-    if ((r !== undefined && !Number.isInteger(r)) || (s !== undefined && typeof s !== "boolean")) return false;
+function isEntry(entry: unknown): entry is StoredSnapshot {
+  if (!isRecord(entry) || (entry.kind !== "turn" && entry.kind !== "round") || !Array.isArray(entry.undo)) return false;
+  const { r, s } = entry;
+  return (r === undefined || Number.isInteger(r)) && (s === undefined || typeof s === "boolean");
+}
+
+/**
+ * What the last parse of an encounter flag object found: the history object it read and that
+ * object's keys, every entry under them checked. A document merges each update into its flag in
+ * place, so the next parse of the same objects checks only the keys the updates since then touched
+ * (see {@link touchedHistory}); anything else (another object, touched keys unknown) is read whole.
+ */
+interface Checked {
+  readonly history: object;
+  readonly keys: Set<string>;
+}
+
+const checked = new WeakMap<object, Checked>();
+
+/**
+ * Check every history entry, or (`touched`, with what the last parse of this flag object found)
+ * only the entries under those keys; null when one is malformed.
+ */
+function checkHistory(
+  flag: object,
+  history: Record<string, unknown>,
+  touched: Iterable<string> | null,
+): Checked | null {
+  const known = checked.get(flag);
+  if (touched !== null && known?.history === history) {
+    for (const key of touched) {
+      if (!Object.hasOwn(history, key)) known.keys.delete(key);
+      else if (isEntry(history[key])) known.keys.add(key);
+      else return null;
+    }
+    return known;
   }
-  return true;
+  const keys = new Set<string>();
+  for (const key of Object.keys(history)) {
+    if (!isEntry(history[key])) return null;
+    keys.add(key);
+  }
+  return { history, keys };
+}
+
+/**
+ * The history keys that an update of the encounter flag (its update data, or the change a document
+ * reports for it) may have set or deleted: each key its `history` names, with deletion and replacement
+ * prefixes removed (v13's `-=key` / `==key`; v14's operators are values under the plain key). Null
+ * when it may have changed any of them: the flag or its history replaced or deleted, or data in a
+ * form this does not read (a dotted key, something other than a plain object).
+ */
+export function touchedHistory(change: unknown): string[] | null {
+  if (!isPlainRecord(change)) return null;
+  const touched: string[] = [];
+  for (const key of Object.keys(change)) {
+    if (key.includes(".")) return null;
+    const name = key.startsWith("-=") || key.startsWith("==") ? key.slice(2) : key;
+    if (name !== "history") continue;
+    const history = change[key];
+    if (name !== key || !isPlainRecord(history)) return null;
+    for (const entry of Object.keys(history)) {
+      if (entry.includes(".")) return null;
+      touched.push(entry.startsWith("-=") || entry.startsWith("==") ? entry.slice(2) : entry);
+    }
+  }
+  return touched;
+}
+
+/**
+ * How many history entries a stored encounter holds: known without counting when it is the flag
+ * object a parse last read (and its history object is the one that parse read), else counted.
+ */
+export function historySize(stored: StoredEncounter): number {
+  const known = checked.get(stored);
+  return known !== undefined && known.history === stored.history ? known.keys.size : Object.keys(stored.history).length;
 }
 
 /**
  * Narrow untrusted flag data to a stored encounter in today's format, or null when it is malformed.
  * An encounter stored in an older format is upgraded (see {@link upgradeStored}); check
  * {@link storedVersion} to know whether it was.
+ *
+ * Every history entry's shape is checked: one malformed entry makes the whole encounter unreadable.
+ * `touched`: the history keys that updates may have changed since this flag object was last parsed
+ * (from {@link touchedHistory}, every update since then included), so that only those entries are
+ * checked again; absent or null, every entry is.
  */
-export function parseStoredEncounter(value: unknown): StoredEncounter | null {
+export function parseStoredEncounter(value: unknown, touched: Iterable<string> | null = null): StoredEncounter | null {
   if (!isRecord(value)) return null;
   const { v, rev, seq, applied, state, history } = value;
   if ((v !== STORED_VERSION && v !== 1) || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
   if (applied !== null && typeof applied !== "string") return null;
-  if (!isRecord(state) || !isRecord(history) || !isHistory(history)) return null;
+  if (!isRecord(state) || !isRecord(history)) return null;
+  const found = checkHistory(value, history, v === 1 ? null : touched);
+  if (found === null) {
+    checked.delete(value);
+    return null;
+  }
   if (v === 1) {
     // The upgrade rebuilds every snapshot now: every patch must be one.
     if (!Object.values(history).every((entry) => isPatch((entry as { undo?: unknown }).undo))) return null;
     return upgradeStored(value as unknown as StoredV1);
   }
+  checked.set(value, found);
   return value as unknown as StoredEncounter;
 }
 
@@ -337,7 +422,8 @@ export function loadEncounter<S>(
   for (let i = 0; i < seqs.length; i += 1) {
     const key = seqs[i] ?? "";
     const stored = flag.history[key];
-    if (stored === undefined) return null;
+    // Each entry was checked by the parse; checked again here, where every entry is read anyway.
+    if (!isEntry(stored)) return null;
     const { kind, undo, r, s } = stored;
     const entry: StoredSnapshot = { kind, undo, ...(r === undefined ? {} : { r }), ...(s === undefined ? {} : { s }) };
     entries.push(entry);
