@@ -18,13 +18,17 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
+  runAt,
+  runLength,
   turnKeyOf,
 } from "./engine";
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
   encodeEncounter,
+  historySize,
   initialStored,
   loadEncounter,
+  loadedRuns,
   STORED_VERSION,
   storedVersion,
   storedOf,
@@ -132,9 +136,9 @@ export function bindMode<S, C extends Command>(
     const hit = written.get(keyOf(stored));
     if (hit === undefined) return undefined;
     const { loaded, update } = hit;
-    const { seqs, entries } = loaded;
-    if (entries === undefined || stored.applied !== loaded.stored.applied) return undefined;
-    if (Object.values(stored.history).length !== seqs.length) return undefined;
+    const { seqs, entries } = loadedRuns(loaded);
+    if (stored.applied !== loaded.stored.applied) return undefined;
+    if (historySize(stored) !== runLength(seqs)) return undefined;
     const changed = update.history;
     if (typeof changed === "object" && changed !== null) {
       for (const key of Object.keys(changed)) {
@@ -143,8 +147,9 @@ export function bindMode<S, C extends Command>(
           if (Object.hasOwn(stored.history, deleted)) return undefined;
           continue;
         }
-        const at = seqs.lastIndexOf(key);
-        if (at < 0 || !jsonEqual(stored.history[key], entries[at])) return undefined;
+        let at = runLength(seqs) - 1;
+        while (at >= 0 && runAt(seqs, at) !== key) at -= 1;
+        if (at < 0 || !jsonEqual(stored.history[key], runAt(entries, at))) return undefined;
       }
     }
     return jsonEqual(loaded.stored.state, stored.state) ? loaded : undefined;

@@ -242,6 +242,29 @@ describe("corrupted module flags", () => {
     },
   );
 
+  it("an old undo entry made garbage later is caught by every client, though each checks only what updates touched", async () => {
+    const sim = await battle();
+    for (let i = 0; i < 3; i += 1) {
+      await combatOn(sim.gm).nextTurn();
+      await sim.settle();
+    }
+    for (const client of sim.clients) expect(apiOn(client).isCorrupted(combatOn(client))).toBe(false);
+    // The oldest entry: the document merges the change into that entry's object.
+    await combatOn(sim.gm).update({ "flags.structured-initiative.encounter.history.0.undo": "x" });
+    await sim.settle();
+    for (const client of sim.clients) expect(apiOn(client).isCorrupted(combatOn(client)), client.userId).toBe(true);
+    const before = JSON.stringify(serverCombat(sim));
+    await combatOn(sim.gm).nextTurn();
+    await sim.settle();
+    expect(JSON.stringify(serverCombat(sim))).toBe(before);
+    expect(messagesOn(sim.gm)).toEqual([refusalText("corrupted")]);
+    // An unrelated update later does not make it readable again.
+    await combatOn(sim.gm).update({ "flags.structured-initiative.encounter.applied": "someone" });
+    await sim.settle();
+    for (const client of sim.clients) expect(apiOn(client).isCorrupted(combatOn(client)), client.userId).toBe(true);
+    expectNoErrors(sim);
+  });
+
   it("a player cannot reset the encounter", async () => {
     const sim = await battle();
     await combatOn(sim.gm).update({ "flags.structured-initiative.encounter": "garbage" });

@@ -7,6 +7,7 @@ import {
   accept,
   createEncounter,
   dispatch,
+  historyRun,
   refuse,
   type Command,
   type Encounter,
@@ -43,7 +44,7 @@ function fresh(): Enc {
   return e; // order a, c, b
 }
 
-const at = (e: Enc): string => `${e.state.round}:${e.state.current ?? "-"}`;
+const at = (e: { readonly state: IndividualState }): string => `${e.state.round}:${e.state.current ?? "-"}`;
 const next: IndividualCommand = { type: "nextTurn" };
 
 describe("dispatch: steps are recorded for undo", () => {
@@ -247,3 +248,45 @@ function expectOk<S>(outcome: ReturnType<typeof dispatch<S, Command>>): Encounte
   if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.code}`);
   return outcome.state;
 }
+
+describe("versions of a history share their snapshots", () => {
+  const started = (): Enc => send(send(fresh(), { type: "start" }), next);
+
+  it("a step from the newest version copies no snapshots: its history extends the same buffer", () => {
+    const before = started();
+    const after = send(before, next);
+    expect(historyRun(after).buffer).toBe(historyRun(before).buffer);
+    expect(after.history.slice(0, -1)).toEqual(before.history);
+  });
+
+  it("two steps from one encounter each keep their own history; the first's is not changed by the second", () => {
+    const base = started();
+    const seen = base.history.map(at);
+    const first = send(base, next);
+    const second = send(base, { type: "delay", combatantId: base.state.current ?? "" });
+    expect(base.history.map(at)).toEqual(seen);
+    expect(first.history.map(at)).toEqual([...seen, at(base)]);
+    expect(second.history.map(at)).toEqual([...seen, at(base)]);
+    expect(second.history[seen.length]).not.toBe(first.history[seen.length]);
+    // Each undoes to its own past, and a step after the undo leaves the other alone.
+    const back = send(send(first, { type: "previousTurn" }), next);
+    expect(back.history.map(at)).toEqual([...seen, at(base)]);
+    expect(first.history.map(at)).toEqual([...seen, at(base)]);
+    expect(send(second, { type: "previousTurn" }).state).toEqual(base.state);
+  });
+
+  it("a long game at a small bound keeps exactly the newest snapshots (the buffer is renewed as it fills)", () => {
+    let e = started();
+    const states: string[] = [];
+    for (let i = 0; i < 400; i += 1) {
+      states.push(at(e));
+      e = send(e, next, GM, 5);
+    }
+    expect(e.history.map(at)).toEqual(states.slice(-5));
+    expect(historyRun(e).buffer.length).toBeLessThan(100);
+    for (const expected of states.slice(-5).reverse()) {
+      e = send(e, { type: "previousTurn" });
+      expect(at(e)).toBe(expected);
+    }
+  });
+});
