@@ -18,6 +18,7 @@ import {
   isGMSide,
   pendingSideTies,
   pendingTies,
+  passOrder,
   penalty,
   sideMembers,
   sideRoll,
@@ -239,14 +240,14 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const waiting = slowedWaiting(state);
     // Who a combatant may slow down after: the pass's others not done yet, then the waiting ones.
     const doneIds = new Set(state.done);
-    const slowTargets = [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+    const slowTargets = [...passOrder(state), ...waiting.map((w) => w.combatantId)]
       .filter((id) => !doneIds.has(id))
       .map((id) => ({ value: id, label: nameOf(id) }));
     const lazySlow = slowTargets.length - 1 > FULL_SLOW_OPTIONS;
     // The longest labels of the pass (a lazy select is as wide as its widest option, hidden ones
     // included), from everyone in it, done or not: the same on every row through the pass.
     const longest = lazySlow
-      ? [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+      ? [...passOrder(state), ...waiting.map((w) => w.combatantId)]
           .map((id) => ({ value: id, label: nameOf(id) }))
           .sort((a, b) => b.label.length - a.label.length)
           .slice(0, 3)
@@ -493,15 +494,15 @@ export const sidesTracker: ModeTracker<SidesState> = {
     }));
 
     // Passes
-    const passOrder: PassEntryContext[] =
+    const passEntries: PassEntryContext[] =
       pass === null
         ? []
-        : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id, i) => {
+        : [...passOrder(state), ...waiting.map((w) => w.combatantId)].map((id, i) => {
             const done = doneIds.has(id);
             const lost = done && state.lost.some((l) => l.combatantId === id && l.pass === pass);
             const now = view.current === id;
             const next = view.next === id;
-            const isWaiting = i >= state.passOrder.length;
+            const isWaiting = i >= passOrder(state).length;
             return {
               name: nameOf(id),
               done,
@@ -563,8 +564,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
         seconds: String(seconds),
         paused: clock?.paused === true,
         excused: clock?.excused === true,
-        passOrder,
-        hasPassOrder: passOrder.length > 0,
+        passOrder: passEntries,
+        hasPassOrder: passEntries.length > 0,
         passTies,
         hasPassTies: passTies.length > 0,
         slowTargets: anyLazy ? slowTargets : [],
