@@ -1523,3 +1523,116 @@ describe("view", () => {
     expect(sidesMode.view(s)).toMatchObject({ step: "pass", current: "jaluun", next: null });
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Derived orders: the running step's orders hold; one tracker order all round
+// ---------------------------------------------------------------------------------------------
+
+describe("derived orders: a change in the running step keeps its order", () => {
+  it("a side change in the declaration keeps the declaring order; the next round uses the new side", () => {
+    let s = seedDeclaration();
+    s = run(s, { type: "setSide", combatantId: "trooper1", sideId: "heroes" });
+    expect(declarationOrder(s)).toEqual(["trooper1", "trooper2", "jaluun", "ace"]);
+    expect(current(s)).toBe("trooper1");
+    s = run(s, declare("trooper1", 0), declare("trooper2", 0), declare("jaluun", 0), declare("ace", 0));
+    s = roll(s, { heroes: 12, empire: 9 });
+    expect(declarationOrder(s)).toEqual(["trooper2", "trooper1", "jaluun", "ace"]);
+    expect(s.held).toEqual([]);
+  });
+
+  it("a joiner in the declaration takes no part until the next round", () => {
+    let s = seedDeclaration();
+    s = run(
+      s,
+      { type: "addCombatant", combatant: { id: "late", name: "late", isPC: false } },
+      { type: "setSide", combatantId: "late", sideId: "empire" },
+      { type: "setTraits", combatantId: "late", dexterity: "5D", perception: "1D", initiativeScore: "1D" },
+    );
+    expect(declarationOrder(s)).not.toContain("late");
+    s = run(s, declare("trooper1", 1), declare("trooper2", 0), declare("jaluun", 1), declare("ace", 1));
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+  });
+
+  it("a trait change in a pass keeps this pass's order; the next pass uses the new traits", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 2),
+      declare("trooper2", 0),
+      declare("jaluun", 2),
+      declare("ace", 2),
+    );
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+    s = run(s, {
+      type: "setTraits",
+      combatantId: "trooper1",
+      dexterity: "5D",
+      perception: "2D",
+      initiativeScore: "2D",
+    });
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+    s = run(s, next, next, next);
+    expect(s.pass).toBe(2);
+    expect(passOrder(s)).toEqual(["trooper1", "ace", "jaluun"]);
+  });
+
+  it("removing an empty side keeps the declaring place of a member that left it in this step", () => {
+    let s = roll(
+      run(setup([TROOPER1, ACE, { id: "pirate", side: "pirates", dex: "2D", per: "1D" }]), { type: "start" }),
+      { heroes: 12, empire: 9, pirates: 3 },
+    );
+    expect(declarationOrder(s)).toEqual(["pirate", "trooper1", "ace"]);
+    s = run(s, { type: "setSide", combatantId: "pirate", sideId: "empire" }, { type: "removeSide", sideId: "pirates" });
+    expect(declarationOrder(s)).toEqual(["pirate", "trooper1", "ace"]);
+    expect(declaringSides(s)).toEqual(["empire", "heroes"]);
+    expect(parseSidesState(JSON.parse(JSON.stringify(s)))).toEqual(s);
+  });
+
+  it("a follower whose moment came stays due when the one it followed leaves", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 1),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, { type: "slowDown", combatantId: "trooper2", after: "ace" }, next);
+    expect(current(s)).toBe("trooper2");
+    s = run(s, { type: "removeCombatant", combatantId: "ace" });
+    expect(current(s)).toBe("trooper2");
+    expect(passOrder(s)).toEqual(["trooper2", "jaluun", "trooper1"]);
+  });
+});
+
+describe("derived orders: the tracker shows one order all round", () => {
+  it("the same order through initiative, declaration, every pass and the next round", () => {
+    let s = run(setup([TROOPER1, ACE, TROOPER2, JALUUN]), { type: "start" });
+    const ranked = ["ace", "jaluun", "trooper1", "trooper2"];
+    expect(order(s)).toEqual(ranked);
+    s = roll(s, { heroes: 12, empire: 9 });
+    expect(order(s)).toEqual(ranked);
+    s = run(s, declare("trooper1", 1), declare("trooper2", 2), declare("jaluun", 1), declare("ace", 2));
+    expect(s.pass).toBe(1);
+    expect(order(s)).toEqual(ranked);
+    s = run(s, next, next, next, next);
+    expect(s.pass).toBe(2);
+    expect(order(s)).toEqual(ranked);
+    s = run(s, next, next);
+    expect(s.round).toBe(2);
+    expect(order(s)).toEqual(ranked);
+  });
+
+  it("a slow-down moves the one who slowed, and nobody else", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 1),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, { type: "slowDown", combatantId: "ace", after: "trooper1" });
+    expect(order(s)).toEqual(["jaluun", "trooper1", "trooper2", "ace"]);
+    s = run(s, next, next);
+    expect(order(s)).toEqual(["jaluun", "trooper1", "ace", "trooper2"]);
+    expect(current(s)).toBe("ace");
+  });
+});

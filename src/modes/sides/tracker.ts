@@ -13,6 +13,7 @@ import {
   currentDeclarer,
   currentPass,
   declarationOf,
+  declarationOrder,
   declaringSides,
   earlierRolls,
   isGMSide,
@@ -70,6 +71,11 @@ export interface SidesRowContext {
   readonly hasLost: boolean;
   /** Declares now. */
   readonly declaring: boolean;
+  /**
+   * Its place in the declaration order while it has yet to declare ("declares #3"), or "": the
+   * rows keep the passes' order all round, so the declaring order is shown on each row instead.
+   */
+  readonly declaresAt: string;
   /** The declaration form, on the declaring row for its owner and the GM; or null. */
   readonly declareForm: DeclareFormContext | null;
   /** The GM's countdown controls, on the declaring row. */
@@ -254,6 +260,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
       : [];
     let anyLazy = false;
 
+    // Declaration: each row still to declare shows its place in the declaring order.
+    const declarePlace = new Map(declarationOrder(state).map((id, i) => [id, i + 1]));
     // Declaration: the form and the GM's countdown controls sit on the declaring row.
     const clock = clockView(combat, state);
     const declareForm =
@@ -396,6 +404,10 @@ export const sidesTracker: ModeTracker<SidesState> = {
           lost: lost > 0 ? formatCount(i18n, `${I18N}.Tracker.${S}.Lost`, lost) : "",
           hasLost: lost > 0,
           declaring: declarer === c.id,
+          declaresAt:
+            d === undefined && declarer !== c.id && declarePlace.has(c.id)
+              ? i18n.format(`${I18N}.Tracker.${S}.Place`, { place: String(declarePlace.get(c.id)) })
+              : "",
           declareForm: declarer === c.id ? declareForm : null,
           clockControls: declarer === c.id ? clockControls : [],
           hasClockControls: declarer === c.id && clockControls.length > 0,
