@@ -56,8 +56,16 @@ function parsed(old: SidesStateV1): SidesState {
 function seen(state: SidesState | SidesStateV1, orders: { declaration: unknown; pass: unknown }): unknown {
   const h =
     "due" in state
-      ? { s: state, view: sidesMode.view, slowedWaiting, lostActions, declarationOf, actionsTaken, penalty }
-      : { s: state, ...v1, view: sidesModeV1.view };
+      ? {
+          s: state,
+          view: (x: SidesState) => sidesMode.view(x),
+          slowedWaiting,
+          lostActions,
+          declarationOf,
+          actionsTaken,
+          penalty,
+        }
+      : { s: state, ...v1, view: (x: SidesStateV1) => sidesModeV1.view(x) };
   const s = h.s as SidesState & SidesStateV1;
   const view = h.view(s);
   return {
