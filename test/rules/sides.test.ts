@@ -1575,6 +1575,27 @@ describe("derived orders: a change in the running step keeps its order", () => {
     expect(passOrder(s)).toEqual(["trooper1", "ace", "jaluun"]);
   });
 
+  it("a tie made by a trait change in a pass, ordered by the GM, swaps the places the tied hold", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 0),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, {
+      type: "setTraits",
+      combatantId: "trooper1",
+      dexterity: "3D",
+      perception: "4D",
+      initiativeScore: "2D",
+    });
+    expect(pendingTies(s)).toEqual([["ace", "trooper1"]]);
+    s = run(s, { type: "orderTied", pass: 1, combatantIds: ["trooper1", "ace"] });
+    expect(passOrder(s)).toEqual(["trooper1", "jaluun", "ace"]);
+    expect(pendingTies(s)).toEqual([]);
+  });
+
   it("removing an empty side keeps the declaring place of a member that left it in this step", () => {
     let s = roll(
       run(setup([TROOPER1, ACE, { id: "pirate", side: "pirates", dex: "2D", per: "1D" }]), { type: "start" }),
