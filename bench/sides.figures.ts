@@ -19,6 +19,7 @@ import {
 } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import { decodeArrays, type Json } from "../src/core/patch.js";
+import { declarationOrder, passOrder, type SidesState } from "../src/modes/sides/rules/sides.js";
 
 interface Row extends Cost {
   operation: string;
@@ -56,15 +57,9 @@ interface ApiLike {
 const apiOf = (sim: Sim, userId: string): ApiLike =>
   sim.client(userId).game.modules.get("structured-initiative")?.api as ApiLike;
 
-interface StateLike {
-  sides: { id: string; name: string }[];
-  declarationOrder: string[];
-  passOrder: string[];
-  done: string[];
-}
-function stateOf(combat: SimCombat): StateLike {
+function stateOf(combat: SimCombat): SidesState {
   const stored = combat.getFlag("structured-initiative", "encounter") as { state: Json };
-  return decodeArrays(stored.state) as unknown as StateLike;
+  return decodeArrays(stored.state) as unknown as SidesState;
 }
 
 async function scenario(n: number): Promise<Row[]> {
@@ -84,7 +79,7 @@ async function scenario(n: number): Promise<Row[]> {
     await measure(sim, () => gm.sides.rollSide(combat, foes?.id ?? "")),
   );
   // The foes declare first (lower roll): all but the last NPC, then measure one GM declaration.
-  const order = stateOf(combat).declarationOrder;
+  const order = declarationOrder(stateOf(combat));
   const aria = order[order.length - 1] ?? "";
   const npcs = order.slice(0, -1);
   for (const id of npcs.slice(0, -1)) {
@@ -104,7 +99,7 @@ async function scenario(n: number): Promise<Row[]> {
   push("reaction (player request)", await measure(sim, () => alice.sides.react(aliceCombat, aria, "dodge")));
   push("resolved action (next turn, GM)", await measure(sim, () => gm.command(combat, { type: "nextTurn" })));
   const pass = stateOf(combat);
-  const waiting = pass.passOrder.filter((id) => !pass.done.includes(id));
+  const waiting = passOrder(pass).filter((id) => !pass.done.includes(id));
   const [slow, after] = waiting.slice(1);
   if (slow !== undefined && after !== undefined)
     push(

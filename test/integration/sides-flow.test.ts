@@ -4,6 +4,7 @@
  * declarations from the tracker's path, passes, reactions and slowing down, on every client.
  */
 import { describe, expect, it } from "vitest";
+import { passOrder } from "../../src/modes/sides/rules/sides";
 import { combatOn, expectNoErrors } from "./world.js";
 import {
   cid,
@@ -94,7 +95,7 @@ describe("a full round", () => {
     expect(now.pass).toBe(1);
     // Ace before Jaluun on equal Dexterity (higher Perception), then Officer, Trooper.
     const names = (ids: readonly string[]) => ids.map((id) => now.combatants.find((c) => c.id === id)?.name);
-    expect(names(now.passOrder)).toEqual(["Ace", "Jaluun", "Officer", "Trooper 1"]);
+    expect(names(passOrder(now))).toEqual(["Ace", "Jaluun", "Officer", "Trooper 1"]);
     // Jaluun slows down to act after the Officer; the trooper shoots, Ace dodges.
     expect(await sidesApi(bob).slowDown(combatOn(bob), cid(bob, "jaluun"), cid(bob, "officer"))).toEqual({ ok: true });
     await sim.settle();
@@ -103,16 +104,16 @@ describe("a full round", () => {
     await sim.settle();
     now = sidesOn(sim.gm);
     // Jaluun waits outside the order until the Officer has acted.
-    expect(names(now.passOrder)).toEqual(["Ace", "Officer", "Trooper 1"]);
+    expect(names(passOrder(now))).toEqual(["Ace", "Officer", "Trooper 1"]);
     expect((await run(sim, sim.gm, { type: "nextTurn" })).ok).toBe(true);
-    expect(names(sidesOn(sim.gm).passOrder)).toEqual(["Ace", "Officer", "Jaluun", "Trooper 1"]);
+    expect(names(passOrder(sidesOn(sim.gm)))).toEqual(["Ace", "Officer", "Jaluun", "Trooper 1"]);
     expect(now.declarations.find((d) => d.combatantId === cid(sim.gm, "ace"))?.reactions).toEqual([
       { kind: "dodge", pass: 1 },
     ]);
     for (let i = 0; i < 2; i++) expect((await run(sim, sim.gm, { type: "nextTurn" })).ok).toBe(true);
     now = sidesOn(sim.gm);
     expect(now.pass).toBe(2);
-    expect(names(now.passOrder)).toEqual(["Ace", "Jaluun", "Officer"]);
+    expect(names(passOrder(now))).toEqual(["Ace", "Jaluun", "Officer"]);
     for (let i = 0; i < 3; i++) expect((await run(sim, sim.gm, { type: "nextTurn" })).ok).toBe(true);
     now = sidesOn(sim.gm);
     expect([now.round, now.step]).toEqual([2, "initiative"]);

@@ -5,6 +5,7 @@
  * outcome); undo across steps and passes. Every client agrees throughout.
  */
 import { describe, expect, it } from "vitest";
+import { passOrder } from "../../src/modes/sides/rules/sides";
 import type { Sim, SimCombat } from "../sim/index.js";
 import { apiOn, combatOn, expectNoErrors, messagesOn, refusalText, serverCombatJson } from "./world.js";
 import { ticks } from "../sim/utils.js";
@@ -170,9 +171,9 @@ describe("traits and ties", () => {
     }
     const t1 = cid(sim.gm, "trooper1");
     const t2 = cid(sim.gm, "trooper2");
-    expect(sidesOn(sim.gm).passOrder).toEqual([cid(sim.gm, "ace"), t1, t2]);
+    expect(passOrder(sidesOn(sim.gm))).toEqual([cid(sim.gm, "ace"), t1, t2]);
     expect(await run(sim, sim.gm, { type: "orderTied", pass: 1, combatantIds: [t2, t1] })).toEqual({ ok: true });
-    expect(sidesOn(sim.gm).passOrder).toEqual([cid(sim.gm, "ace"), t2, t1]);
+    expect(passOrder(sidesOn(sim.gm))).toEqual([cid(sim.gm, "ace"), t2, t1]);
     expectSidesAgreement(sim);
     expectNoErrors(sim);
   });

@@ -5,6 +5,7 @@
  * character lets its moment pass and the action shows as lost.
  */
 import { describe, expect, it } from "vitest";
+import { passOrder } from "../../src/modes/sides/rules/sides";
 import type { Sim, SimClient } from "../sim/index.js";
 import { combatOn } from "./world.js";
 import {
@@ -151,7 +152,7 @@ describe("a slowed action not taken is lost", () => {
     await sim.settle();
     await sidesApi(alice).declare(combatOn(alice), cid(alice, "ace"), ["Cover Jaluun", "Shoot"], false);
     await sim.settle();
-    expect(sidesOn(sim.gm).passOrder[0]).toBe(cid(sim.gm, "ace"));
+    expect(passOrder(sidesOn(sim.gm))[0]).toBe(cid(sim.gm, "ace"));
     await sidesApi(alice).slowDown(combatOn(alice), cid(alice, "ace"), cid(alice, "jaluun"));
     await sim.settle();
     await run(sim, bob, { type: "nextTurn" });

@@ -68,6 +68,11 @@ describe("the sides tracker", () => {
     gmView = await html(sim.gm);
     expect(gmView).toContain('data-si="banner">Declaration<');
     expect(gmView).toContain("Jaluun declares now");
+    // The rows keep the passes' order; who has yet to declare shows its place in the declaring order
+    // (the declarer is marked as declaring, those done show their actions), in every view.
+    const rowMarks = (text: string): string[] => text.match(/si-badge--muted">declares #\d+</g) ?? [];
+    expect(rowMarks(gmView)).toEqual(['si-badge--muted">declares #4<']);
+    expect(rowMarks(await html(alice))).toEqual(['si-badge--muted">declares #4<']);
     expect(gmView).toContain("&lt;b&gt;Shoot&lt;/b&gt;");
     expect(gmView).not.toContain("<b>Shoot</b>");
     expect(gmView).toContain("Penalty −1D");

@@ -28,6 +28,8 @@ import {
   slowedWaiting,
   type SidesCommand,
   type SidesState,
+  declarationOrder,
+  passOrder,
 } from "../../src/modes/sides/rules/sides";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 
@@ -268,7 +270,7 @@ describe("initiative: each side's roller is the member with the highest initiati
     const fixed = must(declaring, { type: "recordSideRoll", sideId: "heroes", total: 3 }).state;
     expect(fixed.step).toBe("declaration");
     expect(declaringSides(fixed)).toEqual(["heroes", "empire"]);
-    expect(fixed.declarationOrder[0]).toBe("han");
+    expect(declarationOrder(fixed)[0]).toBe("han");
     expect(earlierRolls(fixed, "heroes")).toEqual([11]);
   });
 
@@ -371,8 +373,9 @@ describe("sides declare in ascending order of their initiative roll (lowest firs
 describe("declaration: sides in order; inside a side, characters by Perception, lowest first", () => {
   it("the Imperials (lower roll) declare first; Jaluun (Per 3D+2) declares before Ace (Per 4D)", () => {
     const s = seedDeclaration();
-    expect(s.declarationOrder).toEqual(["trooper1", "trooper2", "jaluun", "ace"]);
-    expect(order(s)).toEqual(["trooper1", "trooper2", "jaluun", "ace"]);
+    expect(declarationOrder(s)).toEqual(["trooper1", "trooper2", "jaluun", "ace"]);
+    // The tracker keeps the passes' ranking all round; the declarer is wherever it ranks.
+    expect(order(s)).toEqual(["ace", "jaluun", "trooper1", "trooper2"]);
     expect(sidesMode.view(s)).toMatchObject({ step: "declaration", current: "trooper1", next: "trooper2" });
   });
 
@@ -466,7 +469,7 @@ describe("hesitation: a character that does not declare in time takes no action 
     let s = run(seedDeclaration(), { type: "hesitate", combatantId: "trooper1" });
     expect(refusal(s, declare("trooper1", 1))).toBe("hesitated");
     s = run(s, declare("trooper2", 1), declare("jaluun", 1), declare("ace", 1));
-    expect(s.passOrder).toEqual(["ace", "jaluun", "trooper2"]);
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper2"]);
     expect(refusal(s, { type: "react", combatantId: "trooper1", kind: "dodge" })).toBe("hesitated");
   });
 
@@ -501,7 +504,7 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
       declare("ace", 1),
     );
     expect(sidesMode.view(s)).toMatchObject({ step: "pass", current: "ace", next: "jaluun" });
-    expect(s.passOrder).toEqual(["ace", "jaluun", "trooper1", "trooper2"]);
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1", "trooper2"]);
   });
 
   it("seed: Peter/Ace (2 actions), Tony/Jaluun (1), the stormtroopers (1): pass 2 holds only Ace", () => {
@@ -566,12 +569,12 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
       declare("jaluun", 0),
       declare("ace", 0),
     );
-    expect(s.passOrder).toEqual(["trooper1", "trooper2"]);
+    expect(passOrder(s)).toEqual(["trooper1", "trooper2"]);
     expect(pendingTies(s)).toEqual([["trooper1", "trooper2"]]);
     expect(refusal(s, { type: "orderTied", pass: 2, combatantIds: ["trooper2", "trooper1"] })).toBe("invalidValue");
     expect(refusal(s, { type: "orderTied", pass: 1, combatantIds: ["trooper2", "ace"] })).toBe("notTied");
     s = run(s, { type: "orderTied", pass: 1, combatantIds: ["trooper2", "trooper1"] });
-    expect(s.passOrder).toEqual(["trooper2", "trooper1"]);
+    expect(passOrder(s)).toEqual(["trooper2", "trooper1"]);
     expect(pendingTies(s)).toEqual([]);
     // The GM's order holds for the later passes of the round.
     expect(passes(s)).toEqual(["1:trooper2", "1:trooper1", "2:trooper2", "2:trooper1"]);
@@ -643,7 +646,7 @@ describe("slowing down: a character may act after a chosen character", () => {
 
   it("seed: Gan (Dex 4D) slows down to act after Tanlee (Dex 3D+2) so he can cover her", () => {
     let s = gan();
-    expect(s.passOrder).toEqual(["gan", "tanlee", "trooper1"]);
+    expect(passOrder(s)).toEqual(["gan", "tanlee", "trooper1"]);
     const slowed = must(s, { type: "slowDown", combatantId: "gan", after: "tanlee" }, player("gan"));
     expect(slowed.step).toBe("turn");
     s = slowed.state;
@@ -863,11 +866,11 @@ describe("removal of any combatant keeps a valid state", () => {
       { type: "addCombatant", combatant: { id: "late", name: "late", isPC: false } },
       { type: "setSide", combatantId: "late", sideId: "empire" },
     );
-    expect(s.declarationOrder).not.toContain("late");
+    expect(declarationOrder(s)).not.toContain("late");
     expect(order(s)).toContain("late");
     s = run(s, declare("trooper1", 0), declare("trooper2", 0), declare("jaluun", 0), declare("ace", 0));
     s = roll(s, { heroes: 3, empire: 4 });
-    expect(s.declarationOrder).toContain("late");
+    expect(declarationOrder(s)).toContain("late");
   });
 });
 
@@ -1488,18 +1491,18 @@ describe("parseSidesState accepts what the mode writes and rejects corrupted dat
 });
 
 describe("view", () => {
-  it("before the start: setup, everyone by side, nobody acting", () => {
+  it("before the start: setup, everyone as the passes rank them, nobody acting", () => {
     expect(sidesMode.view(setup([TROOPER1, ACE, JALUUN]))).toEqual({
       started: false,
       round: 0,
       step: "setup",
-      order: ["trooper1", "ace", "jaluun"],
+      order: ["ace", "jaluun", "trooper1"],
       current: null,
       next: null,
     });
   });
 
-  it("initiative: everyone by side, nobody acting yet", () => {
+  it("initiative: the same order, nobody acting yet", () => {
     expect(sidesMode.view(run(setup([TROOPER1, ACE]), { type: "start" }))).toMatchObject({
       started: true,
       round: 1,
@@ -1518,5 +1521,139 @@ describe("view", () => {
       next,
     );
     expect(sidesMode.view(s)).toMatchObject({ step: "pass", current: "jaluun", next: null });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Derived orders: the running step's orders hold; one tracker order all round
+// ---------------------------------------------------------------------------------------------
+
+describe("derived orders: a change in the running step keeps its order", () => {
+  it("a side change in the declaration keeps the declaring order; the next round uses the new side", () => {
+    let s = seedDeclaration();
+    s = run(s, { type: "setSide", combatantId: "trooper1", sideId: "heroes" });
+    expect(declarationOrder(s)).toEqual(["trooper1", "trooper2", "jaluun", "ace"]);
+    expect(current(s)).toBe("trooper1");
+    s = run(s, declare("trooper1", 0), declare("trooper2", 0), declare("jaluun", 0), declare("ace", 0));
+    s = roll(s, { heroes: 12, empire: 9 });
+    expect(declarationOrder(s)).toEqual(["trooper2", "trooper1", "jaluun", "ace"]);
+    expect(s.held).toEqual([]);
+  });
+
+  it("a joiner in the declaration takes no part until the next round", () => {
+    let s = seedDeclaration();
+    s = run(
+      s,
+      { type: "addCombatant", combatant: { id: "late", name: "late", isPC: false } },
+      { type: "setSide", combatantId: "late", sideId: "empire" },
+      { type: "setTraits", combatantId: "late", dexterity: "5D", perception: "1D", initiativeScore: "1D" },
+    );
+    expect(declarationOrder(s)).not.toContain("late");
+    s = run(s, declare("trooper1", 1), declare("trooper2", 0), declare("jaluun", 1), declare("ace", 1));
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+  });
+
+  it("a trait change in a pass keeps this pass's order; the next pass uses the new traits", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 2),
+      declare("trooper2", 0),
+      declare("jaluun", 2),
+      declare("ace", 2),
+    );
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+    s = run(s, {
+      type: "setTraits",
+      combatantId: "trooper1",
+      dexterity: "5D",
+      perception: "2D",
+      initiativeScore: "2D",
+    });
+    expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper1"]);
+    s = run(s, next, next, next);
+    expect(s.pass).toBe(2);
+    expect(passOrder(s)).toEqual(["trooper1", "ace", "jaluun"]);
+  });
+
+  it("a tie made by a trait change in a pass, ordered by the GM, swaps the places the tied hold", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 0),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, {
+      type: "setTraits",
+      combatantId: "trooper1",
+      dexterity: "3D",
+      perception: "4D",
+      initiativeScore: "2D",
+    });
+    expect(pendingTies(s)).toEqual([["ace", "trooper1"]]);
+    s = run(s, { type: "orderTied", pass: 1, combatantIds: ["trooper1", "ace"] });
+    expect(passOrder(s)).toEqual(["trooper1", "jaluun", "ace"]);
+    expect(pendingTies(s)).toEqual([]);
+  });
+
+  it("removing an empty side keeps the declaring place of a member that left it in this step", () => {
+    let s = roll(
+      run(setup([TROOPER1, ACE, { id: "pirate", side: "pirates", dex: "2D", per: "1D" }]), { type: "start" }),
+      { heroes: 12, empire: 9, pirates: 3 },
+    );
+    expect(declarationOrder(s)).toEqual(["pirate", "trooper1", "ace"]);
+    s = run(s, { type: "setSide", combatantId: "pirate", sideId: "empire" }, { type: "removeSide", sideId: "pirates" });
+    expect(declarationOrder(s)).toEqual(["pirate", "trooper1", "ace"]);
+    expect(declaringSides(s)).toEqual(["empire", "heroes"]);
+    expect(parseSidesState(JSON.parse(JSON.stringify(s)))).toEqual(s);
+  });
+
+  it("a follower whose moment came stays due when the one it followed leaves", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 1),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, { type: "slowDown", combatantId: "trooper2", after: "ace" }, next);
+    expect(current(s)).toBe("trooper2");
+    s = run(s, { type: "removeCombatant", combatantId: "ace" });
+    expect(current(s)).toBe("trooper2");
+    expect(passOrder(s)).toEqual(["trooper2", "jaluun", "trooper1"]);
+  });
+});
+
+describe("derived orders: the tracker shows one order all round", () => {
+  it("the same order through initiative, declaration, every pass and the next round", () => {
+    let s = run(setup([TROOPER1, ACE, TROOPER2, JALUUN]), { type: "start" });
+    const ranked = ["ace", "jaluun", "trooper1", "trooper2"];
+    expect(order(s)).toEqual(ranked);
+    s = roll(s, { heroes: 12, empire: 9 });
+    expect(order(s)).toEqual(ranked);
+    s = run(s, declare("trooper1", 1), declare("trooper2", 2), declare("jaluun", 1), declare("ace", 2));
+    expect(s.pass).toBe(1);
+    expect(order(s)).toEqual(ranked);
+    s = run(s, next, next, next, next);
+    expect(s.pass).toBe(2);
+    expect(order(s)).toEqual(ranked);
+    s = run(s, next, next);
+    expect(s.round).toBe(2);
+    expect(order(s)).toEqual(ranked);
+  });
+
+  it("a slow-down moves the one who slowed, and nobody else", () => {
+    let s = run(
+      seedDeclaration(),
+      declare("trooper1", 1),
+      declare("trooper2", 1),
+      declare("jaluun", 1),
+      declare("ace", 1),
+    );
+    s = run(s, { type: "slowDown", combatantId: "ace", after: "trooper1" });
+    expect(order(s)).toEqual(["jaluun", "trooper1", "trooper2", "ace"]);
+    s = run(s, next, next);
+    expect(order(s)).toEqual(["jaluun", "trooper1", "ace", "trooper2"]);
+    expect(current(s)).toBe("ace");
   });
 });

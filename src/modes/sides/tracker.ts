@@ -13,11 +13,13 @@ import {
   currentDeclarer,
   currentPass,
   declarationOf,
+  declarationOrder,
   declaringSides,
   earlierRolls,
   isGMSide,
   pendingSideTies,
   pendingTies,
+  passOrder,
   penalty,
   sideMembers,
   sideRoll,
@@ -69,6 +71,11 @@ export interface SidesRowContext {
   readonly hasLost: boolean;
   /** Declares now. */
   readonly declaring: boolean;
+  /**
+   * Its place in the declaration order while it has yet to declare ("declares #3"), or "": the
+   * rows keep the passes' order all round, so the declaring order is shown on each row instead.
+   */
+  readonly declaresAt: string;
   /** The declaration form, on the declaring row for its owner and the GM; or null. */
   readonly declareForm: DeclareFormContext | null;
   /** The GM's countdown controls, on the declaring row. */
@@ -239,20 +246,22 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const waiting = slowedWaiting(state);
     // Who a combatant may slow down after: the pass's others not done yet, then the waiting ones.
     const doneIds = new Set(state.done);
-    const slowTargets = [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+    const slowTargets = [...passOrder(state), ...waiting.map((w) => w.combatantId)]
       .filter((id) => !doneIds.has(id))
       .map((id) => ({ value: id, label: nameOf(id) }));
     const lazySlow = slowTargets.length - 1 > FULL_SLOW_OPTIONS;
     // The longest labels of the pass (a lazy select is as wide as its widest option, hidden ones
     // included), from everyone in it, done or not: the same on every row through the pass.
     const longest = lazySlow
-      ? [...state.passOrder, ...waiting.map((w) => w.combatantId)]
+      ? [...passOrder(state), ...waiting.map((w) => w.combatantId)]
           .map((id) => ({ value: id, label: nameOf(id) }))
           .sort((a, b) => b.label.length - a.label.length)
           .slice(0, 3)
       : [];
     let anyLazy = false;
 
+    // Declaration: each row still to declare shows its place in the declaring order.
+    const declarePlace = new Map(declarationOrder(state).map((id, i) => [id, i + 1]));
     // Declaration: the form and the GM's countdown controls sit on the declaring row.
     const clock = clockView(combat, state);
     const declareForm =
@@ -395,6 +404,10 @@ export const sidesTracker: ModeTracker<SidesState> = {
           lost: lost > 0 ? formatCount(i18n, `${I18N}.Tracker.${S}.Lost`, lost) : "",
           hasLost: lost > 0,
           declaring: declarer === c.id,
+          declaresAt:
+            d === undefined && declarer !== c.id && declarePlace.has(c.id)
+              ? i18n.format(`${I18N}.Tracker.${S}.Place`, { place: String(declarePlace.get(c.id)) })
+              : "",
           declareForm: declarer === c.id ? declareForm : null,
           clockControls: declarer === c.id ? clockControls : [],
           hasClockControls: declarer === c.id && clockControls.length > 0,
@@ -493,15 +506,15 @@ export const sidesTracker: ModeTracker<SidesState> = {
     }));
 
     // Passes
-    const passOrder: PassEntryContext[] =
+    const passEntries: PassEntryContext[] =
       pass === null
         ? []
-        : [...state.passOrder, ...waiting.map((w) => w.combatantId)].map((id, i) => {
+        : [...passOrder(state), ...waiting.map((w) => w.combatantId)].map((id, i) => {
             const done = doneIds.has(id);
             const lost = done && state.lost.some((l) => l.combatantId === id && l.pass === pass);
             const now = view.current === id;
             const next = view.next === id;
-            const isWaiting = i >= state.passOrder.length;
+            const isWaiting = i >= passOrder(state).length;
             return {
               name: nameOf(id),
               done,
@@ -563,8 +576,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
         seconds: String(seconds),
         paused: clock?.paused === true,
         excused: clock?.excused === true,
-        passOrder,
-        hasPassOrder: passOrder.length > 0,
+        passOrder: passEntries,
+        hasPassOrder: passEntries.length > 0,
         passTies,
         hasPassTies: passTies.length > 0,
         slowTargets: anyLazy ? slowTargets : [],

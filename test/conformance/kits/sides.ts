@@ -15,6 +15,7 @@ import {
   slowedWaiting,
   type SidesCommand,
   type SidesState,
+  passOrder,
 } from "../../../src/modes/sides/rules/sides";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "../../rules/property-harness";
 import { apiOn, combatOn } from "../../integration/world.js";
@@ -147,7 +148,7 @@ function* resolve(a: Action, now: () => SidesState, fresh: () => string): Iterab
     }
     case "slow": {
       const id = pick(s, a.t, a.t % 3 === 0);
-      const open = s.passOrder.filter((x) => x !== id && !s.done.includes(x));
+      const open = passOrder(s).filter((x) => x !== id && !s.done.includes(x));
       const after = a.after % 3 === 2 ? pick(s, a.after) : (open[a.after % Math.max(open.length, 1)] ?? "ghost");
       yield [{ type: "slowDown", combatantId: id, after }, requester(a.by, id)];
       return;
@@ -229,7 +230,7 @@ function commandFor(state: SidesState, action: AllowedAction): SidesCommand | nu
       return { type: "react", combatantId: id, kind: "parry" };
     case "slowDown": {
       const after =
-        state.passOrder.find((x) => x !== id && !state.done.includes(x)) ??
+        passOrder(state).find((x) => x !== id && !state.done.includes(x)) ??
         slowedWaiting(state).find((entry) => entry.combatantId !== id)?.combatantId;
       return after === undefined ? null : { type: "slowDown", combatantId: id, after };
     }
@@ -260,9 +261,9 @@ function steps(state: SidesState): SidesCommand[] {
 /** In pass k, `done` is a prefix of the pass order, and who is still to act (or waits slowed) acts once. */
 function invariants(state: SidesState): void {
   if (state.step !== "pass") return;
-  expect(state.done).toEqual(state.passOrder.slice(0, state.done.length));
+  expect(state.done).toEqual(passOrder(state).slice(0, state.done.length));
   const toAct = [
-    ...state.passOrder.filter((id) => !state.done.includes(id)),
+    ...passOrder(state).filter((id) => !state.done.includes(id)),
     ...slowedWaiting(state).map((e) => e.combatantId),
   ];
   const expected = state.declarations

@@ -22,10 +22,23 @@
  * declaration that leaves nobody with an action) begins the next round's initiative step at once.
  * The hesitation countdown is the glue's: the rules keep no clock, they only take `hesitate`.
  *
+ * The declaration order and the pass order are derived, never stored (a stored list of the whole
+ * cast rewrites every index whenever it is made again, and its undo snapshot carries the old one):
+ * - the declaration order (`declarationOrder`): the stored side order, and inside each side its
+ *   members by Perception, lowest first (ties: joining order);
+ * - the pass order (`passOrder`): who acted (`done`, in the order they did), then the slowed
+ *   characters whose moment has come (`due`), then the rest of the pass's natural order (its actors
+ *   by `compareActors`), without the slowed ones.
+ * Both use the facts a combatant had when the step began: a side, trait or roster change in the
+ * running step keeps the combatant's earlier facts in `held` until the next pass (or round) begins,
+ * so the orders of the running step do not move (a joiner is held with no side: it takes part from
+ * the next round).
+ *
  * Invariants of a started state:
- * - `declarationOrder`, `passOrder`, `done` and `slowed` name present combatants, each at most once.
- * - During a pass, `done` is a prefix of `passOrder`; the current actor is the first of `passOrder`
- *   not in `done`. A slowed character waiting for its moment is in `slowed` and not in `passOrder`.
+ * - `done`, `due`, `slowed` and `held` name present combatants, each at most once.
+ * - During a pass, `due` holds slowed characters that have not acted; the current actor is the
+ *   first of `due`, else the first of the natural order that neither acted nor slowed down. A slowed
+ *   character waiting for its moment is in `slowed` and neither in `done` nor in `due`.
  */
 
 import {
@@ -47,7 +60,6 @@ import {
   canControl,
   findById,
   includesId,
-  insertAt,
   isFiniteNumber,
   isId,
   isRecord,
@@ -160,6 +172,17 @@ export interface SlowedEntry {
   readonly after: string | null;
 }
 
+/**
+ * The facts a combatant had when the running step began (its side for the declaration order, its
+ * traits for the declaration and pass orders), kept once one of them changes in that step.
+ */
+export interface HeldFacts {
+  readonly combatantId: string;
+  readonly sideId: string | null;
+  readonly dexterity: string | null;
+  readonly perception: string | null;
+}
+
 /** A slowed action that was not taken before its pass ended. */
 export interface LostAction {
   readonly combatantId: string;
@@ -193,16 +216,16 @@ export interface SidesState {
   readonly sideTieOrders: readonly (readonly string[])[];
   /** The order sides declare in, stored when the declaration step begins. */
   readonly sideOrder: readonly string[];
-  /** The order characters declare in, stored when the declaration step begins. */
-  readonly declarationOrder: readonly string[];
   /** This round's declarations (and hesitations), in the order they were made. */
   readonly declarations: readonly Declaration[];
-  /** The current pass's order (slowed characters move in it), stored when the pass begins. */
-  readonly passOrder: readonly string[];
-  /** Who has taken its action in the current pass. */
+  /** Who has taken its action in the current pass, in the order they did. */
   readonly done: readonly string[];
+  /** Slowed characters whose moment has come (the one they follow acted) and that have not acted yet, in order. */
+  readonly due: readonly string[];
   /** Who slowed down in the current pass, in the order they did. */
   readonly slowed: readonly SlowedEntry[];
+  /** Facts of combatants changed in the running step, as they were when it began (see the top). */
+  readonly held: readonly HeldFacts[];
   /** Slowed actions lost this round. */
   readonly lost: readonly LostAction[];
   /** The GM's orders of characters tied on Dexterity and Perception this round, oldest first. */
@@ -294,10 +317,6 @@ const ZERO = { dice: 0, pips: 0 };
 
 function trait(value: string | null): { dice: number; pips: number } {
   return parseDiceCode(value) ?? ZERO;
-}
-
-function joinIndex(state: SidesState, id: string): number {
-  return state.combatants.findIndex((c) => c.id === id);
 }
 
 /** Members of a side, in joining order (empty for an unknown side). */
@@ -432,7 +451,10 @@ export function pendingSideTies(state: SidesState): readonly (readonly string[])
 
 /** The order sides declare in: stored once the declaration step begins, derived from the rolls before. */
 export function declaringSides(state: SidesState): readonly string[] {
-  if (state.step === "declaration" || state.step === "pass") return state.sideOrder;
+  if (state.step === "declaration" || state.step === "pass") {
+    // A side removed in the running step may stay in the stored order for its held members.
+    return state.sideOrder.filter((id) => findById(state.sides, id) !== undefined);
+  }
   const rolled = activeSides(state).filter((id) => sideRoll(state, id) !== null);
   return stableSort(rolled, (a, b) => compareSides(state, a, b));
 }
@@ -462,7 +484,103 @@ function declaredCount(state: SidesState, combatantId: string): number {
 /** Who declares now (the first in the declaration order who has not), or null outside the declaration step. */
 export function currentDeclarer(state: SidesState): string | null {
   if (!state.started || state.step !== "declaration") return null;
-  return state.declarationOrder.find((id) => declarationOf(state, id) === undefined) ?? null;
+  return declarationOrder(state).find((id) => declarationOf(state, id) === undefined) ?? null;
+}
+
+/** Derived orders of each state, worked out once (states are never mutated; a tracker asks per row). */
+interface Derived {
+  declaration?: readonly string[];
+  natural?: readonly string[];
+  pass?: readonly string[];
+  ranking?: readonly string[];
+}
+const derivedOrders = new WeakMap<SidesState, Derived>();
+
+function derived(state: SidesState): Derived {
+  let d = derivedOrders.get(state);
+  if (d === undefined) {
+    d = {};
+    derivedOrders.set(state, d);
+  }
+  return d;
+}
+
+/** The facts the running step's orders use: held ones when changed in it, else the current ones. */
+function factsOf(state: SidesState, c: SidesCombatant): HeldFacts {
+  return (
+    (state.held.length === 0 ? undefined : state.held.find((h) => h.combatantId === c.id)) ?? {
+      combatantId: c.id,
+      sideId: c.sideId,
+      dexterity: c.dexterity,
+      perception: c.perception,
+    }
+  );
+}
+
+/**
+ * The order characters declare in (the declaration step only; empty otherwise): the sides in their
+ * order, inside each side its members by Perception, lowest first (ties: joining order).
+ */
+export function declarationOrder(state: SidesState): readonly string[] {
+  if (!state.started || state.step !== "declaration") return [];
+  const d = derived(state);
+  if (d.declaration !== undefined) return d.declaration;
+  const facts = state.combatants.map((c) => factsOf(state, c));
+  const order = state.sideOrder.flatMap((sideId) =>
+    stableSort(
+      facts.filter((f) => f.sideId === sideId),
+      (a, b) => compareDiceCodes(trait(a.perception), trait(b.perception)),
+    ).map((f) => f.combatantId),
+  );
+  d.declaration = order;
+  return order;
+}
+
+/**
+ * Pass k's natural order (before anyone slowed down): every character with at least k declared
+ * actions, by Dexterity and Perception, highest first, the GM's tie orders, then joining order.
+ */
+export function naturalOrder(state: SidesState): readonly string[] {
+  if (!state.started || state.step !== "pass") return [];
+  const d = derived(state);
+  if (d.natural !== undefined) return d.natural;
+  const actors = state.declarations
+    .filter((x) => !x.hesitated && x.actions.length >= state.pass)
+    .map((x) => x.combatantId);
+  const natural = stableSort(actors, actorComparator(state));
+  d.natural = natural;
+  return natural;
+}
+
+/**
+ * The current pass's order (during a pass; empty otherwise): who acted, in the order they did; the
+ * slowed characters whose moment has come; the rest of the natural order, without the slowed ones.
+ * The slowed characters still waiting are not in it (`slowedWaiting`).
+ */
+export function passOrder(state: SidesState): readonly string[] {
+  if (!state.started || state.step !== "pass") return [];
+  const d = derived(state);
+  if (d.pass !== undefined) return d.pass;
+  const out = new Set([...state.done, ...state.due]);
+  const slowed = new Set(state.slowed.map((entry) => entry.combatantId));
+  const order = [...state.done, ...state.due, ...naturalOrder(state).filter((id) => !out.has(id) && !slowed.has(id))];
+  d.pass = order;
+  return order;
+}
+
+/**
+ * Everyone ranked as the passes rank them (Dexterity, then Perception, highest first; the GM's tie
+ * orders; joining order): the tracker's order all round.
+ */
+function ranking(state: SidesState): readonly string[] {
+  const d = derived(state);
+  if (d.ranking !== undefined) return d.ranking;
+  const order = stableSort(
+    state.combatants.map((c) => c.id),
+    actorComparator(state),
+  );
+  d.ranking = order;
+  return order;
 }
 
 /** The current pass number during the passes, else null. */
@@ -472,12 +590,14 @@ export function currentPass(state: SidesState): number | null {
 
 function passCurrent(state: SidesState): string | null {
   if (!state.started || state.step !== "pass") return null;
-  return state.passOrder.find((id) => !includesId(state.done, id)) ?? null;
+  return state.due[0] ?? passOrder(state)[state.done.length] ?? null;
 }
 
 /** Characters that slowed down in this pass and still wait for the one they follow. */
 export function slowedWaiting(state: SidesState): readonly SlowedEntry[] {
-  return state.slowed.filter((entry) => !state.passOrder.includes(entry.combatantId));
+  return state.slowed.filter(
+    (entry) => !includesId(state.done, entry.combatantId) && !state.due.includes(entry.combatantId),
+  );
 }
 
 /** Slowed actions lost this round (not taken before their pass ended; their penalty stands). */
@@ -517,7 +637,7 @@ export function penalty(state: SidesState, combatantId: string): string {
 export function pendingTies(state: SidesState): readonly (readonly string[])[] {
   if (!state.started || state.step !== "pass") return [];
   const slowed = state.slowed.map((entry) => entry.combatantId);
-  const open = state.passOrder.filter((id) => !includesId(state.done, id) && !slowed.includes(id));
+  const open = passOrder(state).filter((id) => !includesId(state.done, id) && !slowed.includes(id));
   const key = (id: string): string => {
     const c = findById(state.combatants, id);
     return `${formatDiceCode(trait(c?.dexterity ?? null))}|${formatDiceCode(trait(c?.perception ?? null))}`;
@@ -534,15 +654,29 @@ function stableSort<T>(list: readonly T[], compare: (a: T, b: T) => number): T[]
   return [...list].sort(compare);
 }
 
-/** Negative: `a` acts first in a pass. Dexterity high → low, Perception high → low, GM's order, joining order. */
-function compareActors(state: SidesState, a: string, b: string): number {
-  const ca = findById(state.combatants, a);
-  const cb = findById(state.combatants, b);
-  const byDex = compareDiceCodes(trait(cb?.dexterity ?? null), trait(ca?.dexterity ?? null));
-  if (byDex !== 0) return byDex;
-  const byPer = compareDiceCodes(trait(cb?.perception ?? null), trait(ca?.perception ?? null));
-  if (byPer !== 0) return byPer;
-  return recordedOrder(state.tieOrders, a, b) || joinIndex(state, a) - joinIndex(state, b);
+/**
+ * Negative: `a` acts first in a pass. Dexterity high → low, Perception high → low (the facts the
+ * step began with), GM's order, joining order.
+ */
+function actorComparator(state: SidesState): (a: string, b: string) => number {
+  const keys = new Map<
+    string,
+    { dex: { dice: number; pips: number }; per: { dice: number; pips: number }; at: number }
+  >();
+  state.combatants.forEach((c, at) => {
+    const f = factsOf(state, c);
+    keys.set(c.id, { dex: trait(f.dexterity), per: trait(f.perception), at });
+  });
+  const none = { dex: ZERO, per: ZERO, at: -1 };
+  return (a, b) => {
+    const ka = keys.get(a) ?? none;
+    const kb = keys.get(b) ?? none;
+    const byDex = compareDiceCodes(kb.dex, ka.dex);
+    if (byDex !== 0) return byDex;
+    const byPer = compareDiceCodes(kb.per, ka.per);
+    if (byPer !== 0) return byPer;
+    return recordedOrder(state.tieOrders, a, b) || ka.at - kb.at;
+  };
 }
 
 function startRound(state: SidesState, round: number, events: RuleEvent[]): SidesState {
@@ -555,11 +689,11 @@ function startRound(state: SidesState, round: number, events: RuleEvent[]): Side
     rolls: [],
     sideTieOrders: [],
     sideOrder: [],
-    declarationOrder: [],
     declarations: [],
-    passOrder: [],
     done: [],
+    due: [],
     slowed: [],
+    held: [],
     lost: [],
     tieOrders: [],
   };
@@ -567,21 +701,17 @@ function startRound(state: SidesState, round: number, events: RuleEvent[]): Side
 
 function beginDeclaration(state: SidesState, events: RuleEvent[]): SidesState {
   const sideOrder = declaringSides(state);
-  const declarationOrder = sideOrder.flatMap((sideId) => {
-    const members = state.combatants.filter((c) => c.sideId === sideId);
-    return stableSort(members, (a, b) => compareDiceCodes(trait(a.perception), trait(b.perception))).map((c) => c.id);
-  });
   events.push({ type: "sidesOrdered", round: state.round }, { type: "declarationStarted", round: state.round });
-  return { ...state, step: "declaration", sideOrder, declarationOrder };
+  return { ...state, step: "declaration", sideOrder, held: [] };
 }
 
 /** Pass `k` begins with every character with at least k declared actions; with none, the next round. */
 function beginPass(state: SidesState, k: number, events: RuleEvent[]): SidesState {
-  const actors = state.declarations.filter((d) => !d.hesitated && d.actions.length >= k).map((d) => d.combatantId);
+  const actors = state.declarations.filter((d) => !d.hesitated && d.actions.length >= k);
   if (actors.length === 0) return startRound(state, state.round + 1, events);
-  const ordered = stableSort(actors, (a, b) => compareActors(state, a, b));
   events.push({ type: "passStarted", round: state.round });
-  return { ...state, step: "pass", pass: k, passOrder: ordered, done: [], slowed: [] };
+  // The pass is ordered by the facts of its start: what was held for the step before is let go.
+  return { ...state, step: "pass", pass: k, done: [], due: [], slowed: [], held: [] };
 }
 
 /** The pass ends: slowed actions still waiting are lost (their penalty stands); the next pass begins. */
@@ -620,11 +750,11 @@ function finishAction(state: SidesState, events: RuleEvent[], lost = false): Sid
   const followers = slowedWaiting(state)
     .filter((entry) => entry.after === current)
     .map((entry) => entry.combatantId);
-  const at = state.passOrder.indexOf(current) + 1;
   return {
     ...state,
     done: [...state.done, current],
-    passOrder: insertAt(state.passOrder, at, ...followers),
+    // The followers act next, before any earlier follower still due.
+    due: [...followers, ...without(state.due, current)],
     lost: lost ? [...state.lost, { combatantId: current, pass: state.pass }] : state.lost,
   };
 }
@@ -632,6 +762,33 @@ function finishAction(state: SidesState, events: RuleEvent[], lost = false): Sid
 /** Who declares or acts now. */
 function currentOf(state: SidesState): string | null {
   return currentDeclarer(state) ?? passCurrent(state);
+}
+
+/**
+ * Keep a combatant's facts as they are before a side or trait change in the declaration step or a
+ * pass, the first time they change there: the running step's orders keep using them.
+ */
+function holdFacts(state: SidesState, combatantId: string): SidesState {
+  if (!state.started || (state.step !== "declaration" && state.step !== "pass")) return state;
+  const c = findById(state.combatants, combatantId);
+  if (c === undefined || state.held.some((h) => h.combatantId === combatantId)) return state;
+  const facts: HeldFacts = { combatantId, sideId: c.sideId, dexterity: c.dexterity, perception: c.perception };
+  return { ...state, held: [...state.held, facts] };
+}
+
+/** `tied` with each of `ids` holding the pass facts of the place it takes in `state`'s pass order. */
+function fillTiedPlaces(state: SidesState, tied: SidesState, ids: readonly string[]): SidesState {
+  const places = naturalOrder(state).filter((id) => ids.includes(id));
+  const facts = new Map<string, HeldFacts>();
+  ids.forEach((id, i) => {
+    const c = findById(state.combatants, id);
+    const from = findById(state.combatants, places[i] ?? id);
+    if (c === undefined || from === undefined) return;
+    const f = factsOf(state, from);
+    facts.set(id, { combatantId: id, sideId: c.sideId, dexterity: f.dexterity, perception: f.perception });
+  });
+  const kept = tied.held.filter((h) => !facts.has(h.combatantId));
+  return { ...tied, held: [...kept, ...ids.flatMap((id) => facts.get(id) ?? [])] };
 }
 
 function updateDeclaration(state: SidesState, id: string, change: (d: Declaration) => Declaration): SidesState {
@@ -700,10 +857,10 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       ...state,
       combatants: state.combatants.filter((c) => c.id !== combatantId),
       sides: state.sides.map((side) => (side.roller === combatantId ? { ...side, roller: null } : side)),
-      declarationOrder: without(state.declarationOrder, combatantId),
       declarations: state.declarations.filter((d) => d.combatantId !== combatantId),
-      passOrder: without(state.passOrder, combatantId),
       done: without(state.done, combatantId),
+      due: without(state.due, combatantId),
+      held: state.held.filter((h) => h.combatantId !== combatantId),
       slowed: state.slowed
         .filter((entry) => entry.combatantId !== combatantId)
         .map((entry) => (entry.after === combatantId ? { ...entry, after: null } : entry)),
@@ -741,7 +898,8 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       sides: state.sides.filter((side) => side.id !== sideId),
       rolls: state.rolls.filter((r) => r.sideId !== sideId),
       sideTieOrders: withoutId(state.sideTieOrders, sideId),
-      sideOrder: without(state.sideOrder, sideId),
+      // A held member still declares in this side's place: the side keeps it until the round ends.
+      sideOrder: state.held.some((h) => h.sideId === sideId) ? state.sideOrder : without(state.sideOrder, sideId),
     };
     return accept(s, [{ type: "sideRemoved", round: s.round }]);
   },
@@ -750,7 +908,7 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     if (!who.isGM) return refuse("notGM");
     if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
     if (findById(state.sides, sideId) === undefined) return refuse("unknownSide");
-    const s = updateCombatant(state, combatantId, (c) => ({ ...c, sideId }));
+    const s = updateCombatant(holdFacts(state, combatantId), combatantId, (c) => ({ ...c, sideId }));
     return accept(s, [{ type: "sideChanged", round: s.round, combatantId }]);
   },
 
@@ -761,7 +919,7 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     const per = normaliseDiceCode(perception);
     const score = normaliseDiceCode(initiativeScore);
     if (dex === null || per === null || score === null) return refuse("invalidValue", combatantId);
-    const s = updateCombatant(state, combatantId, (c) => ({
+    const s = updateCombatant(holdFacts(state, combatantId), combatantId, (c) => ({
       ...c,
       dexterity: dex,
       perception: per,
@@ -835,7 +993,7 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       ...state,
       step: "initiative",
       sideOrder: [],
-      declarationOrder: [],
+      held: [],
       rolls: state.rolls.map((r) => (r.sideId === sideId ? replaced : r)),
       sideTieOrders: withoutId(state.sideTieOrders, sideId),
     };
@@ -890,10 +1048,13 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     if (wrong !== null) return wrong;
     if (pass !== state.pass) return refuse("invalidValue");
     if (!pendingTies(state).some((tie) => sameSet(combatantIds, tie))) return refuse("notTied", combatantIds[0]);
-    // The tied characters keep the places they hold in the pass, now filled in the GM's order.
-    const queue = [...combatantIds];
-    const passOrder = state.passOrder.map((id) => (combatantIds.includes(id) ? (queue.shift() ?? id) : id));
-    const s: SidesState = { ...state, passOrder, tieOrders: [...state.tieOrders, [...combatantIds]] };
+    // The tied characters keep the places they hold in the pass, now filled in the GM's order: the
+    // newest record orders them (the pass order is derived). One whose traits changed in this pass
+    // is ordered by its held ones: each takes the held facts of the place it fills.
+    const tied = { ...state, tieOrders: [...state.tieOrders, [...combatantIds]] };
+    const s: SidesState = combatantIds.some((id) => state.held.some((h) => h.combatantId === id))
+      ? fillTiedPlaces(state, tied, combatantIds)
+      : tied;
     return accept(s, [{ type: "tieOrdered", round: s.round }]);
   },
 
@@ -945,15 +1106,11 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
     if (state.done.includes(combatantId)) return refuse("alreadyActed", combatantId);
     if (state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("alreadySlowed", combatantId);
-    if (!state.passOrder.includes(combatantId)) return refuse("notInPass", combatantId);
+    if (!passOrder(state).includes(combatantId)) return refuse("notInPass", combatantId);
     if (findById(state.combatants, after) === undefined) return refuse("unknownCombatant", after);
     if (after === combatantId) return refuse("invalidValue", after);
     if (state.done.includes(after)) return refuse("alreadyActed", after);
-    const s: SidesState = {
-      ...state,
-      passOrder: without(state.passOrder, combatantId),
-      slowed: [...state.slowed, { combatantId, after }],
-    };
+    const s: SidesState = { ...state, slowed: [...state.slowed, { combatantId, after }] };
     return accept(s, [{ type: "slowedDown", round: s.round, combatantId }], "turn");
   },
 
@@ -996,24 +1153,26 @@ function applyCommand(state: SidesState, command: SidesCommand, who: Requester):
 // View and allowed actions
 // ---------------------------------------------------------------------------------------------
 
-function bySide(state: SidesState): string[] {
-  const ids = state.sides.flatMap((side) => sideMembers(state, side.id));
-  return [...ids, ...state.combatants.filter((c) => !ids.includes(c.id)).map((c) => c.id)];
-}
-
-function viewOrder(state: SidesState): string[] {
-  let head: readonly string[];
-  if (!state.started || state.step === "initiative") return bySide(state);
-  if (state.step === "declaration") head = state.declarationOrder;
-  else head = [...state.passOrder, ...slowedWaiting(state).map((entry) => entry.combatantId)];
-  return [...head, ...state.combatants.filter((c) => !head.includes(c.id)).map((c) => c.id)];
+/**
+ * One order all round: everyone by the passes' ranking (`ranking`). During a pass, the places its
+ * actors hold in it are filled in the pass order, then with the slowed characters still waiting, so
+ * a slow-down moves one combatant and nobody else; the declarer is wherever it ranks.
+ */
+function viewOrder(state: SidesState): readonly string[] {
+  const ranked = ranking(state);
+  if (!state.started || state.step !== "pass") return ranked;
+  const sequence = [...passOrder(state), ...slowedWaiting(state).map((entry) => entry.combatantId)];
+  const inPass = new Set(sequence);
+  let k = 0;
+  return ranked.map((id) => (inPass.has(id) ? (sequence[k++] ?? id) : id));
 }
 
 function nextOf(state: SidesState): string | null {
   if (!state.started) return null;
   if (state.step === "declaration") {
     const current = currentDeclarer(state);
-    const rest = state.declarationOrder.slice(state.declarationOrder.indexOf(current ?? "") + 1);
+    const order = declarationOrder(state);
+    const rest = order.slice(order.indexOf(current ?? "") + 1);
     return rest.find((id) => declarationOf(state, id) === undefined) ?? null;
   }
   if (state.step !== "pass") return null;
@@ -1041,7 +1200,7 @@ function probes(state: SidesState, who: Requester): Probe[] {
     { action: { type: "nextRound" }, command: { type: "nextRound" } },
   ];
   const other = (id: string): string | undefined =>
-    state.passOrder.find((x) => x !== id && !state.done.includes(x)) ??
+    passOrder(state).find((x) => x !== id && !state.done.includes(x)) ??
     slowedWaiting(state).find((entry) => entry.combatantId !== id)?.combatantId;
   for (const c of state.combatants) {
     const combatantId = c.id;
@@ -1225,11 +1384,11 @@ function create(roster: readonly RosterEntry[]): SidesState {
     rolls: [],
     sideTieOrders: [],
     sideOrder: [],
-    declarationOrder: [],
     declarations: [],
-    passOrder: [],
     done: [],
+    due: [],
     slowed: [],
+    held: [],
     lost: [],
     tieOrders: [],
   };

@@ -13,7 +13,7 @@ import {
   isIdList,
   isWhole,
 } from "../../../core/common";
-import { normaliseDiceCode } from "../../../core/dice-code";
+import { MAX_DICE, PIPS_PER_DIE, diceCodeFromPips, formatDiceCode, normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
   DEFAULT_MAX_REACTIONS,
@@ -21,7 +21,11 @@ import {
   MAX_EARLIER_ROLLS,
   MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
+  declarationOrder,
+  naturalOrder,
+  passOrder,
   type Declaration,
+  type HeldFacts,
   type LostAction,
   type Side,
   type SideRoll,
@@ -104,6 +108,16 @@ function isSlowed(value: unknown): value is SlowedEntry {
   return isRecord(value) && isId(value.combatantId) && isNullable(value.after, isId);
 }
 
+function isHeld(value: unknown): value is HeldFacts {
+  return (
+    isRecord(value) &&
+    isId(value.combatantId) &&
+    isNullable(value.sideId, isId) &&
+    isNullable(value.dexterity, isCanonicalCode) &&
+    isNullable(value.perception, isCanonicalCode)
+  );
+}
+
 function isLost(value: unknown): value is LostAction {
   return isRecord(value) && isId(value.combatantId) && isWhole(value.pass, MAX_ACTIONS_LIMIT, 1);
 }
@@ -112,10 +126,106 @@ function unique(ids: readonly string[]): boolean {
   return new Set(ids).size === ids.length;
 }
 
+/**
+ * A state stored before the declaration and pass orders were derived (it kept `declarationOrder`
+ * and `passOrder`, each the whole cast), in today's shape: the slowed characters of the pass order
+ * that have not acted are `due`; a combatant left out of a stored declaration order (it joined, or
+ * got its side, after the declaration began) is held with no side. A malformed one becomes null
+ * (rejected); a state of today's shape (or any other value) is returned as it is. The stored
+ * orders come back in `orders`, for `keepStoredOrders`.
+ */
+function upgradeOrders(data: { readonly [key: string]: unknown }): {
+  readonly data: unknown;
+  readonly orders?: StoredOrders;
+} {
+  if (!("declarationOrder" in data || "passOrder" in data)) return { data };
+  const none = { data: null };
+  const { declarationOrder: declared, passOrder: passing, ...rest } = data;
+  if ("due" in data || "held" in data) return none;
+  if (!isIdList(declared) || !isIdList(passing) || !isIdList(data.done) || !Array.isArray(data.slowed)) return none;
+  if (!data.slowed.every(isSlowed) || !Array.isArray(data.combatants) || !data.combatants.every(isCombatant))
+    return none;
+  // What the old shape promised: known combatants, each once; who acted is a prefix of the pass order.
+  const known = new Set(data.combatants.map((c) => c.id));
+  const lists = [declared, passing, data.done];
+  if (!lists.every((list) => list.every((id) => known.has(id)) && new Set(list).size === list.length)) return none;
+  if (!data.done.every((id, i) => passing[i] === id)) return none;
+  const done = new Set(data.done);
+  const slowed = new Set(data.slowed.map((entry) => entry.combatantId));
+  const due = data.step === "pass" ? passing.filter((id) => slowed.has(id) && !done.has(id)) : [];
+  const held =
+    data.step === "declaration"
+      ? data.combatants
+          .filter((c) => c.sideId !== null && !declared.includes(c.id))
+          .map((c) => ({ combatantId: c.id, sideId: null, dexterity: null, perception: null }))
+      : [];
+  return { data: { ...rest, due, held }, orders: { declared, passing } };
+}
+
+/** The orders an older-shape state stored. */
+interface StoredOrders {
+  readonly declared: readonly string[];
+  readonly passing: readonly string[];
+}
+
+const same = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((id, i) => b[i] === id);
+
+/** The dice code `steps` pips above 0D (a rank that orders held facts), or null past the highest. */
+function rankCode(steps: number): string | null {
+  const code = diceCodeFromPips(steps);
+  return code === null ? null : formatDiceCode(code);
+}
+
+/**
+ * An upgraded state whose stored order differs from the one its facts give today (a side or trait
+ * changed in the running step: the older shape kept the order, not the facts it was made from)
+ * holds facts that give the stored order: in the declaration step every member of it declares in
+ * the first side's place with Perception ranks in the stored order; in a pass its actors hold
+ * Dexterity ranks in the stored order (only the running step's orders read held facts; the next
+ * pass or round uses today's). Otherwise the state is returned as it is.
+ */
+function keepStoredOrders(state: SidesState, orders: StoredOrders): SidesState {
+  const { declared, passing } = orders;
+  const byId = new Map(state.combatants.map((c) => [c.id, c]));
+  if (state.step === "declaration" && !same(declarationOrder(state), declared)) {
+    const first = state.sideOrder[0] ?? null;
+    const held: HeldFacts[] = [];
+    for (const c of state.combatants) {
+      const at = declared.indexOf(c.id);
+      if (at < 0) {
+        held.push({ combatantId: c.id, sideId: null, dexterity: c.dexterity, perception: c.perception });
+        continue;
+      }
+      const perception = rankCode(at);
+      if (perception === null) return state;
+      held.push({ combatantId: c.id, sideId: first, dexterity: c.dexterity, perception });
+    }
+    return { ...state, held };
+  }
+  if (state.step !== "pass") return state;
+  const slowed = state.slowed.map((entry) => entry.combatantId);
+  const unslowed = (order: readonly string[]): string[] => order.filter((id) => !slowed.includes(id));
+  if (same(passOrder(state), passing) && same(unslowed(naturalOrder(state)), unslowed(passing))) return state;
+  const sequence = [...unslowed(passing), ...slowed];
+  // The highest ranks: the pass's actors head the tracker's order, as in the pass.
+  const top = (MAX_DICE + 1) * PIPS_PER_DIE - 1;
+  const held: HeldFacts[] = [];
+  for (const [i, id] of sequence.entries()) {
+    const c = byId.get(id);
+    const dexterity = rankCode(top - i);
+    if (c === undefined || dexterity === null) return state;
+    held.push({ combatantId: id, sideId: c.sideId, dexterity, perception: c.perception });
+  }
+  return { ...state, held };
+}
+
 /** Narrow untrusted data to a sides state, or null when it is malformed or inconsistent. */
 export function parseSidesState(data: unknown): SidesState | null {
   if (!isRecord(data)) return null;
-  const d = data;
+  const upgrade = upgradeOrders(data);
+  const d = upgrade.data;
+  if (!isRecord(d)) return null;
   const shapeOk =
     Array.isArray(d.combatants) &&
     d.combatants.every(isCombatant) &&
@@ -133,13 +243,14 @@ export function parseSidesState(data: unknown): SidesState | null {
     d.rolls.every(isRoll) &&
     isIdLists(d.sideTieOrders) &&
     isIdList(d.sideOrder) &&
-    isIdList(d.declarationOrder) &&
     Array.isArray(d.declarations) &&
     d.declarations.every(isDeclaration) &&
-    isIdList(d.passOrder) &&
     isIdList(d.done) &&
+    isIdList(d.due) &&
     Array.isArray(d.slowed) &&
     d.slowed.every(isSlowed) &&
+    Array.isArray(d.held) &&
+    d.held.every(isHeld) &&
     Array.isArray(d.lost) &&
     d.lost.every(isLost) &&
     isIdLists(d.tieOrders);
@@ -148,7 +259,8 @@ export function parseSidesState(data: unknown): SidesState | null {
   const state = (d.maxReactions === undefined
     ? { ...d, maxReactions: DEFAULT_MAX_REACTIONS }
     : d) as unknown as SidesState;
-  return consistent(state) ? state : null;
+  const kept = upgrade.orders === undefined ? state : keepStoredOrders(state, upgrade.orders);
+  return consistent(kept) ? kept : null;
 }
 
 function consistent(state: SidesState): boolean {
@@ -158,15 +270,20 @@ function consistent(state: SidesState): boolean {
   // Every reference names a known combatant or side.
   if (!state.combatants.every((c) => c.sideId === null || sideIds.has(c.sideId))) return false;
   if (!state.sides.every((side) => side.roller === null || known.has(side.roller))) return false;
-  const sideRefs = [...state.rolls.map((r) => r.sideId), ...state.sideOrder, ...state.sideTieOrders.flat()];
+  // A side removed in the running step stays in the side order while a held member names it.
+  const heldSides = new Set(state.held.flatMap((h) => (h.sideId === null ? [] : [h.sideId])));
+  const sideRefs = [...state.rolls.map((r) => r.sideId), ...state.sideTieOrders.flat()];
   if (!sideRefs.every((id) => sideIds.has(id))) return false;
+  if (!state.sideOrder.every((id) => sideIds.has(id) || heldSides.has(id))) return false;
+  if (![...heldSides].every((id) => sideIds.has(id) || state.sideOrder.includes(id))) return false;
   const slowedIds = state.slowed.map((entry) => entry.combatantId);
   const declared = state.declarations.map((x) => x.combatantId);
+  const heldIds = state.held.map((h) => h.combatantId);
   const refs = [
-    ...state.declarationOrder,
     ...declared,
-    ...state.passOrder,
     ...state.done,
+    ...state.due,
+    ...heldIds,
     ...slowedIds,
     ...state.slowed.flatMap((entry) => (entry.after === null ? [] : [entry.after])),
     ...state.lost.map((entry) => entry.combatantId),
@@ -174,7 +291,7 @@ function consistent(state: SidesState): boolean {
   ];
   if (!refs.every((id) => known.has(id))) return false;
   // Each list holds each id once; one roll per side.
-  const lists = [state.sideOrder, state.declarationOrder, declared, state.passOrder, state.done, slowedIds];
+  const lists = [state.sideOrder, declared, state.done, state.due, slowedIds, heldIds];
   if (!lists.every(unique) || !unique(state.rolls.map((r) => r.sideId))) return false;
   return stepConsistent(state, slowedIds);
 }
@@ -183,13 +300,24 @@ function stepConsistent(state: SidesState, slowedIds: readonly string[]): boolea
   if (!state.started) return state.step === "setup" && state.round === 0 && state.pass === 0;
   if (state.step === "setup" || state.round < 1) return false;
   if ((state.step === "pass") !== state.pass >= 1) return false;
+  // Facts are held in the declaration step and the passes only; who acted and slowed, in a pass.
+  if (state.held.length > 0 && state.step !== "declaration" && state.step !== "pass") return false;
+  if (state.step !== "pass" && (state.done.length > 0 || state.due.length > 0 || state.slowed.length > 0)) return false;
   // Only characters in the declaration order declare; the pass holds those with enough actions.
-  if (!state.declarations.every((x) => state.declarationOrder.includes(x.combatantId))) return false;
-  const actors = [...state.passOrder, ...slowedIds];
+  if (state.step === "declaration") {
+    const order = declarationOrder(state);
+    if (!state.declarations.every((x) => order.includes(x.combatantId))) return false;
+  }
+  const actors = [...state.done, ...state.due, ...slowedIds];
   const enough = (id: string): boolean =>
     state.declarations.some((x) => x.combatantId === id && !x.hesitated && x.actions.length >= state.pass);
   if (!actors.every(enough)) return false;
-  // `done` is a prefix of the pass order.
-  if (!state.done.every((id, i) => state.passOrder[i] === id)) return false;
-  return true;
+  // Who is due slowed down and has not acted; who acted is in the pass order once.
+  const slowed = new Set(slowedIds);
+  if (!state.due.every((id) => slowed.has(id) && !state.done.includes(id))) return false;
+  if (passOrder(state).length !== new Set(passOrder(state)).size) return false;
+  // Who acted in the natural order (not slowed down) did so in that order, from its start.
+  const natural = naturalOrder(state).filter((id) => !slowed.has(id));
+  const actedInTurn = state.done.filter((id) => !slowed.has(id));
+  return actedInTurn.every((id, i) => natural[i] === id);
 }
