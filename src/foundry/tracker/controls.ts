@@ -109,6 +109,26 @@ export interface Localiser {
   readonly lang?: string;
 }
 
+/**
+ * `make`, remembered by its arguments for as long as the returned function lives: a context build
+ * makes one for a text that many rows or entries share (a slot's scores, "4 AP"), and formats it once
+ * per distinct value instead of once per row.
+ */
+export function remembered<A extends ReadonlyArray<string | number | boolean>>(
+  make: (...args: A) => string,
+): (...args: A) => string {
+  const seen = new Map<string, string>();
+  return (...args) => {
+    const key = args.join("\u0000");
+    let text = seen.get(key);
+    if (text === undefined) {
+      text = make(...args);
+      seen.set(key, text);
+    }
+    return text;
+  };
+}
+
 /** Plural rules by language and type, built once each (building one costs far more than a lookup). */
 const pluralRules = new Map<string, Intl.PluralRules>();
 
