@@ -39,7 +39,7 @@ function context(rows: RowContext[], slots: ReturnType<typeof slot>[], panel: ob
 
 const keptIds = (data: TrackerContext): string[] => data.rows.filter((r) => r.kept === true).map((r) => r.id);
 const keptSlots = (data: TrackerContext): string[] =>
-  ((data.list as { slots: { keepKey: string; kept?: boolean }[] }).slots ?? [])
+  (data.list as { slots: { keepKey: string; kept?: boolean }[] }).slots
     .filter((s) => s.kept === true)
     .map((s) => s.keepKey);
 
