@@ -143,13 +143,15 @@ export function buildModeSwitch(combat: Combat.Implementation, user: User.Implem
 
 /**
  * The structured tracker context for one combat as one user sees it; null when the combat runs in
- * "system default" mode (the system's own tracker renders it).
+ * "system default" mode (the system's own tracker renders it). `opened`: the disclosures filled on
+ * use that the user opened (see `ModeInput.opened`).
  */
 export function buildTrackerContext(
   combat: Combat.Implementation,
   user: User.Implementation,
   i18n: Localiser,
   activeGM: boolean,
+  opened?: (kind: string, combatantId: string) => boolean,
 ): TrackerContext | null {
   const mode = modeOf(combat);
   if (mode === SYSTEM_DEFAULT) return null;
@@ -179,6 +181,7 @@ export function buildTrackerContext(
           who,
           nameOf,
           control,
+          ...(opened === undefined ? {} : { opened }),
         });
 
   const current = view?.current ?? null;

@@ -144,7 +144,8 @@ export function createTrackerClass(Base: TrackerClass) {
         const modeSwitch = viewed === null ? null : buildModeSwitch(viewed, game.user);
         return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
       }
-      const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null);
+      const opened = (kind: string, id: string): boolean => this.#opened.get(kind)?.has(id) === true;
+      const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null, opened);
       return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#keptRows(combat, data) });
     }
 

@@ -40,6 +40,7 @@ import {
   type ControlFactory,
   type Localiser,
 } from "../../foundry/tracker/controls";
+import type { KeyedEntry } from "../../foundry/tracker/kept";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const D = "DeclareResolve";
@@ -67,10 +68,17 @@ export interface APCellContext {
   readonly state: string;
 }
 
-/** The GM's edits of a row. */
+/** The GM's edits of a row: a disclosure filled on use. */
 export interface RowEditContext {
   readonly combatantId: string;
   readonly summary: string;
+  /** Its fields, once the GM has opened it (until then only the summary renders); else null. */
+  readonly form: RowEditForm | null;
+}
+
+/** The fields of the GM's edits of a row. */
+export interface RowEditForm {
+  readonly combatantId: string;
   readonly bleeding: string;
   readonly dazed: string;
   readonly stunned: string;
@@ -139,8 +147,8 @@ export interface TieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** An entry of a queue. */
-export interface QueueEntryContext {
+/** An entry of a queue (kept by renders while it does not change: `keepKey`). */
+export interface QueueEntryContext extends KeyedEntry {
   readonly name: string;
   readonly actions: string;
   readonly now: boolean;
@@ -244,6 +252,7 @@ function queueEntries(
   i18n: Localiser,
 ): QueueEntryContext[] {
   return turns.map((t) => ({
+    keepKey: `dr-turn:${t.combatantId}:${t.pass}`,
     name: nameOf(t.combatantId),
     actions: t.actions.map((a) => `${a.name} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", "),
     now: current !== null && t.combatantId === current.combatantId && t.pass === current.pass,
@@ -337,7 +346,7 @@ function declareForm(
 export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
   rowPartial: DR_TEMPLATES.row,
   panelPartial: DR_TEMPLATES.panel,
-  build({ state, allowed, combat, i18n, who, nameOf, control }): ModeOutput {
+  build({ state, allowed, combat, i18n, who, nameOf, control, opened }): ModeOutput {
     const rows = new Map<string, ModeRow>();
     const started = state.phase !== "setup";
     const step = currentStep(state);
@@ -383,37 +392,43 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
             }
           : null,
       }));
-      const edit: RowEditContext | null = who.isGM
-        ? {
-            combatantId: id,
-            summary: text("Edit"),
-            bleeding: String(conditions.bleeding),
-            dazed: String(conditions.dazed),
-            stunned: String(conditions.stunned),
-            conditionsControl: control({
-              ...base,
-              action: "siDrConditions",
-              label: `${D}.SetConditions`,
-              aria: `${D}.SetConditionsFor`,
-            }),
-            ipControl: control({ ...base, action: "siDrIPChange", label: `${D}.AddChange`, aria: `${D}.AddChangeFor` }),
-            labels: {
-              bleeding: text("BleedingLabel", { name: base.name }),
-              dazed: text("DazedLabel", { name: base.name }),
-              stunned: text("StunnedLabel", { name: base.name }),
-              cause: text("CauseLabel", { name: base.name }),
-              amount: text("AmountLabel", { name: base.name }),
-              duration: text("DurationLabel", { name: base.name }),
-              rounds: text("RoundsLabel", { name: base.name }),
-              round: text("Duration.round"),
-              roundsOption: text("Duration.rounds"),
-              untilRemoved: text("Duration.untilRemoved"),
-              causePlaceholder: text("CausePlaceholder"),
-              conditions: text("Conditions"),
-              change: text("IPChange"),
-            },
-          }
-        : null;
+      const form: RowEditForm | null =
+        who.isGM && (opened?.("drEdit", id) ?? true)
+          ? {
+              combatantId: id,
+              bleeding: String(conditions.bleeding),
+              dazed: String(conditions.dazed),
+              stunned: String(conditions.stunned),
+              conditionsControl: control({
+                ...base,
+                action: "siDrConditions",
+                label: `${D}.SetConditions`,
+                aria: `${D}.SetConditionsFor`,
+              }),
+              ipControl: control({
+                ...base,
+                action: "siDrIPChange",
+                label: `${D}.AddChange`,
+                aria: `${D}.AddChangeFor`,
+              }),
+              labels: {
+                bleeding: text("BleedingLabel", { name: base.name }),
+                dazed: text("DazedLabel", { name: base.name }),
+                stunned: text("StunnedLabel", { name: base.name }),
+                cause: text("CauseLabel", { name: base.name }),
+                amount: text("AmountLabel", { name: base.name }),
+                duration: text("DurationLabel", { name: base.name }),
+                rounds: text("RoundsLabel", { name: base.name }),
+                round: text("Duration.round"),
+                roundsOption: text("Duration.rounds"),
+                untilRemoved: text("Duration.untilRemoved"),
+                causePlaceholder: text("CausePlaceholder"),
+                conditions: text("Conditions"),
+                change: text("IPChange"),
+              },
+            }
+          : null;
+      const edit: RowEditContext | null = who.isGM ? { combatantId: id, summary: text("Edit"), form } : null;
       const ap = row.ap;
       rows.set(id, {
         initiative: row.currentIP,
