@@ -117,6 +117,22 @@ function allowedFor(bound: BoundEncounter, who: Requester): readonly AllowedActi
   return actions;
 }
 
+/**
+ * Which undo steps the history holds (previous round, previous turn), kept on the loaded encounter
+ * as its allowed actions are: working it out looks at the snapshots, and a re-render without a
+ * change asks again.
+ */
+const undoBy = new WeakMap<BoundEncounter, { readonly round: boolean; readonly turn: boolean }>();
+
+function undoSteps(bound: BoundEncounter): { readonly round: boolean; readonly turn: boolean } {
+  let steps = undoBy.get(bound);
+  if (steps === undefined) {
+    steps = { round: bound.undoTarget("previousRound") !== null, turn: bound.undoTarget("previousTurn") !== null };
+    undoBy.set(bound, steps);
+  }
+  return steps;
+}
+
 /** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */
 export function modeChoiceFor(mode: string): ModeOptionContext[] {
   return [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
@@ -237,10 +253,9 @@ export function buildTrackerContext(
   const started = view?.started ?? false;
   // Undo is offered only where the history holds a step to go back to.
   if (started && isGM && bound !== null) {
-    if (bound.undoTarget("previousRound") !== null)
-      turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
-    if (bound.undoTarget("previousTurn") !== null)
-      turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
+    const undo = undoSteps(bound);
+    if (undo.round) turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
+    if (undo.turn) turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
   }
   if (allowed.has("nextTurn"))
     turnControls.push(

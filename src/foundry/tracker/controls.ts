@@ -111,21 +111,20 @@ export interface Localiser {
 
 /**
  * `make`, remembered by its arguments for as long as the returned function lives: a context build
- * makes one for a text that many rows or entries share (a slot's scores, "4 AP"), and formats it once
- * per distinct value instead of once per row.
+ * makes one for a text (or a piece of context) that many rows or entries share (a slot's scores,
+ * "4 AP", an action chip), and formats it once per distinct value instead of once per row. What it
+ * returns is shared: nothing may change it.
  */
-export function remembered<A extends ReadonlyArray<string | number | boolean>>(
-  make: (...args: A) => string,
-): (...args: A) => string {
-  const seen = new Map<string, string>();
+export function remembered<A extends ReadonlyArray<string | number | boolean>, V>(
+  make: (...args: A) => V,
+): (...args: A) => V {
+  const seen = new Map<string, V>();
   return (...args) => {
     const key = args.join("\u0000");
-    let text = seen.get(key);
-    if (text === undefined) {
-      text = make(...args);
-      seen.set(key, text);
-    }
-    return text;
+    if (seen.has(key)) return seen.get(key) as V;
+    const value = make(...args);
+    seen.set(key, value);
+    return value;
   };
 }
 

@@ -36,6 +36,7 @@ import { actionCatalogue } from "./settings";
 import { draftOf } from "./glue";
 import {
   pluralCategory,
+  remembered,
   type ControlContext,
   type ControlFactory,
   type Localiser,
@@ -238,11 +239,11 @@ function apCells(row: CombatantRow): APCellContext[] {
 }
 
 /** The pass of a turn, localised; the k-th attack with its English-style ordinal form (`Pass.extra.<form>`). */
-function passText(turn: ResolutionTurn, i18n: Localiser): string {
-  if (turn.pass === 0) return i18n.localize(`${K}.Pass.finishing`);
-  if (turn.pass === 1) return i18n.localize(`${K}.Pass.initial`);
-  const form = pluralCategory(game.i18n.lang, turn.pass, "ordinal");
-  return i18n.format(`${K}.Pass.extra.${form}`, { pass: String(turn.pass) });
+function passText(pass: number, i18n: Localiser): string {
+  if (pass === 0) return i18n.localize(`${K}.Pass.finishing`);
+  if (pass === 1) return i18n.localize(`${K}.Pass.initial`);
+  const form = pluralCategory(game.i18n.lang, pass, "ordinal");
+  return i18n.format(`${K}.Pass.extra.${form}`, { pass: String(pass) });
 }
 
 function queueEntries(
@@ -251,12 +252,15 @@ function queueEntries(
   current: ResolutionTurn | null,
   i18n: Localiser,
 ): QueueEntryContext[] {
+  // Most turns share their actions and pass: each text is formatted once.
+  const actionsText = remembered((name: string, cost: number) => `${name} (${counted(i18n, `${K}.AP`, cost)})`);
+  const passOf = remembered((pass: number) => passText(pass, i18n));
   return turns.map((t) => ({
     keepKey: `dr-turn:${t.combatantId}:${t.pass}`,
     name: nameOf(t.combatantId),
-    actions: t.actions.map((a) => `${a.name} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", "),
+    actions: t.actions.map((a) => actionsText(a.name, a.cost)).join(", "),
     now: current !== null && t.combatantId === current.combatantId && t.pass === current.pass,
-    passText: passText(t, i18n),
+    passText: passOf(t.pass),
   }));
 }
 
@@ -353,6 +357,11 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
     const turn = currentTurn(state);
     const needRoll = new Set(rollsNeeded(state));
     const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
+    // Many rows declare the same actions: each chip is built once per build (and shared).
+    const chipOf = remembered(
+      (name: string, cost: number, kind: DeclaredAction["kind"], def: number, extra: boolean, done: boolean) =>
+        chip(i18n, { name, cost, kind, def }, extra, done),
+    );
 
     for (const row of combatantRows(state)) {
       const id = row.combatantId;
@@ -372,7 +381,9 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
       const flags = extraFlags(d?.actions ?? []);
       const c = state.combatants.find((x) => x.id === id);
       const done = c === undefined ? [] : doneFlags(state, c);
-      const actions = (d?.actions ?? []).map((a, i) => chip(i18n, a, flags[i] ?? false, done[i] ?? false));
+      const actions = (d?.actions ?? []).map((a, i) =>
+        chipOf(a.name, a.cost, a.kind, a.def, flags[i] ?? false, done[i] ?? false),
+      );
       const { conditions } = row;
       const conditionTexts = [
         conditions.bleeding > 0 ? counted(i18n, `${K}.Bleeding`, conditions.bleeding) : "",
