@@ -218,15 +218,9 @@ export function createTrackerClass(Base: TrackerClass) {
     #note(records: readonly MutationRecord[]): void {
       for (const record of records) {
         const at = record.target.nodeType === 1 ? (record.target as Element) : record.target.parentElement;
-        // Each kept element around the change (an entry inside a row touches both).
-        for (
-          let el = at?.closest(KEPT_SELECTOR) ?? null;
-          el !== null;
-          el = el.parentElement?.closest(KEPT_SELECTOR) ?? null
-        ) {
-          const key = keyOfElement(el);
-          if (key !== null) this.#touched.add(key);
-        }
+        const el = at?.closest(KEPT_SELECTOR) ?? null;
+        const key = el === null ? null : keyOfElement(el);
+        if (key !== null) this.#touched.add(key);
       }
     }
 
