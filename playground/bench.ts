@@ -4,7 +4,8 @@
  * seen by the GM or (`?view=player`) by a player who owns one PC. Times tracker renders (context,
  * templates, DOM, layout) after a turn advance, without a change and from scratch, against a bare
  * Handlebars list of the same rows, and checks that the tracker fits the sidebar without
- * horizontal overflow.
+ * horizontal overflow. With `?check=<steps>` it times nothing: it checks that the patched tracker
+ * shows what a new tracker's first render shows after each turn advance (test/e2e/render-check).
  */
 import "./bench-tasks.js";
 import "../dist/styles/structured-initiative.css";
@@ -63,7 +64,7 @@ export interface BenchResult {
 
 declare global {
   interface Window {
-    benchResult?: BenchResult;
+    benchResult?: BenchResult | { check: RenderCheck };
     benchError?: string;
     /** The benchmark's world, for profiling by hand from the console. */
     benchWorld?: { tracker: unknown; combat: unknown; server: unknown };
@@ -77,6 +78,18 @@ const STEPS = {
   replace: "_replaceHTML",
   after: "_onRender",
 } as const;
+
+/** Turn advances of the render check (`?check=`; 0: time renders instead). */
+const CHECK_STEPS = Math.max(0, Number(params.get("check") ?? "0"));
+
+/** What the render check found. */
+export interface RenderCheck {
+  readonly steps: number;
+  /** Parts compared. */
+  readonly compared: number;
+  /** Where the patched tracker differed from a first render. */
+  readonly mismatches: readonly string[];
+}
 
 /** Samples per figure. */
 const RUNS = Math.max(5, Number(params.get("runs") ?? "40"));
@@ -98,7 +111,73 @@ const median = (values: number[]): number => {
 /** A command through the module's API on the GM's client; a refusal stops the bench. */
 type Command = { type: string } & Record<string, unknown>;
 
-async function run(): Promise<BenchResult> {
+/** The parts of a tracker element as markup, by part id. */
+function partsOf(element: HTMLElement): Record<string, string> {
+  return Object.fromEntries(
+    Array.from(element.querySelectorAll<HTMLElement>("[data-application-part]")).map((part) => [
+      part.dataset.applicationPart ?? "",
+      part.innerHTML,
+    ]),
+  );
+}
+
+/** The first place where two markups differ, with some context. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return `at ${i}: ${JSON.stringify(a.slice(Math.max(0, i - 120), i + 120))} vs ${JSON.stringify(b.slice(Math.max(0, i - 120), i + 120))}`;
+}
+
+/**
+ * The render check (`?check=<steps>`): after each of `steps` turn advances (and after a re-render
+ * without a change), the live tracker, patched render after render with its kept rows and entries,
+ * must show exactly what a new tracker shows on its first render, part by part.
+ */
+async function checkRenders(
+  tracker: { element: HTMLElement },
+  render: () => Promise<unknown>,
+  driver: { step: () => Promise<void> },
+  server: { settle: () => Promise<void> },
+  hold: { active: boolean; asked: boolean },
+): Promise<RenderCheck> {
+  const Tracker = tracker.constructor as new (options: object) => {
+    element: HTMLElement;
+    render: (options: object) => Promise<unknown>;
+    close: () => Promise<unknown>;
+  };
+  const mismatches: string[] = [];
+  let compared = 0;
+  const compare = async (when: string): Promise<void> => {
+    const fresh = new Tracker({ id: "combat-check" });
+    await fresh.render({ force: true });
+    const want = partsOf(fresh.element);
+    await fresh.close();
+    fresh.element.remove();
+    const got = partsOf(tracker.element);
+    for (const id of new Set([...Object.keys(want), ...Object.keys(got)])) {
+      compared++;
+      if (got[id] !== want[id])
+        mismatches.push(`${when}, part ${id}: ${firstDifference(got[id] ?? "", want[id] ?? "")}`);
+    }
+  };
+  await render();
+  await compare("after the set-up");
+  for (let i = 1; i <= CHECK_STEPS; i++) {
+    Object.assign(hold, { active: true, asked: false });
+    await driver.step();
+    await server.settle();
+    hold.active = false;
+    await render();
+    await compare(`after step ${i}`);
+    if (i % 3 === 0) {
+      await render();
+      await compare(`after step ${i} and a re-render`);
+    }
+  }
+  return { steps: CHECK_STEPS, compared, mismatches };
+}
+
+async function run(): Promise<BenchResult | { check: RenderCheck }> {
   const sample = SAMPLES.find((s) => s.id === mode);
   if (sample === undefined) throw new Error(`no sample for mode ${mode}`);
   // Every fifth combatant is a PC (player-owned): the first is Alice's, the others Bob's. The
@@ -222,6 +301,7 @@ async function run(): Promise<BenchResult> {
   const combat = viewer.game.combats.get(gmCombat.id ?? "") as unknown as SimCombat;
 
   window.benchWorld = { tracker, combat, server };
+  if (CHECK_STEPS > 0) return { check: await checkRenders(tracker, render, driver, server, hold) };
   /** Force style and layout (reading a size does). */
   const layout = (el: HTMLElement): number => el.offsetHeight;
   // Where a render's time goes: each step of ApplicationV2's render, timed on the tracker itself.

@@ -99,6 +99,12 @@ export interface ModeInput<S> {
   readonly who: Requester;
   readonly nameOf: (id: string) => string;
   readonly control: ControlFactory;
+  /**
+   * Whether this user opened a disclosure filled on use (`data-si-fill="<kind>"`) for the combatant:
+   * a closed one shows its summary only, so its form's texts and controls need not be built. Absent:
+   * build them all.
+   */
+  readonly opened?: (kind: string, combatantId: string) => boolean;
 }
 
 /** What a mode adds to one row. */

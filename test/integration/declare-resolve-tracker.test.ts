@@ -107,7 +107,14 @@ describe("the declare-resolve tracker", () => {
       ["1 AP", true],
     ]);
     expect(ctx.panel?.extraQueue).toEqual([
-      { name: "Officer", actions: "Jab (1 AP)", now: false, passText: "2nd attack" },
+      // Its key keeps the entry across renders while it does not change.
+      {
+        keepKey: expect.any(String) as unknown,
+        name: "Officer",
+        actions: "Jab (1 AP)",
+        now: false,
+        passText: "2nd attack",
+      },
     ]);
     // Round 2: Aria's carried Power Attack is finishing, her bar shows the 2 AP it takes.
     for (let i = 0; i < 6 && combatOn(sim.gm).round === 1; i++) {

@@ -117,6 +117,22 @@ function allowedFor(bound: BoundEncounter, who: Requester): readonly AllowedActi
   return actions;
 }
 
+/**
+ * Which undo steps the history holds (previous round, previous turn), kept on the loaded encounter
+ * as its allowed actions are: working it out looks at the snapshots, and a re-render without a
+ * change asks again.
+ */
+const undoBy = new WeakMap<BoundEncounter, { readonly round: boolean; readonly turn: boolean }>();
+
+function undoSteps(bound: BoundEncounter): { readonly round: boolean; readonly turn: boolean } {
+  let steps = undoBy.get(bound);
+  if (steps === undefined) {
+    steps = { round: bound.undoTarget("previousRound") !== null, turn: bound.undoTarget("previousTurn") !== null };
+    undoBy.set(bound, steps);
+  }
+  return steps;
+}
+
 /** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */
 export function modeChoiceFor(mode: string): ModeOptionContext[] {
   return [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
@@ -143,13 +159,15 @@ export function buildModeSwitch(combat: Combat.Implementation, user: User.Implem
 
 /**
  * The structured tracker context for one combat as one user sees it; null when the combat runs in
- * "system default" mode (the system's own tracker renders it).
+ * "system default" mode (the system's own tracker renders it). `opened`: the disclosures filled on
+ * use that the user opened (see `ModeInput.opened`).
  */
 export function buildTrackerContext(
   combat: Combat.Implementation,
   user: User.Implementation,
   i18n: Localiser,
   activeGM: boolean,
+  opened?: (kind: string, combatantId: string) => boolean,
 ): TrackerContext | null {
   const mode = modeOf(combat);
   if (mode === SYSTEM_DEFAULT) return null;
@@ -179,6 +197,7 @@ export function buildTrackerContext(
           who,
           nameOf,
           control,
+          ...(opened === undefined ? {} : { opened }),
         });
 
   const current = view?.current ?? null;
@@ -234,10 +253,9 @@ export function buildTrackerContext(
   const started = view?.started ?? false;
   // Undo is offered only where the history holds a step to go back to.
   if (started && isGM && bound !== null) {
-    if (bound.undoTarget("previousRound") !== null)
-      turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
-    if (bound.undoTarget("previousTurn") !== null)
-      turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
+    const undo = undoSteps(bound);
+    if (undo.round) turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
+    if (undo.turn) turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
   }
   if (allowed.has("nextTurn"))
     turnControls.push(

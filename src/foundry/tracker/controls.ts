@@ -109,6 +109,25 @@ export interface Localiser {
   readonly lang?: string;
 }
 
+/**
+ * `make`, remembered by its arguments for as long as the returned function lives: a context build
+ * makes one for a text (or a piece of context) that many rows or entries share (a slot's scores,
+ * "4 AP", an action chip), and formats it once per distinct value instead of once per row. What it
+ * returns is shared: nothing may change it.
+ */
+export function remembered<A extends ReadonlyArray<string | number | boolean>, V>(
+  make: (...args: A) => V,
+): (...args: A) => V {
+  const seen = new Map<string, V>();
+  return (...args) => {
+    const key = args.join("\u0000");
+    if (seen.has(key)) return seen.get(key) as V;
+    const value = make(...args);
+    seen.set(key, value);
+    return value;
+  };
+}
+
 /** Plural rules by language and type, built once each (building one costs far more than a lookup). */
 const pluralRules = new Map<string, Intl.PluralRules>();
 

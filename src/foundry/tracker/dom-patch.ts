@@ -39,6 +39,7 @@ const IDENTITY_ATTRIBUTES = [
   "data-group-id",
   "data-side-id",
   "data-slot",
+  "data-si-key",
 ] as const;
 
 /** True for a DOM element (parts are strings where there is no DOM, as in the simulated Node realms). */

@@ -16,6 +16,10 @@ import { liveRegion, withPendingNotice } from "./live";
 import { bindLazyOptions, primeLazySelects } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
+import { ENTRY_KEY_ATTRIBUTE, keyOfElement, markKept, rowKey } from "./kept";
+
+/** The elements a render may keep: the rows and the keyed entries of the mode's panel or list. */
+const KEPT_SELECTOR = `${ROW_SELECTOR}, [${ENTRY_KEY_ATTRIBUTE}]`;
 
 /** The attribute of a disclosure filled on use: its kind (see `#opened`). */
 const FILL_ATTRIBUTE = "data-si-fill";
@@ -75,11 +79,12 @@ export function createTrackerClass(Base: TrackerClass) {
     #patching = true;
 
     /**
-     * Each row's context as last rendered (JSON, by combatant id) and what else its markup depends
-     * on (the encounter, its mode's row partial): a row whose context is unchanged and whose live
-     * element is there is rendered as a placeholder that the patch keeps (see {@link #keptRows}).
+     * Each row's and keyed entry's context as last rendered (by `kept.ts` key) and what else
+     * their markup depends on (the encounter, its mode's partials): one whose context is unchanged
+     * and whose live element is there is rendered as a placeholder that the patch keeps (see
+     * {@link #keptRows}).
      */
-    #rowsRendered = new Map<string, string>();
+    #rowsRendered = new Map<string, unknown>();
     #rowsScope = "";
 
     /**
@@ -139,36 +144,34 @@ export function createTrackerClass(Base: TrackerClass) {
         const modeSwitch = viewed === null ? null : buildModeSwitch(viewed, game.user);
         return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
       }
-      const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null);
+      const opened = (kind: string, id: string): boolean => this.#opened.get(kind)?.has(id) === true;
+      const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null, opened);
       return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#keptRows(combat, data) });
     }
 
     /**
-     * Render only the rows that changed: a row whose context equals the one it was last rendered
-     * from, and whose element is live in this tracker, is marked `kept` (the list template renders
-     * it as a placeholder that the patch keeps; see `dom-patch.ts`). Templates, parsing and the
-     * patch then cost what changed, not the whole list. Every row keeps its data for listeners of
-     * the render hook. Nothing is kept while renders do not patch.
+     * Render only the rows and keyed entries that changed (`kept.ts`): one whose context equals the
+     * one it was last rendered from, and whose element is live in this tracker and untouched since, is
+     * marked `kept` (its template renders a placeholder that the patch keeps; see `dom-patch.ts`).
+     * Templates, parsing and the patch then cost what changed, not the whole list. Nothing is kept
+     * while renders do not patch.
      */
     #keptRows(combat: Combat.Implementation, data: TrackerContext): TrackerContext {
-      const scope = `${combat.id ?? ""}|${data.mode}|${data.rowPartial}`;
+      const scope = `${combat.id ?? ""}|${data.mode}|${data.rowPartial}|${data.panelPartial}|${data.listPartial}`;
       if (this.#rowsScope !== scope) this.#opened.clear();
-      const before = this.#rowsScope === scope && this.#patching ? this.#rowsRendered : new Map<string, string>();
+      const before = this.#rowsScope === scope && this.#patching ? this.#rowsRendered : new Map<string, unknown>();
       const live = new Set<string>();
       const root = this.element as HTMLElement | null;
       if (before.size > 0 && root !== null && isElement(root) && this.#observer !== null) {
-        for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
-          if (row.isConnected) live.add(row.dataset.combatantId ?? "");
+        for (const element of Array.from(root.querySelectorAll(KEPT_SELECTOR))) {
+          const key = element.isConnected ? keyOfElement(element) : null;
+          if (key !== null) live.add(key);
+        }
         this.#note(this.#observer.takeRecords());
-        for (const id of this.#touched) live.delete(id);
+        for (const key of this.#touched) live.delete(key);
       }
       this.#touched.clear();
-      const rendered = new Map<string, string>();
-      const rows = data.rows.map((row) => {
-        const json = JSON.stringify(row);
-        rendered.set(row.id, json);
-        return before.get(row.id) === json && live.has(row.id) ? { ...row, kept: true } : row;
-      });
+      const { data: marked, rendered } = markKept(data, before, live);
       this.#rowsRendered = rendered;
       this.#rowsScope = scope;
       const opened = Object.fromEntries(
@@ -177,7 +180,7 @@ export function createTrackerClass(Base: TrackerClass) {
           Object.fromEntries(Array.from(ids, (id) => [id, true as const])),
         ]),
       );
-      return { ...data, rows, opened };
+      return { ...marked, opened };
     }
 
     /**
@@ -209,14 +212,15 @@ export function createTrackerClass(Base: TrackerClass) {
       this.#watch();
     }
 
-    /** The rows changed by others since they were last patched (combatant ids). */
+    /** The rows and keyed entries changed by others since they were last patched (`kept.ts` keys). */
     #touched = new Set<string>();
 
     #note(records: readonly MutationRecord[]): void {
       for (const record of records) {
         const at = record.target.nodeType === 1 ? (record.target as Element) : record.target.parentElement;
-        const row = at?.closest<HTMLElement>(ROW_SELECTOR);
-        if (row != null) this.#touched.add(row.dataset.combatantId ?? "");
+        const el = at?.closest(KEPT_SELECTOR) ?? null;
+        const key = el === null ? null : keyOfElement(el);
+        if (key !== null) this.#touched.add(key);
       }
     }
 
@@ -256,12 +260,15 @@ export function createTrackerClass(Base: TrackerClass) {
         if (live === null) {
           live = new Map();
           if (root !== null)
-            for (const row of Array.from(root.querySelectorAll<HTMLElement>(ROW_SELECTOR)))
-              live.set(row.dataset.combatantId ?? "", row);
+            for (const element of Array.from(root.querySelectorAll(KEPT_SELECTOR))) {
+              const key = keyOfElement(element);
+              if (key !== null) live.set(key, element);
+            }
         }
         for (const placeholder of kept) {
-          const row = live.get(placeholder.getAttribute("data-combatant-id") ?? "");
-          if (row !== undefined) placeholder.replaceWith(row);
+          const key = keyOfElement(placeholder);
+          const element = key === null ? undefined : live.get(key);
+          if (element !== undefined) placeholder.replaceWith(element);
           else if (this.#rowsRendered.size > 0) {
             this.#rowsRendered = new Map();
             void this.render();
@@ -337,7 +344,7 @@ export function createTrackerClass(Base: TrackerClass) {
           if (kind === null || id === null || this.#opened.get(kind)?.has(id) === true) return;
           this.#opened.set(kind, new Set([...(this.#opened.get(kind) ?? []), id]));
           const row = details.closest<HTMLElement>(ROW_SELECTOR);
-          if (row !== null) this.#touched.add(row.dataset.combatantId ?? "");
+          if (row !== null) this.#touched.add(rowKey(row.dataset.combatantId ?? ""));
           void this.render();
         },
         true,

@@ -36,10 +36,12 @@ import { actionCatalogue } from "./settings";
 import { draftOf } from "./glue";
 import {
   pluralCategory,
+  remembered,
   type ControlContext,
   type ControlFactory,
   type Localiser,
 } from "../../foundry/tracker/controls";
+import type { KeyedEntry } from "../../foundry/tracker/kept";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const D = "DeclareResolve";
@@ -67,10 +69,17 @@ export interface APCellContext {
   readonly state: string;
 }
 
-/** The GM's edits of a row. */
+/** The GM's edits of a row: a disclosure filled on use. */
 export interface RowEditContext {
   readonly combatantId: string;
   readonly summary: string;
+  /** Its fields, once the GM has opened it (until then only the summary renders); else null. */
+  readonly form: RowEditForm | null;
+}
+
+/** The fields of the GM's edits of a row. */
+export interface RowEditForm {
+  readonly combatantId: string;
   readonly bleeding: string;
   readonly dazed: string;
   readonly stunned: string;
@@ -139,8 +148,8 @@ export interface TieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** An entry of a queue. */
-export interface QueueEntryContext {
+/** An entry of a queue (kept by renders while it does not change: `keepKey`). */
+export interface QueueEntryContext extends KeyedEntry {
   readonly name: string;
   readonly actions: string;
   readonly now: boolean;
@@ -230,11 +239,11 @@ function apCells(row: CombatantRow): APCellContext[] {
 }
 
 /** The pass of a turn, localised; the k-th attack with its English-style ordinal form (`Pass.extra.<form>`). */
-function passText(turn: ResolutionTurn, i18n: Localiser): string {
-  if (turn.pass === 0) return i18n.localize(`${K}.Pass.finishing`);
-  if (turn.pass === 1) return i18n.localize(`${K}.Pass.initial`);
-  const form = pluralCategory(game.i18n.lang, turn.pass, "ordinal");
-  return i18n.format(`${K}.Pass.extra.${form}`, { pass: String(turn.pass) });
+function passText(pass: number, i18n: Localiser): string {
+  if (pass === 0) return i18n.localize(`${K}.Pass.finishing`);
+  if (pass === 1) return i18n.localize(`${K}.Pass.initial`);
+  const form = pluralCategory(game.i18n.lang, pass, "ordinal");
+  return i18n.format(`${K}.Pass.extra.${form}`, { pass: String(pass) });
 }
 
 function queueEntries(
@@ -243,11 +252,15 @@ function queueEntries(
   current: ResolutionTurn | null,
   i18n: Localiser,
 ): QueueEntryContext[] {
+  // Most turns share their actions and pass: each text is formatted once.
+  const actionsText = remembered((name: string, cost: number) => `${name} (${counted(i18n, `${K}.AP`, cost)})`);
+  const passOf = remembered((pass: number) => passText(pass, i18n));
   return turns.map((t) => ({
+    keepKey: `dr-turn:${t.combatantId}:${t.pass}`,
     name: nameOf(t.combatantId),
-    actions: t.actions.map((a) => `${a.name} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", "),
+    actions: t.actions.map((a) => actionsText(a.name, a.cost)).join(", "),
     now: current !== null && t.combatantId === current.combatantId && t.pass === current.pass,
-    passText: passText(t, i18n),
+    passText: passOf(t.pass),
   }));
 }
 
@@ -337,13 +350,18 @@ function declareForm(
 export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
   rowPartial: DR_TEMPLATES.row,
   panelPartial: DR_TEMPLATES.panel,
-  build({ state, allowed, combat, i18n, who, nameOf, control }): ModeOutput {
+  build({ state, allowed, combat, i18n, who, nameOf, control, opened }): ModeOutput {
     const rows = new Map<string, ModeRow>();
     const started = state.phase !== "setup";
     const step = currentStep(state);
     const turn = currentTurn(state);
     const needRoll = new Set(rollsNeeded(state));
     const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
+    // Many rows declare the same actions: each chip is built once per build (and shared).
+    const chipOf = remembered(
+      (name: string, cost: number, kind: DeclaredAction["kind"], def: number, extra: boolean, done: boolean) =>
+        chip(i18n, { name, cost, kind, def }, extra, done),
+    );
 
     for (const row of combatantRows(state)) {
       const id = row.combatantId;
@@ -363,7 +381,9 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
       const flags = extraFlags(d?.actions ?? []);
       const c = state.combatants.find((x) => x.id === id);
       const done = c === undefined ? [] : doneFlags(state, c);
-      const actions = (d?.actions ?? []).map((a, i) => chip(i18n, a, flags[i] ?? false, done[i] ?? false));
+      const actions = (d?.actions ?? []).map((a, i) =>
+        chipOf(a.name, a.cost, a.kind, a.def, flags[i] ?? false, done[i] ?? false),
+      );
       const { conditions } = row;
       const conditionTexts = [
         conditions.bleeding > 0 ? counted(i18n, `${K}.Bleeding`, conditions.bleeding) : "",
@@ -383,37 +403,43 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
             }
           : null,
       }));
-      const edit: RowEditContext | null = who.isGM
-        ? {
-            combatantId: id,
-            summary: text("Edit"),
-            bleeding: String(conditions.bleeding),
-            dazed: String(conditions.dazed),
-            stunned: String(conditions.stunned),
-            conditionsControl: control({
-              ...base,
-              action: "siDrConditions",
-              label: `${D}.SetConditions`,
-              aria: `${D}.SetConditionsFor`,
-            }),
-            ipControl: control({ ...base, action: "siDrIPChange", label: `${D}.AddChange`, aria: `${D}.AddChangeFor` }),
-            labels: {
-              bleeding: text("BleedingLabel", { name: base.name }),
-              dazed: text("DazedLabel", { name: base.name }),
-              stunned: text("StunnedLabel", { name: base.name }),
-              cause: text("CauseLabel", { name: base.name }),
-              amount: text("AmountLabel", { name: base.name }),
-              duration: text("DurationLabel", { name: base.name }),
-              rounds: text("RoundsLabel", { name: base.name }),
-              round: text("Duration.round"),
-              roundsOption: text("Duration.rounds"),
-              untilRemoved: text("Duration.untilRemoved"),
-              causePlaceholder: text("CausePlaceholder"),
-              conditions: text("Conditions"),
-              change: text("IPChange"),
-            },
-          }
-        : null;
+      const form: RowEditForm | null =
+        who.isGM && (opened?.("drEdit", id) ?? true)
+          ? {
+              combatantId: id,
+              bleeding: String(conditions.bleeding),
+              dazed: String(conditions.dazed),
+              stunned: String(conditions.stunned),
+              conditionsControl: control({
+                ...base,
+                action: "siDrConditions",
+                label: `${D}.SetConditions`,
+                aria: `${D}.SetConditionsFor`,
+              }),
+              ipControl: control({
+                ...base,
+                action: "siDrIPChange",
+                label: `${D}.AddChange`,
+                aria: `${D}.AddChangeFor`,
+              }),
+              labels: {
+                bleeding: text("BleedingLabel", { name: base.name }),
+                dazed: text("DazedLabel", { name: base.name }),
+                stunned: text("StunnedLabel", { name: base.name }),
+                cause: text("CauseLabel", { name: base.name }),
+                amount: text("AmountLabel", { name: base.name }),
+                duration: text("DurationLabel", { name: base.name }),
+                rounds: text("RoundsLabel", { name: base.name }),
+                round: text("Duration.round"),
+                roundsOption: text("Duration.rounds"),
+                untilRemoved: text("Duration.untilRemoved"),
+                causePlaceholder: text("CausePlaceholder"),
+                conditions: text("Conditions"),
+                change: text("IPChange"),
+              },
+            }
+          : null;
+      const edit: RowEditContext | null = who.isGM ? { combatantId: id, summary: text("Edit"), form } : null;
       const ap = row.ap;
       rows.set(id, {
         initiative: row.currentIP,

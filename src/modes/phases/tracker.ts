@@ -30,6 +30,7 @@ import { skillsOf } from "./glue";
 import { collapseShown } from "./settings";
 import type { AllowedAction } from "../../core/engine";
 import type { ControlContext, Localiser } from "../../foundry/tracker/controls";
+import type { KeyedEntry } from "../../foundry/tracker/kept";
 import type { ModeInput, ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const P = `${I18N}.Tracker.Phases`;
@@ -137,8 +138,8 @@ export interface FailureContext {
   } | null;
 }
 
-/** One intent of the list. */
-export interface IntentContext {
+/** One intent of the list (kept by renders while it does not change: `keepKey`). */
+export interface IntentContext extends KeyedEntry {
   readonly id: string;
   readonly foeId: string;
   readonly foe: string;
@@ -253,6 +254,7 @@ function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMar
     );
   const targets = intent.targets.map(nameOf).join(", ");
   return {
+    keepKey: `intent:${intent.id}`,
     id: intent.id,
     foeId: intent.foeId,
     foe: nameOf(intent.foeId),

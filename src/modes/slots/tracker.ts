@@ -9,7 +9,8 @@ import { SLOTS_TEMPLATES } from "./constants";
 import type { AllowedAction } from "../../core/engine";
 import { canAct, slotsView, type SlotsState } from "./rules/slots";
 import { skillOf as slotSkillOf } from "./glue";
-import { formatCount, type ControlContext } from "../../foundry/tracker/controls";
+import { formatCount, remembered, type ControlContext } from "../../foundry/tracker/controls";
+import type { KeyedEntry } from "../../foundry/tracker/kept";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = `${I18N}.Tracker.Slots`;
@@ -56,8 +57,8 @@ export interface SlotAssignContext {
   readonly options: readonly { readonly id: string; readonly name: string }[];
 }
 
-/** One slot of the list. */
-export interface SlotRowContext {
+/** One slot of the list (kept by renders while it does not change: `keepKey`). */
+export interface SlotRowContext extends KeyedEntry {
   /** 1-based position. */
   readonly number: string;
   readonly isPC: boolean;
@@ -127,8 +128,16 @@ export const slotsTracker: ModeTracker<SlotsState> = {
       bySlot.set(slot, list);
     }
     const owned = new Set(who.owns);
-    const scoresText = (primary: number, secondary: number): string =>
-      format("Scores", { primary: String(primary), secondary: String(secondary) });
+    // Many slots and rows share their scores: each text is formatted once per build.
+    const scoresText = remembered((primary: number, secondary: number): string =>
+      format("Scores", { primary: String(primary), secondary: String(secondary) }),
+    );
+    const scoresAria = remembered((primary: number, secondary: number): string =>
+      format("ScoresLong", {
+        successes: formatCount(i18n, `${S}.Successes`, primary),
+        advantages: formatCount(i18n, `${S}.Advantages`, secondary),
+      }),
+    );
 
     const view = slotsView(state);
     const currentFiller = view.find((s) => s.current)?.filledBy ?? null;
@@ -233,6 +242,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
         .filter((x) => x !== "")
         .join(" ");
       return {
+        keepKey: `slot:${number}`,
         number,
         isPC: s.kind === "pc",
         kindLabel: s.kind === "pc" ? `${S}.PC` : `${S}.NPC`,
@@ -248,10 +258,7 @@ export const slotsTracker: ModeTracker<SlotsState> = {
         hasClaimant: s.claimedBy !== null,
         open: state.started && s.filledBy === null && !s.passed,
         upNow: s.current && s.filledBy === null,
-        scoresAria: format("ScoresLong", {
-          successes: formatCount(i18n, `${S}.Successes`, s.primary),
-          advantages: formatCount(i18n, `${S}.Advantages`, s.secondary),
-        }),
+        scoresAria: scoresAria(s.primary, s.secondary),
         css,
         controls,
         assign,

@@ -498,11 +498,70 @@ function takeRefusal(state: SlotsState, slot: InitiativeSlot, c: SlotsCombatant)
   return null;
 }
 
+/**
+ * Why `who` may not remove a combatant or change its defeat, or null (then `removeCombatant` and
+ * `setDefeated` accept it).
+ */
+function rosterRefusal(state: SlotsState, combatantId: string, who: Requester): Outcome<SlotsState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  return null;
+}
+
+type ClaimCommand = Extract<SlotsCommand, { type: "claimSlot" }>;
+type FillCommand = Extract<SlotsCommand, { type: "fillSlot" }>;
+
+/** Why `who` may not claim the slot now, or null (then `claimSlot` accepts it). */
+function claimRefusal(
+  state: SlotsState,
+  { slot: index, combatantId }: ClaimCommand,
+  who: Requester,
+): Outcome<SlotsState> | null {
+  if (!state.started) return refuse("notStarted");
+  const c = findById(state.combatants, combatantId);
+  if (c === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  const slot = state.slots[index];
+  if (slot === undefined) return refuse("unknownSlot");
+  if (isPassed(state, index)) return refuse("slotPassed");
+  const taken = holder(slot);
+  if (taken !== null) return refuse("slotTaken", taken);
+  // Only PC slots are claimed; the GM fills NPC slots when they come up.
+  if (slot.kind !== "pc") return refuse("wrongSlotKind", combatantId);
+  const why = takeRefusal(state, slot, c);
+  if (why !== null) return why;
+  // The slot whose turn it is now is filled at once; any other is one claim per PC.
+  if (index !== state.slotIndex && claimOf(state, combatantId) !== null) return refuse("alreadyClaimed", combatantId);
+  return null;
+}
+
+/** Why `who` may not fill the slot now, or null (then `fillSlot` accepts it). */
+function fillRefusal(
+  state: SlotsState,
+  { slot: index, combatantId }: FillCommand,
+  who: Requester,
+): Outcome<SlotsState> | null {
+  if (!state.started) return refuse("notStarted");
+  const c = findById(state.combatants, combatantId);
+  if (c === undefined) return refuse("unknownCombatant", combatantId);
+  const slot = state.slots[index];
+  if (slot === undefined) return refuse("unknownSlot");
+  if (isPassed(state, index)) return refuse("slotPassed");
+  if (index !== state.slotIndex) return refuse("notCurrentSlot");
+  const taken = holder(slot);
+  if (taken !== null) return refuse("slotTaken", taken);
+  // A PC slot: the GM or a player who owns the PC. An NPC slot: the GM alone.
+  if (slot.kind === "npc" && !who.isGM) return refuse("notGM");
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  return takeRefusal(state, slot, c);
+}
+
 const handlers: Handlers<SlotsState, SlotsCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    if (!who.isGM) return refuse("notGM");
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const gone = findById(state.combatants, combatantId);
     if (gone === undefined) return refuse("unknownCombatant", combatantId);
     const events: SlotsEvent[] = [{ type: "combatantRemoved", round: state.round, combatantId }];
@@ -522,7 +581,8 @@ const handlers: Handlers<SlotsState, SlotsCommand> = {
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    if (!who.isGM) return refuse("notGM");
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const c = findById(state.combatants, combatantId);
     if (c === undefined) return refuse("unknownCombatant", combatantId);
     const events: SlotsEvent[] = [{ type: "defeatedChanged", round: state.round, combatantId }];
@@ -578,24 +638,13 @@ const handlers: Handlers<SlotsState, SlotsCommand> = {
     return accept(startRound({ ...state, started: true }, 1, events), events, "round");
   },
 
-  claimSlot(state, { slot: index, combatantId }, who) {
-    if (!state.started) return refuse("notStarted");
-    const c = findById(state.combatants, combatantId);
-    if (c === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    const slot = state.slots[index];
-    if (slot === undefined) return refuse("unknownSlot");
-    if (isPassed(state, index)) return refuse("slotPassed");
-    const taken = holder(slot);
-    if (taken !== null) return refuse("slotTaken", taken);
-    // Only PC slots are claimed; the GM fills NPC slots when they come up.
-    if (slot.kind !== "pc") return refuse("wrongSlotKind", combatantId);
-    const why = takeRefusal(state, slot, c);
+  claimSlot(state, command, who) {
+    const why = claimRefusal(state, command, who);
     if (why !== null) return why;
+    const { slot: index, combatantId } = command;
     const events: SlotsEvent[] = [];
     // Claiming the slot whose turn it is now fills it at once.
     if (index === state.slotIndex) return accept(fill(state, index, combatantId, events), events, "turn");
-    if (claimOf(state, combatantId) !== null) return refuse("alreadyClaimed", combatantId);
     events.push({ type: "slotClaimed", round: state.round, combatantId, slot: index });
     return accept(
       setSlot(state, index, (x) => ({ ...x, claimedBy: combatantId })),
@@ -614,23 +663,11 @@ const handlers: Handlers<SlotsState, SlotsCommand> = {
     return accept(dropClaims(state, claimant, events), events, "turn");
   },
 
-  fillSlot(state, { slot: index, combatantId }, who) {
-    if (!state.started) return refuse("notStarted");
-    const c = findById(state.combatants, combatantId);
-    if (c === undefined) return refuse("unknownCombatant", combatantId);
-    const slot = state.slots[index];
-    if (slot === undefined) return refuse("unknownSlot");
-    if (isPassed(state, index)) return refuse("slotPassed");
-    if (index !== state.slotIndex) return refuse("notCurrentSlot");
-    const taken = holder(slot);
-    if (taken !== null) return refuse("slotTaken", taken);
-    // A PC slot: the GM or a player who owns the PC. An NPC slot: the GM alone.
-    if (slot.kind === "npc" && !who.isGM) return refuse("notGM");
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    const why = takeRefusal(state, slot, c);
+  fillSlot(state, command, who) {
+    const why = fillRefusal(state, command, who);
     if (why !== null) return why;
     const events: SlotsEvent[] = [];
-    return accept(fill(state, index, combatantId, events), events, "turn");
+    return accept(fill(state, command.slot, command.combatantId, events), events, "turn");
   },
 
   nextTurn(state, _command, who) {
@@ -712,18 +749,46 @@ function probes(state: SlotsState): Probe[] {
     if (slot.claimedBy !== null) {
       list.push(on({ type: "releaseClaim", slot: index }, { slot: index, combatantId: slot.claimedBy }));
     }
+    // Only a slot that can be taken now is tried, by the combatants of its kind: every other claim
+    // or fill would be refused (see `claimRefusal`, `fillRefusal`; the property tests compare this
+    // with trying every combatant on every slot).
+    if (!state.started || isPassed(state, index) || holder(slot) !== null) return;
+    const claimable = slot.kind === "pc";
+    const fillable = index === state.slotIndex;
+    if (!claimable && !fillable) return;
     for (const c of state.combatants) {
+      if (kindOf(c) !== slot.kind) continue;
       const about = { slot: index, combatantId: c.id };
-      list.push(on({ type: "claimSlot", ...about }, about), on({ type: "fillSlot", ...about }, about));
+      if (claimable) list.push(on({ type: "claimSlot", ...about }, about));
+      if (fillable) list.push(on({ type: "fillSlot", ...about }, about));
     }
   });
   return list;
 }
 
+/**
+ * A probe's trial. A command whose handler, once past its refusal check, always accepts (a claim,
+ * a fill, a removal, a defeat) is tried by that check alone, so that no new state is built for each
+ * combatant and each slot it could take; every other command through the rules.
+ */
+function trial(state: SlotsState, command: SlotsCommand, who: Requester): { readonly ok: boolean } {
+  switch (command.type) {
+    case "claimSlot":
+      return { ok: claimRefusal(state, command, who) === null };
+    case "fillSlot":
+      return { ok: fillRefusal(state, command, who) === null };
+    case "removeCombatant":
+    case "setDefeated":
+      return { ok: rosterRefusal(state, command.combatantId, who) === null };
+    default:
+      return applyCommand(state, command, who);
+  }
+}
+
 /** What this user may do now, with the slot each claim, release or fill is about. */
 export function slotsAllowed(state: SlotsState, who: Requester): readonly SlotsAllowedAction[] {
   const given: SlotsAllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
-  return allowedByTrial(state, who, given, probes(state), applyCommand);
+  return allowedByTrial(state, who, given, probes(state), trial);
 }
 
 // ---------------------------------------------------------------------------------------------
