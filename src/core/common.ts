@@ -74,6 +74,11 @@ export function insertAt<T>(list: readonly T[], index: number, ...items: readonl
   return [...list.slice(0, at), ...items, ...list.slice(at)];
 }
 
+/** Whether `a` holds each id once and the same ids as `b`, in any order. */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && new Set(a).size === a.length && a.every((id) => b.includes(id));
+}
+
 /** A copy of `list` with `item` appended unless it is already there. */
 export function withItem<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? [...list] : [...list, item];

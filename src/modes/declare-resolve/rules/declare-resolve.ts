@@ -65,6 +65,7 @@ import {
   isRecord,
   isText,
   oncePerId,
+  sameSet,
   parseByTable,
   required,
   optional,
@@ -971,10 +972,6 @@ function freshChangeId(c: DeclareResolveCombatant): string {
     const id = `ip${n}`;
     if (!c.ipChanges.some((x) => x.id === id)) return id;
   }
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && new Set(a).size === a.length && a.every((id) => b.includes(id));
 }
 
 const started = (state: DeclareResolveState): boolean => state.phase !== "setup";

@@ -70,6 +70,7 @@ import {
   markTyped,
   parseTyped,
   type TypedMark,
+  sameSet,
   updateCombatant,
 } from "../../../core/common";
 import {
@@ -505,16 +506,14 @@ function derived(state: SidesState): Derived {
   return d;
 }
 
+/** A combatant's facts as they are now. */
+function currentFacts(c: SidesCombatant): HeldFacts {
+  return { combatantId: c.id, sideId: c.sideId, dexterity: c.dexterity, perception: c.perception };
+}
+
 /** The facts the running step's orders use: held ones when changed in it, else the current ones. */
 function factsOf(state: SidesState, c: SidesCombatant): HeldFacts {
-  return (
-    (state.held.length === 0 ? undefined : state.held.find((h) => h.combatantId === c.id)) ?? {
-      combatantId: c.id,
-      sideId: c.sideId,
-      dexterity: c.dexterity,
-      perception: c.perception,
-    }
-  );
+  return (state.held.length === 0 ? undefined : state.held.find((h) => h.combatantId === c.id)) ?? currentFacts(c);
 }
 
 /**
@@ -772,8 +771,7 @@ function holdFacts(state: SidesState, combatantId: string): SidesState {
   if (!state.started || (state.step !== "declaration" && state.step !== "pass")) return state;
   const c = findById(state.combatants, combatantId);
   if (c === undefined || state.held.some((h) => h.combatantId === combatantId)) return state;
-  const facts: HeldFacts = { combatantId, sideId: c.sideId, dexterity: c.dexterity, perception: c.perception };
-  return { ...state, held: [...state.held, facts] };
+  return { ...state, held: [...state.held, currentFacts(c)] };
 }
 
 /** `tied` with each of `ids` holding the pass facts of the place it takes in `state`'s pass order. */
@@ -819,10 +817,6 @@ function isMaxActions(value: unknown): value is number {
 
 function isReactionKind(value: unknown): value is ReactionKind {
   return value === "dodge" || value === "parry";
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && new Set(a).size === a.length && a.every((id) => b.includes(id));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import {
   isIdList,
   isWhole,
 } from "../../../core/common";
+import { jsonEqual } from "../../../core/patch";
 import { MAX_DICE, PIPS_PER_DIE, diceCodeFromPips, formatDiceCode, normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_ACTION_TEXT_LENGTH,
@@ -168,9 +169,6 @@ interface StoredOrders {
   readonly passing: readonly string[];
 }
 
-const same = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((id, i) => b[i] === id);
-
 /** The dice code `steps` pips above 0D (a rank that orders held facts), or null past the highest. */
 function rankCode(steps: number): string | null {
   const code = diceCodeFromPips(steps);
@@ -188,7 +186,7 @@ function rankCode(steps: number): string | null {
 function keepStoredOrders(state: SidesState, orders: StoredOrders): SidesState {
   const { declared, passing } = orders;
   const byId = new Map(state.combatants.map((c) => [c.id, c]));
-  if (state.step === "declaration" && !same(declarationOrder(state), declared)) {
+  if (state.step === "declaration" && !jsonEqual(declarationOrder(state), declared)) {
     const first = state.sideOrder[0] ?? null;
     const held: HeldFacts[] = [];
     for (const c of state.combatants) {
@@ -206,7 +204,7 @@ function keepStoredOrders(state: SidesState, orders: StoredOrders): SidesState {
   if (state.step !== "pass") return state;
   const slowed = state.slowed.map((entry) => entry.combatantId);
   const unslowed = (order: readonly string[]): string[] => order.filter((id) => !slowed.includes(id));
-  if (same(passOrder(state), passing) && same(unslowed(naturalOrder(state)), unslowed(passing))) return state;
+  if (jsonEqual(passOrder(state), passing) && jsonEqual(unslowed(naturalOrder(state)), unslowed(passing))) return state;
   const sequence = [...unslowed(passing), ...slowed];
   // The highest ranks: the pass's actors head the tracker's order, as in the pass.
   const top = (MAX_DICE + 1) * PIPS_PER_DIE - 1;
