@@ -84,7 +84,10 @@ describe("the sides tracker at the table", () => {
     }
     await everyView("[data-si=banner]", (s) => s === "Pass 1", "pass 1");
     // Aria slows down to act after the last one of the pass, then lets her moment pass.
+    // The choice is filled when opened.
+    await frames.alice.locator("details.si-sides-slow > summary").click();
     const after = frames.alice.locator('select[name="structured-initiative-after"]');
+    await expect.poll(() => after.count()).toBe(1);
     const targets = await after.locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     await after.selectOption(targets[targets.length - 1] ?? "");
     await frames.alice.locator('button[data-action="siSidesSlow"]').click();

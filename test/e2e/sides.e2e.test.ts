@@ -114,7 +114,11 @@ describe("the sides sample in Chromium", () => {
     expect(pass1.pass).toHaveLength(6);
 
     // Alice picks whom to slow down after, then dodges first: the re-render keeps her pick.
+    // The choice is filled when opened (a summary until then).
+    expect(await frames.alice.locator('select[name="structured-initiative-after"]').count()).toBe(0);
+    await frames.alice.locator("details.si-sides-slow > summary").click();
     const slowAfter = frames.alice.locator('select[name="structured-initiative-after"]');
+    await expect.poll(() => slowAfter.count()).toBe(1);
     const targets = await slowAfter
       .locator("option")
       .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));

@@ -88,7 +88,14 @@ describe("the sides tracker", () => {
     const aliceView = await html(alice);
     expect(aliceView).toContain('data-si="banner">Pass 1<');
     expect(aliceView).toContain("Ace dodges");
-    expect(aliceView).toContain("Ace acts after the chosen character");
+    // The slow-down choice is filled when opened: until then its summary alone, on Ace's row only.
+    expect(times(aliceView, 'data-si-fill="sidesSlow"')).toBe(1);
+    expect(aliceView).toMatch(
+      new RegExp(
+        `data-combatant-id="${cid(alice, "ace")}" data-si-fill="sidesSlow">\\s*<summary>Slow down…</summary>\\s*</details>`,
+      ),
+    );
+    expect(aliceView).not.toContain("structured-initiative-after");
     expect(aliceView).not.toContain("Jaluun dodges");
     expect(aliceView).toContain("Pass order");
     expectLabelledButtons(aliceView);

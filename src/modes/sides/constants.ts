@@ -39,3 +39,9 @@ export const SIDES_KEYS = { declare: "declare" } as const;
 
 /** The `sides` notice (`Notice.<kind>`): the player's character declares now. */
 export const SIDES_NOTICE = "Declare";
+
+/**
+ * The kind of the row's slow-down choice, a disclosure filled on use (`data-si-fill`): only its
+ * summary renders until the user opens it, so no row's markup depends on who acts now.
+ */
+export const SIDES_SLOW_FILL = "sidesSlow";

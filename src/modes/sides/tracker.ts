@@ -7,7 +7,7 @@
  * templates only loop, branch and localise.
  */
 import { I18N } from "../../constants";
-import { SIDES_TEMPLATES } from "./constants";
+import { SIDES_SLOW_FILL, SIDES_TEMPLATES } from "./constants";
 import {
   actionsTaken,
   currentDeclarer,
@@ -30,6 +30,7 @@ import {
 import { clockView } from "./glue";
 import { clock as pageClock } from "../../foundry/clock";
 import { formatCount, type ControlContext, type ControlFactory } from "../../foundry/tracker/controls";
+import type { KeyedEntry } from "../../foundry/tracker/kept";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = "Sides";
@@ -95,24 +96,25 @@ export interface MoveContext {
   readonly control: ControlContext;
 }
 
-/** The slow-down choice of a row. */
+/**
+ * The slow-down choice of a row: a disclosure filled on use (`data-si-fill`). Until the user opens
+ * it only its summary renders, which does not change with who acts now (the choice's first option,
+ * its default, does): a turn advance leaves every closed one as it is.
+ */
 export interface SlowDownContext {
   readonly combatantId: string;
-  readonly selectLabel: string;
-  /** Every target; or none when filled when used (`lazy`): the page shows the first one. */
-  readonly options: readonly { readonly value: string; readonly label: string }[];
-  /** Filled when used from the panel's `slowTargets` (`foundry/tracker/lazy-options.ts`). */
-  readonly lazy: boolean;
-  /** Labels of hidden options that give a lazy select the width of its full list. */
-  readonly hints: readonly string[];
-  readonly control: ControlContext;
+  /** The choice, once the user opened it; else null. */
+  readonly form: SlowDownFormContext | null;
 }
 
-/**
- * Up to this many targets a row's slow-down select holds them all; above it, the select is filled
- * when used from one shared list, so n rows do not render n options each.
- */
-export const FULL_SLOW_OPTIONS = 10;
+/** The opened slow-down choice: a select of who to follow and its button. */
+export interface SlowDownFormContext {
+  readonly combatantId: string;
+  readonly selectLabel: string;
+  /** Every character it may follow, the one acting now first. */
+  readonly options: readonly { readonly value: string; readonly label: string }[];
+  readonly control: ControlContext;
+}
 
 /** One side in the panel. */
 export interface SideContext {
@@ -157,8 +159,8 @@ export interface SidesTieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** One entry of the pass order. */
-export interface PassEntryContext {
+/** One entry of the pass order (kept by renders while it does not change: `keepKey`). */
+export interface PassEntryContext extends KeyedEntry {
   readonly name: string;
   readonly done: boolean;
   readonly now: boolean;
@@ -202,8 +204,6 @@ export interface SidesPanelContext {
   readonly hasPassOrder: boolean;
   readonly passTies: readonly SidesTieContext[];
   readonly hasPassTies: boolean;
-  /** The slow-down targets the lazy selects are filled from (empty when none is lazy). */
-  readonly slowTargets: readonly { readonly value: string; readonly label: string }[];
   /** The GM may add a side (shows the name and colour inputs). */
   readonly canAddSide: boolean;
   readonly addControl: ControlContext | null;
@@ -236,7 +236,7 @@ function tieControls(
 export const sidesTracker: ModeTracker<SidesState> = {
   rowPartial: SIDES_TEMPLATES.row,
   panelPartial: SIDES_TEMPLATES.panel,
-  build({ bound, state, allowed, combat, i18n, nameOf, control, who }): ModeOutput {
+  build({ bound, state, allowed, combat, i18n, nameOf, control, who, opened }): ModeOutput {
     const rows = new Map<string, ModeRow>();
     const sideName = (id: string | null): string => state.sides.find((s) => s.id === id)?.name ?? "";
     const sideNameOfId = (id: string): string => state.sides.find((s) => s.id === id)?.name ?? "";
@@ -249,16 +249,6 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const slowTargets = [...passOrder(state), ...waiting.map((w) => w.combatantId)]
       .filter((id) => !doneIds.has(id))
       .map((id) => ({ value: id, label: nameOf(id) }));
-    const lazySlow = slowTargets.length - 1 > FULL_SLOW_OPTIONS;
-    // The longest labels of the pass (a lazy select is as wide as its widest option, hidden ones
-    // included), from everyone in it, done or not: the same on every row through the pass.
-    const longest = lazySlow
-      ? [...passOrder(state), ...waiting.map((w) => w.combatantId)]
-          .map((id) => ({ value: id, label: nameOf(id) }))
-          .sort((a, b) => b.label.length - a.label.length)
-          .slice(0, 3)
-      : [];
-    let anyLazy = false;
 
     // Declaration: each row still to declare shows its place in the declaring order.
     const declarePlace = new Map(declarationOrder(state).map((id, i) => [id, i + 1]));
@@ -334,23 +324,25 @@ export const sidesTracker: ModeTracker<SidesState> = {
               control: control({ ...base, action: "siSidesMove", label: `${S}.Move`, aria: `${S}.MoveFor` }),
             }
           : null;
-      let slowDown: SlowDownContext | null = null;
-      if (on("slowDown")) {
-        anyLazy ||= lazySlow;
-        slowDown = {
-          combatantId: c.id,
-          selectLabel: i18n.format(`${I18N}.Tracker.${S}.SlowAfterFor`, { name: nameOf(c.id) }),
-          // A lazy select's first option is the page's to fill (`primeLazySelects`): the row does
-          // not change with who acts now.
-          options: lazySlow ? [] : slowTargets.filter((t) => t.value !== c.id),
-          lazy: lazySlow,
-          hints: longest
-            .filter((t) => t.value !== c.id)
-            .slice(0, 2)
-            .map((t) => t.label),
-          control: control({ ...base, action: "siSidesSlow", label: `${S}.SlowDown`, aria: `${S}.SlowDownFor` }),
-        };
-      }
+      const slowDown: SlowDownContext | null = on("slowDown")
+        ? {
+            combatantId: c.id,
+            form:
+              (opened?.(SIDES_SLOW_FILL, c.id) ?? true)
+                ? {
+                    combatantId: c.id,
+                    selectLabel: i18n.format(`${I18N}.Tracker.${S}.SlowAfterFor`, { name: nameOf(c.id) }),
+                    options: slowTargets.filter((t) => t.value !== c.id),
+                    control: control({
+                      ...base,
+                      action: "siSidesSlow",
+                      label: `${S}.SlowDown`,
+                      aria: `${S}.SlowDownFor`,
+                    }),
+                  }
+                : null,
+          }
+        : null;
       const slowed = state.slowed.find((s) => s.combatantId === c.id);
       const lost = state.lost.filter((l) => l.combatantId === c.id).length;
       const code = penalty(state, c.id);
@@ -516,6 +508,8 @@ export const sidesTracker: ModeTracker<SidesState> = {
             const next = view.next === id;
             const isWaiting = i >= passOrder(state).length;
             return {
+              // One entry per combatant in a pass: a turn advance re-renders the two or three that change.
+              keepKey: `sides-pass:${id}`,
               name: nameOf(id),
               done,
               now,
@@ -580,7 +574,6 @@ export const sidesTracker: ModeTracker<SidesState> = {
         hasPassOrder: passEntries.length > 0,
         passTies,
         hasPassTies: passTies.length > 0,
-        slowTargets: anyLazy ? slowTargets : [],
         canAddSide: who.isGM,
         addControl,
         gmControls,
