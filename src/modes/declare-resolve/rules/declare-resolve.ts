@@ -1248,11 +1248,26 @@ function rosterRefusal(
 }
 
 /**
- * The refusal checks of the commands probed once per combatant: each is the check its handler
- * makes before it builds the new state (and then always accepts), so that a trial builds none. The
- * property test (test/rules/declare-resolve-allowed.property.test.ts) holds the two to agree.
+ * The refusal checks of the commands probed once per combatant, and of the next turn: each is the
+ * check its handler makes before it builds the new state (and then always accepts), so that a
+ * trial builds none. The property test (test/rules/declare-resolve-allowed.property.test.ts) holds
+ * the two to agree.
  */
 const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> = {
+  // One probe, but its handler moves the round on (a resolved turn, a step of the round).
+  nextTurn(state, _command, who) {
+    if (!started(state)) return refuse("notStarted");
+    if (tiePending(state)) return refuse("ipTiePending");
+    if (state.phase === "resolve") {
+      const current = currentResolver(state);
+      if (current === null) return refuse("wrongStep");
+      if (!canControl(who, current)) return refuse("notYourTurn", current);
+    } else if (!who.isGM) {
+      const current = currentDeclarer(state);
+      return current === null ? refuse("notGM") : refuse("notDeclared", current);
+    }
+    return null;
+  },
   removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
   setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
   setConditions(state, { combatantId, bleeding, dazed, stunned }, who) {

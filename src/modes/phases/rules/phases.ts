@@ -852,6 +852,15 @@ function advanceRefusal(state: PhasesState, who: Requester): Outcome<PhasesState
   return busyRefusal(state);
 }
 
+/** Why `who` may not take the next turn now, or null (then `nextTurn` accepts it). */
+function nextTurnRefusal(state: PhasesState, who: Requester): Outcome<PhasesState> | null {
+  if (!state.started) return refuse("notStarted");
+  const t = state.turn;
+  // In phase 2 the acting hero's owner (or the GM) ends the turn.
+  if (state.phase === "heroes" && t !== null) return actingRefusal(state, t.combatantId, who);
+  return advanceRefusal(state, who);
+}
+
 function nextPhaseOf(state: PhasesState, events: PhasesEvent[]): PhasesState {
   switch (state.phase) {
     case "foesDeclare":
@@ -1099,17 +1108,13 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
   },
 
   nextTurn(state, _command, who) {
-    if (!state.started) return refuse("notStarted");
-    const t = state.turn;
-    // In phase 2 the acting hero's owner (or the GM) ends the turn.
-    if (state.phase === "heroes" && t !== null) {
-      const why = actingRefusal(state, t.combatantId, who);
-      if (why !== null) return why;
+    const why = nextTurnRefusal(state, who);
+    if (why !== null) return why;
+    // In phase 2 the acting hero's turn ends.
+    if (state.phase === "heroes" && state.turn !== null) {
       const events: PhasesEvent[] = [];
       return accept(finishTurn(state, events), events, "turn");
     }
-    const why = advanceRefusal(state, who);
-    if (why !== null) return why;
     const events: PhasesEvent[] = [];
     const s = state.phase === "foesResolve" ? resolveNextFoe(state, events) : nextPhaseOf(state, events);
     return accept(s, events, stepKind(state.round, s.round));
@@ -1400,10 +1405,13 @@ function probes(state: PhasesState, who: Requester): PhasesProbe[] {
 
 /**
  * The commands tried by their refusal check alone: each handler, once past it, always accepts, so
- * that no new state is built per combatant, hero and intent. Every other command (one probe each)
- * is tried through the rules.
+ * that no new state is built per combatant, hero and intent, nor for a turn, phase or round moving
+ * on. Every other command (one cheap probe each) is tried through the rules.
  */
 const refusalChecks: RefusalChecks<PhasesState, PhasesCommand> = {
+  nextTurn: (state, _command, who) => nextTurnRefusal(state, who),
+  nextPhase: (state, _command, who) => advanceRefusal(state, who),
+  nextRound: (state, _command, who) => advanceRefusal(state, who),
   removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
   setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
   declareIntent: declareRefusal,
