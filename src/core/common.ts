@@ -255,13 +255,24 @@ export function allowedByTrial<S, C extends { readonly type: string }, A extends
   checks: RefusalChecks<S, C> = {},
 ): A[] {
   const out = [...given];
-  const seen = new Set<string>();
+  // Actions seen, by type and combatant: the first one alone, or the JSON of each once two share it
+  // (two actions are the same when their JSON is; most share neither, and are never serialised).
+  const seen = new Map<string, A | Set<string>>();
   for (const { action, command } of probes) {
     // Most probes are refused: try first, name the action only when it is allowed.
     if (!tryProbe(state, command, who, apply, checks)) continue;
+    const bucket = `${action.type}\u0000${action.combatantId ?? ""}`;
+    const before = seen.get(bucket);
+    if (before === undefined) {
+      seen.set(bucket, action);
+      out.push(action);
+      continue;
+    }
+    const keys = before instanceof Set ? before : new Set([JSON.stringify(before)]);
+    seen.set(bucket, keys);
     const key = JSON.stringify(action);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (keys.has(key)) continue;
+    keys.add(key);
     out.push(action);
   }
   return out;
