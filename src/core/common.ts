@@ -226,28 +226,70 @@ export function probe<A extends AllowedAction, C extends { readonly type: string
 }
 
 /**
+ * A command's refusal check: why `who` may not take `command` now, or null exactly when the
+ * command's handler would accept it. It builds no state, so that a trial of it is cheap.
+ */
+export type RefusalCheck<S, C> = (state: S, command: C, who: Requester) => Outcome<S> | null;
+
+/**
+ * A mode's refusal checks by command type, for `allowedByTrial`: a command with one is tried by it
+ * instead of by its handler. Only a command whose handler, once past that check, always accepts may
+ * have one (each mode's allowed-actions property test compares the two ways).
+ */
+export type RefusalChecks<S, C extends { readonly type: string }> = {
+  readonly [T in C["type"]]?: RefusalCheck<S, Extract<C, { readonly type: T }>>;
+};
+
+/**
  * "What this user may do now", derived from the rules themselves so the two cannot disagree: the
  * `given` actions (known without a trial), then each probe's action whose command the mode accepts
- * for `who`, each action once.
+ * for `who`, each action once. A probe is tried by its command's refusal check in `checks` when it
+ * has one (building no state), else by `apply`.
  */
-export function allowedByTrial<S, C, A extends AllowedAction>(
+export function allowedByTrial<S, C extends { readonly type: string }, A extends AllowedAction>(
   state: S,
   who: Requester,
   given: readonly A[],
   probes: Iterable<Probe<A, C>>,
   apply: (state: S, command: C, who: Requester) => { readonly ok: boolean },
+  checks: RefusalChecks<S, C> = {},
 ): A[] {
   const out = [...given];
-  const seen = new Set<string>();
+  // Actions seen, by type and combatant: the first one alone, or the JSON of each once two share it
+  // (two actions are the same when their JSON is; most share neither, and are never serialised).
+  const seen = new Map<string, A | Set<string>>();
   for (const { action, command } of probes) {
     // Most probes are refused: try first, name the action only when it is allowed.
-    if (!apply(state, command, who).ok) continue;
+    if (!tryProbe(state, command, who, apply, checks)) continue;
+    const bucket = `${action.type}\u0000${action.combatantId ?? ""}`;
+    const before = seen.get(bucket);
+    if (before === undefined) {
+      seen.set(bucket, action);
+      out.push(action);
+      continue;
+    }
+    const keys = before instanceof Set ? before : new Set([JSON.stringify(before)]);
+    seen.set(bucket, keys);
     const key = JSON.stringify(action);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (keys.has(key)) continue;
+    keys.add(key);
     out.push(action);
   }
   return out;
+}
+
+/** Whether `who` may take `command` now: by its refusal check in `checks`, or else by `apply`. */
+function tryProbe<S, C extends { readonly type: string }>(
+  state: S,
+  command: C,
+  who: Requester,
+  apply: (state: S, command: C, who: Requester) => { readonly ok: boolean },
+  checks: RefusalChecks<S, C>,
+): boolean {
+  if (!Object.hasOwn(checks, command.type)) return apply(state, command, who).ok;
+  // The mapped type pairs each check with its own command type; `command` is of the type looked up.
+  const check = checks[command.type as C["type"]] as RefusalCheck<S, C> | undefined;
+  return check === undefined ? apply(state, command, who).ok : check(state, command, who) === null;
 }
 
 /**
