@@ -56,6 +56,7 @@ import {
   addToRoster,
   allowedByTrial,
   dispatch,
+  type RefusalChecks,
   type Handlers,
   canControl,
   findById,
@@ -841,6 +842,95 @@ function needPass(state: SidesState): Outcome<SidesState> | null {
   return state.step === "pass" ? null : refuse("wrongStep");
 }
 
+type SidesCommandOf<T extends SidesCommandType> = Extract<SidesCommand, { readonly type: T }>;
+
+/** Why `who` may not declare these actions now, or null (then `declare` accepts them). */
+function declareRefusal(
+  state: SidesState,
+  { combatantId, actions }: SidesCommandOf<"declare">,
+  who: Requester,
+): Outcome<SidesState> | null {
+  if (!state.started) return refuse("notStarted");
+  if (state.step !== "declaration") return refuse("wrongStep");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  const existing = declarationOf(state, combatantId);
+  if (existing !== undefined) return refuse(existing.hesitated ? "hesitated" : "alreadyDeclared", combatantId);
+  if (currentDeclarer(state) !== combatantId) return refuse("notYourTurn", combatantId);
+  if (actions.length > state.maxActions) return refuse("tooManyActions", combatantId);
+  if (!actions.every((a) => isActionText(a.text))) return refuse("invalidValue", combatantId);
+  return null;
+}
+
+/** Why `who` may not mark the character hesitating now, or null (then `hesitate` accepts it). */
+function hesitateRefusal(
+  state: SidesState,
+  { combatantId }: SidesCommandOf<"hesitate">,
+  who: Requester,
+): Outcome<SidesState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (!state.started) return refuse("notStarted");
+  if (state.step !== "declaration") return refuse("wrongStep");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  const existing = declarationOf(state, combatantId);
+  if (existing !== undefined) return refuse(existing.hesitated ? "hesitated" : "alreadyDeclared", combatantId);
+  if (currentDeclarer(state) !== combatantId) return refuse("notYourTurn", combatantId);
+  return null;
+}
+
+/** Why `who` may not make this reaction now, or null (then `react` accepts it). */
+function reactRefusal(
+  state: SidesState,
+  { combatantId, kind }: SidesCommandOf<"react">,
+  who: Requester,
+): Outcome<SidesState> | null {
+  const wrong = needPass(state);
+  if (wrong !== null) return wrong;
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  const d = declarationOf(state, combatantId);
+  if (d === undefined) return refuse("notDeclared", combatantId);
+  if (d.hesitated) return refuse("hesitated", combatantId);
+  if (!isReactionKind(kind)) return refuse("invalidValue", combatantId);
+  if (d.reactions.length >= state.maxReactions) return refuse("tooManyReactions", combatantId);
+  if (d.actions.length + d.reactions.length >= MAX_ACTIONS_LIMIT) return refuse("tooManyActions", combatantId);
+  return null;
+}
+
+/** Why `who` may not slow the character down now to act after `after`, or null (then `slowDown` accepts it). */
+function slowDownRefusal(
+  state: SidesState,
+  { combatantId, after }: SidesCommandOf<"slowDown">,
+  who: Requester,
+): Outcome<SidesState> | null {
+  const wrong = needPass(state);
+  if (wrong !== null) return wrong;
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  if (includesId(state.done, combatantId)) return refuse("alreadyActed", combatantId);
+  if (state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("alreadySlowed", combatantId);
+  if (!includesId(passOrder(state), combatantId)) return refuse("notInPass", combatantId);
+  if (findById(state.combatants, after) === undefined) return refuse("unknownCombatant", after);
+  if (after === combatantId) return refuse("invalidValue", after);
+  if (includesId(state.done, after)) return refuse("alreadyActed", after);
+  return null;
+}
+
+/** Why `who` may not let the character's moment pass now, or null (then `letPass` accepts it). */
+function letPassRefusal(
+  state: SidesState,
+  { combatantId }: SidesCommandOf<"letPass">,
+  who: Requester,
+): Outcome<SidesState> | null {
+  const wrong = needPass(state);
+  if (wrong !== null) return wrong;
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  if (!state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("notSlowed", combatantId);
+  if (passCurrent(state) !== combatantId) return refuse("notYourTurn", combatantId);
+  return null;
+}
+
 const handlers: Handlers<SidesState, SidesCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
@@ -1002,16 +1092,10 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     return accept({ ...state, sideTieOrders: [...state.sideTieOrders, [...sideIds]] });
   },
 
-  declare(state, { combatantId, actions, forcePoint }, who) {
-    if (!state.started) return refuse("notStarted");
-    if (state.step !== "declaration") return refuse("wrongStep");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    const existing = declarationOf(state, combatantId);
-    if (existing !== undefined) return refuse(existing.hesitated ? "hesitated" : "alreadyDeclared", combatantId);
-    if (currentDeclarer(state) !== combatantId) return refuse("notYourTurn", combatantId);
-    if (actions.length > state.maxActions) return refuse("tooManyActions", combatantId);
-    if (!actions.every((a) => isActionText(a.text))) return refuse("invalidValue", combatantId);
+  declare(state, command, who) {
+    const refusal = declareRefusal(state, command, who);
+    if (refusal !== null) return refusal;
+    const { combatantId, actions, forcePoint } = command;
     const declaration: Declaration = {
       combatantId,
       actions: actions.map((a) => ({ text: a.text.trim() })),
@@ -1023,14 +1107,10 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     return accept(s, [{ type: "declared", round: s.round, combatantId }], "turn");
   },
 
-  hesitate(state, { combatantId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!state.started) return refuse("notStarted");
-    if (state.step !== "declaration") return refuse("wrongStep");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    const existing = declarationOf(state, combatantId);
-    if (existing !== undefined) return refuse(existing.hesitated ? "hesitated" : "alreadyDeclared", combatantId);
-    if (currentDeclarer(state) !== combatantId) return refuse("notYourTurn", combatantId);
+  hesitate(state, command, who) {
+    const refusal = hesitateRefusal(state, command, who);
+    if (refusal !== null) return refusal;
+    const { combatantId } = command;
     const declaration: Declaration = { combatantId, actions: [], forcePoint: false, hesitated: true, reactions: [] };
     const s: SidesState = { ...state, declarations: [...state.declarations, declaration] };
     return accept(s, [{ type: "hesitated", round: s.round, combatantId }], "turn");
@@ -1075,17 +1155,10 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     return accept(startRound(state, state.round + 1, events), events, "round");
   },
 
-  react(state, { combatantId, kind }, who) {
-    const wrong = needPass(state);
-    if (wrong !== null) return wrong;
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    const d = declarationOf(state, combatantId);
-    if (d === undefined) return refuse("notDeclared", combatantId);
-    if (d.hesitated) return refuse("hesitated", combatantId);
-    if (!isReactionKind(kind)) return refuse("invalidValue", combatantId);
-    if (d.reactions.length >= state.maxReactions) return refuse("tooManyReactions", combatantId);
-    if (d.actions.length + d.reactions.length >= MAX_ACTIONS_LIMIT) return refuse("tooManyActions", combatantId);
+  react(state, command, who) {
+    const refusal = reactRefusal(state, command, who);
+    if (refusal !== null) return refusal;
+    const { combatantId, kind } = command;
     const s = updateDeclaration(state, combatantId, (x) => ({
       ...x,
       reactions: [...x.reactions, { kind, pass: state.pass }],
@@ -1093,28 +1166,17 @@ const handlers: Handlers<SidesState, SidesCommand> = {
     return accept(s, [{ type: "reacted", round: s.round, combatantId }], "turn");
   },
 
-  slowDown(state, { combatantId, after }, who) {
-    const wrong = needPass(state);
-    if (wrong !== null) return wrong;
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    if (state.done.includes(combatantId)) return refuse("alreadyActed", combatantId);
-    if (state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("alreadySlowed", combatantId);
-    if (!passOrder(state).includes(combatantId)) return refuse("notInPass", combatantId);
-    if (findById(state.combatants, after) === undefined) return refuse("unknownCombatant", after);
-    if (after === combatantId) return refuse("invalidValue", after);
-    if (state.done.includes(after)) return refuse("alreadyActed", after);
+  slowDown(state, command, who) {
+    const refusal = slowDownRefusal(state, command, who);
+    if (refusal !== null) return refusal;
+    const { combatantId, after } = command;
     const s: SidesState = { ...state, slowed: [...state.slowed, { combatantId, after }] };
     return accept(s, [{ type: "slowedDown", round: s.round, combatantId }], "turn");
   },
 
-  letPass(state, { combatantId }, who) {
-    const wrong = needPass(state);
-    if (wrong !== null) return wrong;
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    if (!state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("notSlowed", combatantId);
-    if (passCurrent(state) !== combatantId) return refuse("notYourTurn", combatantId);
+  letPass(state, command, who) {
+    const refusal = letPassRefusal(state, command, who);
+    if (refusal !== null) return refusal;
     const events: RuleEvent[] = [];
     return accept(finishAction(state, events, true), events, "turn");
   },
@@ -1193,9 +1255,15 @@ function probes(state: SidesState, who: Requester): Probe[] {
     { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
     { action: { type: "nextRound" }, command: { type: "nextRound" } },
   ];
-  const other = (id: string): string | undefined =>
-    passOrder(state).find((x) => x !== id && !state.done.includes(x)) ??
-    slowedWaiting(state).find((entry) => entry.combatantId !== id)?.combatantId;
+  // Whom a slow-down follows: the first other still to act in the pass, else the first other
+  // waiting. Only the first two of each can be that, so each list is looked through once.
+  const open = passOrder(state)
+    .filter((x) => !includesId(state.done, x))
+    .slice(0, 2);
+  const waiting = slowedWaiting(state)
+    .slice(0, 2)
+    .map((entry) => entry.combatantId);
+  const other = (id: string): string | undefined => open.find((x) => x !== id) ?? waiting.find((x) => x !== id);
   for (const c of state.combatants) {
     const combatantId = c.id;
     // Every per-combatant command needs the GM or the combatant's owner: skip the rest untried.
@@ -1253,8 +1321,22 @@ function gmActions(state: SidesState): AllowedAction[] {
   return out;
 }
 
+/**
+ * The per-character commands tried by their refusal check alone (their handlers, once past it,
+ * always accept), so that a trial builds no state for each character: a reaction or a slow-down is
+ * open to most of the cast in a pass. `test/rules/sides-allowed.property.test.ts` compares them with
+ * trying every command through the handlers.
+ */
+const refusalChecks: RefusalChecks<SidesState, SidesCommand> = {
+  declare: declareRefusal,
+  hesitate: hesitateRefusal,
+  react: reactRefusal,
+  slowDown: slowDownRefusal,
+  letPass: letPassRefusal,
+};
+
 function allowed(state: SidesState, who: Requester): readonly AllowedAction[] {
-  return allowedByTrial(state, who, who.isGM ? gmActions(state) : [], probes(state, who), applyHandler);
+  return allowedByTrial(state, who, who.isGM ? gmActions(state) : [], probes(state, who), applyHandler, refusalChecks);
 }
 
 // ---------------------------------------------------------------------------------------------
