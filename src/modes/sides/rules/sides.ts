@@ -427,9 +427,22 @@ function unorderedTies(
     const inB = recordsOf.get(b) ?? [];
     return (recordsOf.get(a) ?? []).some((i) => inB.includes(i));
   };
+  // A record naming the whole group orders every pair of it (the GM orders a tie in one record).
+  const sets = new Map<number, ReadonlySet<string>>();
+  const setOf = (i: number): ReadonlySet<string> => {
+    let set = sets.get(i);
+    if (set === undefined) {
+      set = new Set(records[i]);
+      sets.set(i, set);
+    }
+    return set;
+  };
+  const whole = (group: readonly string[]): boolean =>
+    (recordsOf.get(group[0] ?? "") ?? []).some((i) => group.every((id) => setOf(i).has(id)));
   const ties: string[][] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;
+    if (whole(group)) continue;
     const open = group.some((a, i) => group.some((b, j) => j > i && a !== b && !ordered(a, b)));
     if (open) ties.push(group);
   }
