@@ -226,28 +226,84 @@ export function probe<A extends AllowedAction, C extends { readonly type: string
 }
 
 /**
+ * A command's refusal check: why `who` may not take `command` now, or null exactly when the
+ * command's handler would accept it. It builds no state, so that a trial of it is cheap.
+ */
+export type RefusalCheck<S, C> = (state: S, command: C, who: Requester) => Outcome<S> | null;
+
+/**
+ * A mode's refusal checks by command type, for `allowedByTrial`: a command with one is tried by it
+ * instead of by its handler. Only a command whose handler, once past that check, always accepts may
+ * have one (each mode's allowed-actions property test compares the two ways).
+ */
+export type RefusalChecks<S, C extends { readonly type: string }> = {
+  readonly [T in C["type"]]?: RefusalCheck<S, Extract<C, { readonly type: T }>>;
+};
+
+/**
  * "What this user may do now", derived from the rules themselves so the two cannot disagree: the
  * `given` actions (known without a trial), then each probe's action whose command the mode accepts
- * for `who`, each action once.
+ * for `who`, each action once. A probe is tried by its command's refusal check in `checks` when it
+ * has one (building no state), else by `apply`.
  */
-export function allowedByTrial<S, C, A extends AllowedAction>(
+export function allowedByTrial<S, C extends { readonly type: string }, A extends AllowedAction>(
   state: S,
   who: Requester,
   given: readonly A[],
   probes: Iterable<Probe<A, C>>,
   apply: (state: S, command: C, who: Requester) => { readonly ok: boolean },
+  checks: RefusalChecks<S, C> = {},
 ): A[] {
   const out = [...given];
   const seen = new Set<string>();
   for (const { action, command } of probes) {
     // Most probes are refused: try first, name the action only when it is allowed.
-    if (!apply(state, command, who).ok) continue;
-    const key = JSON.stringify(action);
+    if (!tryProbe(state, command, who, apply, checks)) continue;
+    const key = actionKey(action);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(action);
   }
   return out;
+}
+
+/**
+ * A key two actions share exactly when they have the same fields in the same order (undefined ones
+ * left out) with equal values: each field's name and value, prefixed by its length. Values are
+ * strings, numbers or booleans (anything else is written as JSON, in a list so that it always has
+ * some); a string is told from the others by a mark. Cheaper than each action's JSON, which was
+ * most of what was left of a trial's time.
+ */
+function actionKey(action: AllowedAction): string {
+  // An action is a flat record of its own fields.
+  const fields = action as unknown as Readonly<Record<string, unknown>>;
+  let key = "";
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    const text =
+      typeof value === "string"
+        ? `'${value}`
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : JSON.stringify([value]);
+    key += `${name.length}:${name}${text.length}:${text}`;
+  }
+  return key;
+}
+
+/** Whether `who` may take `command` now: by its refusal check in `checks`, or else by `apply`. */
+function tryProbe<S, C extends { readonly type: string }>(
+  state: S,
+  command: C,
+  who: Requester,
+  apply: (state: S, command: C, who: Requester) => { readonly ok: boolean },
+  checks: RefusalChecks<S, C>,
+): boolean {
+  if (!Object.hasOwn(checks, command.type)) return apply(state, command, who).ok;
+  // The mapped type pairs each check with its own command type; `command` is of the type looked up.
+  const check = checks[command.type as C["type"]] as RefusalCheck<S, C> | undefined;
+  return check === undefined ? apply(state, command, who).ok : check(state, command, who) === null;
 }
 
 /**

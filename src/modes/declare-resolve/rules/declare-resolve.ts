@@ -58,6 +58,7 @@ import {
   allowedByTrial,
   dispatch,
   type Handlers,
+  type RefusalChecks,
   canControl,
   findById,
   isFiniteNumber,
@@ -1237,12 +1238,81 @@ function probes(state: DeclareResolveState, who: Requester): Probe[] {
   return list;
 }
 
+/** Why `who` may not remove, defeat or change the conditions of a combatant, or null (the GM's roster checks). */
+function rosterRefusal(
+  state: DeclareResolveState,
+  combatantId: string,
+  who: Requester,
+): Outcome<DeclareResolveState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  return null;
+}
+
+/**
+ * The refusal checks of the commands probed once per combatant, and of the next turn: each is the
+ * check its handler makes before it builds the new state (and then always accepts), so that a
+ * trial builds none. The property test (test/rules/declare-resolve-allowed.property.test.ts) holds
+ * the two to agree.
+ */
+const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> = {
+  // One probe, but its handler moves the round on (a resolved turn, a step of the round).
+  nextTurn(state, _command, who) {
+    if (!started(state)) return refuse("notStarted");
+    if (tiePending(state)) return refuse("ipTiePending");
+    if (state.phase === "resolve") {
+      const current = currentResolver(state);
+      if (current === null) return refuse("wrongStep");
+      if (!canControl(who, current)) return refuse("notYourTurn", current);
+    } else if (!who.isGM) {
+      const current = currentDeclarer(state);
+      return current === null ? refuse("notGM") : refuse("notDeclared", current);
+    }
+    return null;
+  },
+  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  setConditions(state, { combatantId, bleeding, dazed, stunned }, who) {
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
+    if (![bleeding, dazed, stunned].every((v) => isWhole(v, MAX_CONDITION))) return refuse("invalidValue", combatantId);
+    return null;
+  },
+  recordIP(state, { combatantId, total, modifier }, who) {
+    const c = findById(state.combatants, combatantId);
+    if (c === undefined) return refuse("unknownCombatant", combatantId);
+    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+    if (!isIPValue(total) || !isIPValue(modifier)) return refuse("invalidValue", combatantId);
+    if (started(state) && c.ip !== null) return refuse("ipAlreadyRolled", combatantId);
+    return null;
+  },
+  addIPChange(state, { combatantId, changeId, cause, amount, duration }, who) {
+    if (!who.isGM) return refuse("notGM");
+    const c = findById(state.combatants, combatantId);
+    if (c === undefined) return refuse("unknownCombatant", combatantId);
+    if (!isCause(cause) || !isIPValue(amount) || !isRecord(duration)) return refuse("invalidValue", combatantId);
+    if (lastRoundOf(state, duration) === undefined) return refuse("invalidValue", combatantId);
+    if (c.ipChanges.length >= MAX_IP_CHANGES) return refuse("invalidValue", combatantId);
+    if (changeId !== undefined && (!isId(changeId) || c.ipChanges.some((x) => x.id === changeId))) {
+      return refuse("invalidValue", combatantId);
+    }
+    return null;
+  },
+  removeIPChange(state, { combatantId, changeId }, who) {
+    if (!who.isGM) return refuse("notGM");
+    const c = findById(state.combatants, combatantId);
+    if (c === undefined) return refuse("unknownCombatant", combatantId);
+    if (!c.ipChanges.some((x) => x.id === changeId)) return refuse("unknownIPChange", combatantId);
+    return null;
+  },
+};
+
 /** What this user may do now (each per-combatant action names its combatant). */
 export function declareResolveAllowed(state: DeclareResolveState, who: Requester): readonly AllowedAction[] {
   const given: AllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
   // A command the handler accepts is accepted: what follows (settling the steps that need nobody)
-  // never refuses, so each trial stops at the handler, as in the sides rules.
-  return allowedByTrial(state, who, given, probes(state, who), applyHandler);
+  // never refuses, so each trial stops at the handler (or at its refusal check), as in the sides rules.
+  return allowedByTrial(state, who, given, probes(state, who), applyHandler, refusalChecks);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ import {
   probe,
   dispatch,
   type Handlers,
+  type RefusalChecks,
   canControl,
   findById,
   updateCombatant,
@@ -851,6 +852,15 @@ function advanceRefusal(state: PhasesState, who: Requester): Outcome<PhasesState
   return busyRefusal(state);
 }
 
+/** Why `who` may not take the next turn now, or null (then `nextTurn` accepts it). */
+function nextTurnRefusal(state: PhasesState, who: Requester): Outcome<PhasesState> | null {
+  if (!state.started) return refuse("notStarted");
+  const t = state.turn;
+  // In phase 2 the acting hero's owner (or the GM) ends the turn.
+  if (state.phase === "heroes" && t !== null) return actingRefusal(state, t.combatantId, who);
+  return advanceRefusal(state, who);
+}
+
 function nextPhaseOf(state: PhasesState, events: PhasesEvent[]): PhasesState {
   switch (state.phase) {
     case "foesDeclare":
@@ -862,12 +872,153 @@ function nextPhaseOf(state: PhasesState, events: PhasesEvent[]): PhasesState {
   }
 }
 
+type Of<T extends PhasesCommand["type"]> = Extract<PhasesCommand, { readonly type: T }>;
+
+/** Why `who` may not remove a combatant or change its defeat, or null (then the handler accepts). */
+function rosterRefusal(state: PhasesState, combatantId: string, who: Requester): Outcome<PhasesState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  return null;
+}
+
+/** Why `who` may not declare this intent now, or null (then `declareIntent` accepts it). */
+function declareRefusal(
+  state: PhasesState,
+  { foeId, text, kind, targets }: Of<"declareIntent">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (!state.started) return refuse("notStarted");
+  if (state.phase !== "foesDeclare") return refuse("wrongStep");
+  if (!isText(text)) return refuse("invalidValue");
+  const why = foeRefusal(state, foeId) ?? targetsRefusal(state, targets, kind === "attack");
+  if (why !== null) return why;
+  if (state.intents.some((i) => i.foeId === foeId && !i.collapse)) return refuse("alreadyDeclared", foeId);
+  return null;
+}
+
+/** Why `who` may not spend a Collapse point on this attack now, or null (then `spendCollapse` accepts it). */
+function collapseRefusal(
+  state: PhasesState,
+  { foeId, text, targets }: Of<"spendCollapse">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (!state.started) return refuse("notStarted");
+  if (!collapseWindow(state)) return refuse("wrongStep");
+  if (!isText(text)) return refuse("invalidValue");
+  const why = foeRefusal(state, foeId) ?? targetsRefusal(state, targets, true);
+  if (why !== null) return why;
+  if (state.collapse <= 0) return refuse("noCollapse");
+  return null;
+}
+
+/** Why `who` may not start this hero's turn now, or null (then `startTurn` accepts it). */
+function startRefusal(
+  state: PhasesState,
+  { combatantId }: Of<"startTurn">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  const why = turnRefusal(state, combatantId);
+  if (why !== null) return why;
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  // In hand-off order the players do not start turns; the GM can override.
+  if (state.handOff && !who.isGM) {
+    const picker = livePicker(state);
+    return picker === null ? refuse("notGM") : refuse("pickerChooses", picker);
+  }
+  return null;
+}
+
+/** Why `who` may not pick this hero to act next now, or null (then `pickNext` accepts it). */
+function pickRefusal(state: PhasesState, { combatantId }: Of<"pickNext">, who: Requester): Outcome<PhasesState> | null {
+  const why = turnRefusal(state, combatantId);
+  if (why !== null) return why;
+  if (!state.handOff) return refuse("notHandOff");
+  const picker = livePicker(state);
+  if (!who.isGM && (picker === null || !who.owns.includes(picker))) {
+    return picker === null ? refuse("notGM") : refuse("pickerChooses", picker);
+  }
+  return null;
+}
+
+/** Why `who` may not make this skill roll now, or null (then `skillRoll` accepts it). */
+function rollRefusal(state: PhasesState, command: Of<"skillRoll">, who: Requester): Outcome<PhasesState> | null {
+  const { combatantId, dieSize, dice } = command;
+  const why = actingRefusal(state, combatantId, who);
+  if (why !== null) return why;
+  const t = state.turn;
+  if (t === null) return refuse("notYourTurn", combatantId);
+  if (!isDieSize(dieSize)) return refuse("invalidValue", combatantId);
+  if (!diceMatch(dice, complexityAfter(t.skillActions), dieSize)) return refuse("wrongDice", combatantId);
+  if (t.skillActions >= MAX_SKILL_ACTIONS) return refuse("invalidValue", combatantId);
+  const skill = command.skill ?? null;
+  if (skill !== null && !isId(skill)) return refuse("invalidValue", combatantId);
+  const defends = command.defendsIntent ?? null;
+  if (defends !== null) {
+    const intent = findById(state.intents, defends);
+    if (intent === undefined) return refuse("unknownIntent");
+    if (intent.kind !== "attack") return refuse("notAnAttack");
+    if (intent.foiled) return refuse("alreadyFoiled");
+    if (intent.resolved) return refuse("intentResolved");
+  }
+  if ((command.gainsAdvantage ?? false) && state.pool >= state.poolCap) return refuse("poolFull", combatantId);
+  return null;
+}
+
+/** Why `who` may not take this free action now, or null (then `freeAction` accepts it). */
+function freeRefusal(
+  state: PhasesState,
+  { combatantId, kind, note }: Of<"freeAction">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  const why = actingRefusal(state, combatantId, who);
+  if (why !== null) return why;
+  const t = state.turn;
+  if (t === null) return refuse("notYourTurn", combatantId);
+  if (note !== undefined && !isText(note)) return refuse("invalidValue", combatantId);
+  if (kind === "move" && t.freeMoveUsed) return refuse("freeMoveUsed", combatantId);
+  return null;
+}
+
+/** Why `who` may not spend an Advantage now, or null (then `spendAdvantage` accepts it). */
+function advantageRefusal(
+  state: PhasesState,
+  { note, combatantId }: Of<"spendAdvantage">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  if (!state.started) return refuse("notStarted");
+  if (!isText(note)) return refuse("invalidValue");
+  if (combatantId !== undefined) {
+    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  }
+  if (state.pool <= 0) return refuse("noAdvantage");
+  return null;
+}
+
+/** Why `who` may not mark this intent (out of reach or back in reach) now, or null (then `markOutOfReach` accepts it). */
+function reachRefusal(
+  state: PhasesState,
+  { intentId, outOfReach }: Of<"markOutOfReach">,
+  who: Requester,
+): Outcome<PhasesState> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (!state.started) return refuse("notStarted");
+  if (state.phase !== "foesResolve") return refuse("wrongStep");
+  const intent = findById(state.intents, intentId);
+  if (intent === undefined) return refuse("unknownIntent");
+  if (intent.resolved) return refuse("intentResolved");
+  if (intent.outOfReach === outOfReach) return refuse("invalidValue");
+  return null;
+}
+
 const handlers: Handlers<PhasesState, PhasesCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const events: PhasesEvent[] = [{ type: "combatantRemoved", round: state.round, combatantId }];
     const acting = state.turn?.combatantId === combatantId;
     if (acting) events.push({ type: "turnEnded", round: state.round, combatantId });
@@ -894,8 +1045,8 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const events: PhasesEvent[] = [{ type: "defeatedChanged", round: state.round, combatantId }];
     let s = updateCombatant(state, combatantId, (c) => ({ ...c, defeated }));
     // A hero defeated in its own turn stops acting (a failure waiting for the GM still waits).
@@ -931,26 +1082,18 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
     return accept(startRound({ ...state, started: true, surprise }, 1, events), events, "round");
   },
 
-  declareIntent(state, { foeId, text, kind, targets }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!state.started) return refuse("notStarted");
-    if (state.phase !== "foesDeclare") return refuse("wrongStep");
-    if (!isText(text)) return refuse("invalidValue");
-    const why = foeRefusal(state, foeId) ?? targetsRefusal(state, targets, kind === "attack");
+  declareIntent(state, command, who) {
+    const why = declareRefusal(state, command, who);
     if (why !== null) return why;
-    if (state.intents.some((i) => i.foeId === foeId && !i.collapse)) return refuse("alreadyDeclared", foeId);
+    const { foeId, text, kind, targets } = command;
     const events: PhasesEvent[] = [];
     return accept(addIntent(state, foeId, text, kind, targets, false, events), events, "turn");
   },
 
-  spendCollapse(state, { foeId, text, targets }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!state.started) return refuse("notStarted");
-    if (!collapseWindow(state)) return refuse("wrongStep");
-    if (!isText(text)) return refuse("invalidValue");
-    const why = foeRefusal(state, foeId) ?? targetsRefusal(state, targets, true);
+  spendCollapse(state, command, who) {
+    const why = collapseRefusal(state, command, who);
     if (why !== null) return why;
-    if (state.collapse <= 0) return refuse("noCollapse");
+    const { foeId, text, targets } = command;
     const events: PhasesEvent[] = [{ type: "collapseSpent", round: state.round, combatantId: foeId, amount: 1 }];
     const s = addIntent({ ...state, collapse: state.collapse - 1 }, foeId, text, "attack", targets, true, events);
     return accept(s, events, "turn");
@@ -965,17 +1108,13 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
   },
 
   nextTurn(state, _command, who) {
-    if (!state.started) return refuse("notStarted");
-    const t = state.turn;
-    // In phase 2 the acting hero's owner (or the GM) ends the turn.
-    if (state.phase === "heroes" && t !== null) {
-      const why = actingRefusal(state, t.combatantId, who);
-      if (why !== null) return why;
+    const why = nextTurnRefusal(state, who);
+    if (why !== null) return why;
+    // In phase 2 the acting hero's turn ends.
+    if (state.phase === "heroes" && state.turn !== null) {
       const events: PhasesEvent[] = [];
       return accept(finishTurn(state, events), events, "turn");
     }
-    const why = advanceRefusal(state, who);
-    if (why !== null) return why;
     const events: PhasesEvent[] = [];
     const s = state.phase === "foesResolve" ? resolveNextFoe(state, events) : nextPhaseOf(state, events);
     return accept(s, events, stepKind(state.round, s.round));
@@ -996,53 +1135,31 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
     return accept({ ...state, handOff: on }, events, "turn");
   },
 
-  startTurn(state, { combatantId }, who) {
-    const why = turnRefusal(state, combatantId);
+  startTurn(state, command, who) {
+    const why = startRefusal(state, command, who);
     if (why !== null) return why;
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    // In hand-off order the players do not start turns; the GM can override.
-    if (state.handOff && !who.isGM) {
-      const picker = livePicker(state);
-      return picker === null ? refuse("notGM") : refuse("pickerChooses", picker);
-    }
     const events: PhasesEvent[] = [];
-    return accept(beginTurn(state, combatantId, events), events, "turn");
+    return accept(beginTurn(state, command.combatantId, events), events, "turn");
   },
 
-  pickNext(state, { combatantId }, who) {
-    const why = turnRefusal(state, combatantId);
+  pickNext(state, command, who) {
+    const why = pickRefusal(state, command, who);
     if (why !== null) return why;
-    if (!state.handOff) return refuse("notHandOff");
-    const picker = livePicker(state);
-    if (!who.isGM && (picker === null || !who.owns.includes(picker))) {
-      return picker === null ? refuse("notGM") : refuse("pickerChooses", picker);
-    }
     const events: PhasesEvent[] = [];
-    return accept(beginTurn(state, combatantId, events), events, "turn");
+    return accept(beginTurn(state, command.combatantId, events), events, "turn");
   },
 
   skillRoll(state, command, who) {
-    const { combatantId, dieSize, dice } = command;
-    const why = actingRefusal(state, combatantId, who);
+    const why = rollRefusal(state, command, who);
     if (why !== null) return why;
+    const { combatantId, dieSize, dice } = command;
     const t = state.turn;
-    if (t === null) return refuse("notYourTurn", combatantId);
-    if (!isDieSize(dieSize)) return refuse("invalidValue", combatantId);
+    // Ruled out by `rollRefusal`; checked again for the types.
+    if (t === null || !isDieSize(dieSize)) return refuse("notYourTurn", combatantId);
     const complexity = complexityAfter(t.skillActions);
-    if (!diceMatch(dice, complexity, dieSize)) return refuse("wrongDice", combatantId);
-    if (t.skillActions >= MAX_SKILL_ACTIONS) return refuse("invalidValue", combatantId);
     const skill = command.skill ?? null;
-    if (skill !== null && !isId(skill)) return refuse("invalidValue", combatantId);
     const defends = command.defendsIntent ?? null;
-    if (defends !== null) {
-      const intent = findById(state.intents, defends);
-      if (intent === undefined) return refuse("unknownIntent");
-      if (intent.kind !== "attack") return refuse("notAnAttack");
-      if (intent.foiled) return refuse("alreadyFoiled");
-      if (intent.resolved) return refuse("intentResolved");
-    }
     const gainsAdvantage = command.gainsAdvantage ?? false;
-    if (gainsAdvantage && state.pool >= state.poolCap) return refuse("poolFull", combatantId);
     const move = command.move ?? false;
     const success = !hasDoubles(dice);
     const roll: PhasesRoll = {
@@ -1079,13 +1196,12 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
     return accept(s, events, "turn");
   },
 
-  freeAction(state, { combatantId, kind, note }, who) {
-    const why = actingRefusal(state, combatantId, who);
+  freeAction(state, command, who) {
+    const why = freeRefusal(state, command, who);
     if (why !== null) return why;
+    const { combatantId, kind, note } = command;
     const t = state.turn;
     if (t === null) return refuse("notYourTurn", combatantId);
-    if (note !== undefined && !isText(note)) return refuse("invalidValue", combatantId);
-    if (kind === "move" && t.freeMoveUsed) return refuse("freeMoveUsed", combatantId);
     const events: PhasesEvent[] = [
       { type: "freeAction", round: state.round, combatantId, text: note === undefined ? kind : `${kind}: ${note}` },
     ];
@@ -1123,14 +1239,10 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
     return accept(finishTurn(s, events), events, "turn");
   },
 
-  spendAdvantage(state, { note, combatantId }, who) {
-    if (!state.started) return refuse("notStarted");
-    if (!isText(note)) return refuse("invalidValue");
-    if (combatantId !== undefined) {
-      if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-      if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    }
-    if (state.pool <= 0) return refuse("noAdvantage");
+  spendAdvantage(state, command, who) {
+    const why = advantageRefusal(state, command, who);
+    if (why !== null) return why;
+    const { note, combatantId } = command;
     const event: PhasesEvent =
       combatantId === undefined
         ? { type: "advantageSpent", round: state.round, text: note, amount: 1 }
@@ -1138,14 +1250,12 @@ const handlers: Handlers<PhasesState, PhasesCommand> = {
     return accept({ ...state, pool: state.pool - 1 }, [event], "turn");
   },
 
-  markOutOfReach(state, { intentId, outOfReach }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (!state.started) return refuse("notStarted");
-    if (state.phase !== "foesResolve") return refuse("wrongStep");
+  markOutOfReach(state, command, who) {
+    const why = reachRefusal(state, command, who);
+    if (why !== null) return why;
+    const { intentId, outOfReach } = command;
     const intent = findById(state.intents, intentId);
     if (intent === undefined) return refuse("unknownIntent");
-    if (intent.resolved) return refuse("intentResolved");
-    if (intent.outOfReach === outOfReach) return refuse("invalidValue");
     const events: PhasesEvent[] = [
       { type: "outOfReachChanged", round: state.round, combatantId: intent.foeId, intentId },
     ];
@@ -1214,7 +1324,15 @@ type PhasesProbe = Probe<PhasesAllowedAction, PhasesCommand>;
 /** A probe of `command` for the action of its type, about `about`. */
 const on = (command: PhasesCommand, about?: Omit<PhasesAllowedAction, "type">): PhasesProbe => probe(command, about);
 
-function probes(state: PhasesState): PhasesProbe[] {
+/**
+ * The probes of what `who` may do now. Only those that can be accepted are made: the GM's commands
+ * for the GM alone, an intent while phase 1 takes them, a Collapse attack while its window is open
+ * and a point is left, a turn start or pick while phase 2 has no turn running, the acting hero's
+ * commands (end, rolls, free actions) for that hero alone, an Advantage spend while the pool holds
+ * one, a reach mark in phase 3 on an unresolved intent. Every other probe could only be refused
+ * (test/rules/phases-allowed.property.test.ts compares this with trying them all).
+ */
+function probes(state: PhasesState, who: Requester): PhasesProbe[] {
   const list: PhasesProbe[] = [
     on({ type: "start", surprise: false }),
     on({ type: "nextPhase" }),
@@ -1226,51 +1344,91 @@ function probes(state: PhasesState): PhasesProbe[] {
     on({ type: "resolveFailure", choice: "collapse" }),
     on({ type: "spendAdvantage", note: "" }),
   ];
+  const gm = who.isGM;
+  const declaring = gm && state.started && state.phase === "foesDeclare";
+  const collapsing = gm && collapseWindow(state) && state.collapse > 0;
   const firstTarget = heroesToAct(state)[0] ?? state.combatants.find((c) => c.isPC && !c.defeated)?.id;
-  const complexity = nextComplexity(state) ?? FIRST_COMPLEXITY;
+  const starting = state.started && state.phase === "heroes" && state.turn === null;
+  const t = state.turn;
+  const acting = state.started && state.phase === "heroes" && t !== null && !t.failed ? t.combatantId : null;
+  const spending = state.started && state.pool > 0;
+  const dice = probeDice(nextComplexity(state) ?? FIRST_COMPLEXITY);
+  const defendable = acting === null ? [] : defendableIntents(state);
   for (const c of state.combatants) {
     const combatantId = c.id;
     const about = { combatantId };
-    list.push(
-      on({ type: "setDefeated", combatantId, defeated: !c.defeated }, about),
-      on({ type: "removeCombatant", combatantId }, about),
-    );
+    if (gm) {
+      list.push(
+        on({ type: "setDefeated", combatantId, defeated: !c.defeated }, about),
+        on({ type: "removeCombatant", combatantId }, about),
+      );
+    }
     if (!c.isPC) {
-      list.push(on({ type: "declareIntent", foeId: combatantId, text: "", kind: "other", targets: [] }, about));
-      if (firstTarget !== undefined) {
+      if (declaring)
+        list.push(on({ type: "declareIntent", foeId: combatantId, text: "", kind: "other", targets: [] }, about));
+      if (collapsing && firstTarget !== undefined) {
         list.push(on({ type: "spendCollapse", foeId: combatantId, text: "", targets: [firstTarget] }, about));
       }
       continue;
     }
-    const roll = { type: "skillRoll", combatantId, dieSize: 12, dice: probeDice(complexity) } as const;
-    list.push(
-      on({ type: "startTurn", combatantId }, about),
-      on({ type: "pickNext", combatantId }, about),
-      on({ type: "endTurn", combatantId }, about),
-      on(roll, about),
-      on({ ...roll, gainsAdvantage: true }, { combatantId, gainsAdvantage: true }),
-      on({ type: "freeAction", combatantId, kind: "move" }, { combatantId, kind: "move" }),
-      on({ type: "freeAction", combatantId, kind: "item" }, { combatantId, kind: "item" }),
-      on({ type: "spendAdvantage", note: "", combatantId }, about),
-    );
-    for (const intentId of defendableIntents(state))
-      list.push(on({ ...roll, defendsIntent: intentId }, { combatantId, intentId }));
+    if (starting && !c.acted && !c.defeated) {
+      list.push(on({ type: "startTurn", combatantId }, about), on({ type: "pickNext", combatantId }, about));
+    }
+    const roll = { type: "skillRoll", combatantId, dieSize: 12, dice } as const;
+    if (combatantId === acting) {
+      list.push(
+        on({ type: "endTurn", combatantId }, about),
+        on(roll, about),
+        on({ ...roll, gainsAdvantage: true }, { combatantId, gainsAdvantage: true }),
+        on({ type: "freeAction", combatantId, kind: "move" }, { combatantId, kind: "move" }),
+        on({ type: "freeAction", combatantId, kind: "item" }, { combatantId, kind: "item" }),
+      );
+    }
+    if (spending && canControl(who, combatantId))
+      list.push(on({ type: "spendAdvantage", note: "", combatantId }, about));
+    if (combatantId !== acting) continue;
+    for (const intentId of defendable) list.push(on({ ...roll, defendsIntent: intentId }, { combatantId, intentId }));
   }
-  for (const intent of state.intents) {
-    list.push(
-      on(
-        { type: "markOutOfReach", intentId: intent.id, outOfReach: !intent.outOfReach },
-        { intentId: intent.id, combatantId: intent.foeId },
-      ),
-    );
+  if (gm && state.started && state.phase === "foesResolve") {
+    for (const intent of state.intents) {
+      if (intent.resolved) continue;
+      list.push(
+        on(
+          { type: "markOutOfReach", intentId: intent.id, outOfReach: !intent.outOfReach },
+          { intentId: intent.id, combatantId: intent.foeId },
+        ),
+      );
+    }
   }
   return list;
 }
 
+/**
+ * The commands tried by their refusal check alone: each handler, once past it, always accepts, so
+ * that no new state is built per combatant, hero and intent, nor for a turn, phase or round moving
+ * on. Every other command (one cheap probe each) is tried through the rules.
+ */
+const refusalChecks: RefusalChecks<PhasesState, PhasesCommand> = {
+  nextTurn: (state, _command, who) => nextTurnRefusal(state, who),
+  nextPhase: (state, _command, who) => advanceRefusal(state, who),
+  nextRound: (state, _command, who) => advanceRefusal(state, who),
+  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  declareIntent: declareRefusal,
+  spendCollapse: collapseRefusal,
+  startTurn: startRefusal,
+  pickNext: pickRefusal,
+  endTurn: (state, { combatantId }, who) => actingRefusal(state, combatantId, who),
+  skillRoll: rollRefusal,
+  freeAction: freeRefusal,
+  spendAdvantage: advantageRefusal,
+  markOutOfReach: reachRefusal,
+};
+
 /** What this user may do now, with the combatant, intent or free action each control is about. */
 export function phasesAllowed(state: PhasesState, who: Requester): readonly PhasesAllowedAction[] {
   const given: PhasesAllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
-  return allowedByTrial(state, who, given, probes(state), applyCommand);
+  return allowedByTrial(state, who, given, probes(state, who), applyCommand, refusalChecks);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ import {
   probe,
   dispatch,
   type Handlers,
+  type RefusalChecks,
   canControl,
   findById,
   updateCombatant,
@@ -767,28 +768,21 @@ function probes(state: SlotsState): Probe[] {
 }
 
 /**
- * A probe's trial. A command whose handler, once past its refusal check, always accepts (a claim,
- * a fill, a removal, a defeat) is tried by that check alone, so that no new state is built for each
- * combatant and each slot it could take; every other command through the rules.
+ * The commands tried by their refusal check alone: their handlers, once past it, always accept (a
+ * claim, a fill, a removal, a defeat), so that no new state is built for each combatant and each
+ * slot it could take. Every other command is tried through the rules.
  */
-function trial(state: SlotsState, command: SlotsCommand, who: Requester): { readonly ok: boolean } {
-  switch (command.type) {
-    case "claimSlot":
-      return { ok: claimRefusal(state, command, who) === null };
-    case "fillSlot":
-      return { ok: fillRefusal(state, command, who) === null };
-    case "removeCombatant":
-    case "setDefeated":
-      return { ok: rosterRefusal(state, command.combatantId, who) === null };
-    default:
-      return applyCommand(state, command, who);
-  }
-}
+const refusalChecks: RefusalChecks<SlotsState, SlotsCommand> = {
+  claimSlot: claimRefusal,
+  fillSlot: fillRefusal,
+  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+};
 
 /** What this user may do now, with the slot each claim, release or fill is about. */
 export function slotsAllowed(state: SlotsState, who: Requester): readonly SlotsAllowedAction[] {
   const given: SlotsAllowedAction[] = who.isGM ? [{ type: "addCombatant" }] : [];
-  return allowedByTrial(state, who, given, probes(state), trial);
+  return allowedByTrial(state, who, given, probes(state), applyCommand, refusalChecks);
 }
 
 // ---------------------------------------------------------------------------------------------
