@@ -43,9 +43,9 @@ async function sample(modeId: string, n: number): Promise<{ state: unknown; ids:
   return { state, ids: roster.map((r) => r.id) };
 }
 
-/** The median time of `run`, in ms, over `rounds` rounds after a warm-up. */
+/** The median time of `run`, in ms, over `rounds` rounds after 20 warm-up ones. */
 function median(run: () => void, rounds: number): number {
-  for (let i = 0; i < 5; i++) run();
+  for (let i = 0; i < 20; i++) run();
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();

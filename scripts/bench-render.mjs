@@ -7,7 +7,8 @@
 // then JSON. Targets (issue #17): turn advance <= 3 ms at 10, <= 1.0x the bare list at 50,
 // <= 0.75x and < 8 ms at 200; first render <= 1.5x at 50 and 200; bundle <= 60 KB gzip.
 // Env: BENCH_REPEAT (page loads per figure), BENCH_RUNS (renders per figure and load),
-// BENCH_MODES, BENCH_VIEWS, BENCH_SIZES (comma lists, to bench a part).
+// BENCH_MODES, BENCH_VIEWS, BENCH_SIZES (comma lists, to bench a part); BENCH_PORT (the page's
+// server port, 5191 unless set, so that two benches can run side by side).
 import { execSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -111,7 +112,11 @@ export async function benchRender() {
   // The bundle's figures first (the whole, each mode module's and the shared core's share), before the browser runs.
   console.log(`\n${formatBundleSizes(sizes).join("\n")}`);
   const bundle = { ...sizes.total, modes: sizes.modes, core: sizes.core };
-  const { server, url } = await startPlayground({ port: 5191, quiet: true, isolated: true });
+  const { server, url } = await startPlayground({
+    port: Number(process.env.BENCH_PORT ?? 5191),
+    quiet: true,
+    isolated: true,
+  });
   const profile = mkdtempSync(path.join(os.tmpdir(), "si-bench-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

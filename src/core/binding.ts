@@ -21,6 +21,7 @@ import {
   runAt,
   runLength,
   turnKeyOf,
+  viewOf,
 } from "./engine";
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
@@ -182,12 +183,17 @@ export function bindMode<S, C extends Command>(
     };
   }
 
-  function bound(state: S, stored: StoredEncounter, upgradedFrom: Json | undefined): BoundEncounter<S> {
-    const view = definition.view(state);
+  function bound(
+    state: S,
+    stored: StoredEncounter,
+    upgradedFrom: Json | undefined,
+    kept?: LoadedEncounter<S>,
+  ): BoundEncounter<S> {
+    const view = viewOf(definition, state);
     const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
-    let cache: LoadedEncounter<S> | null | undefined;
+    let cache: LoadedEncounter<S> | null | undefined = kept;
     const history = (): LoadedEncounter<S> | null => {
       try {
         cache ??= recall(stored) ?? loadFull(stored, upgradedFrom, state);
@@ -211,7 +217,7 @@ export function bindMode<S, C extends Command>(
         stored: written,
         update,
         events,
-        view: definition.view(next.state),
+        view: viewOf(definition, next.state),
         before: view,
         state: next.state,
         turnBefore: turnKey,
@@ -306,8 +312,13 @@ export function bindMode<S, C extends Command>(
       return initialStored(toJson(state));
     },
     load(stored, raw) {
-      const state = parseState(decodeArrays(stored.state));
       const upgradedFrom = raw !== undefined && storedVersion(raw) !== STORED_VERSION ? (raw as Json) : undefined;
+      // The flag still holds what this client wrote last: its state is the one the rules made, which
+      // a parse of the flag would give again (the rules make states in today's shape), so it is not
+      // parsed; the memory of that write is the undo history too.
+      const kept = upgradedFrom === undefined ? recall(stored) : undefined;
+      if (kept !== undefined) return bound(kept.encounter.state, stored, undefined, kept);
+      const state = parseState(decodeArrays(stored.state));
       return state === null ? null : bound(state, stored, upgradedFrom);
     },
   };

@@ -36,14 +36,22 @@ export function copyJson(value: Json): Json {
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item: unknown, i) => jsonEqual(item, b[i]));
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  const aList = Array.isArray(a);
+  if (aList !== Array.isArray(b)) return false;
+  if (aList) {
+    const x = a as readonly unknown[];
+    const y = b as readonly unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i += 1) if (!jsonEqual(x[i], y[i])) return false;
+    return true;
   }
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && jsonEqual(a[k], b[k]));
-  }
-  return false;
+  const x = a as { readonly [key: string]: unknown };
+  const y = b as { readonly [key: string]: unknown };
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) if (!Object.hasOwn(y, key) || !jsonEqual(x[key], y[key])) return false;
+  return true;
 }
 
 /**
@@ -85,12 +93,45 @@ function diffInto(from: Json, to: Json, path: string[], compact: boolean, ops: P
   }
   const count = ops.length - first;
   if (compact && count > 1) {
-    const own = ops.slice(first);
-    if (JSON.stringify(own).length > JSON.stringify(to).length + 8 * path.length + 8) {
+    // Set whole when its operations are longer than the object: the object's length is counted only
+    // up to theirs, so a long object whose few operations are short is not written out.
+    const longer = JSON.stringify(ops.slice(first)).length - 8 * path.length - 8;
+    if (jsonLength(to, longer) < longer) {
       ops.length = first;
       ops.push([path.slice(), to]);
     }
   }
+}
+
+/**
+ * The length of `JSON.stringify(value)` when it is at most `limit`, else some length above `limit`
+ * (counting stops there). Plain data only: objects, arrays, strings, numbers, booleans, null, and
+ * undefined where JSON leaves a key out or writes null in an array.
+ */
+export function jsonLength(value: unknown, limit: number): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "object" || value === null) return (JSON.stringify(value) as string | undefined)?.length ?? 0;
+  let length = 1;
+  if (Array.isArray(value)) {
+    const list = value as readonly unknown[];
+    for (let i = 0; i < list.length && length <= limit; i += 1) {
+      const item = list[i];
+      const bare = item === undefined || typeof item === "function" || typeof item === "symbol";
+      length += (i > 0 ? 1 : 0) + (bare ? 4 : jsonLength(item, limit - length));
+    }
+    return length + 1;
+  }
+  const record = value as { readonly [key: string]: unknown };
+  let first = true;
+  for (const key in record) {
+    if (length > limit) break;
+    const item = record[key];
+    if (!Object.hasOwn(record, key) || item === undefined || typeof item === "function" || typeof item === "symbol")
+      continue;
+    length += (first ? 0 : 1) + JSON.stringify(key).length + 1 + jsonLength(item, limit - length);
+    first = false;
+  }
+  return length + 1;
 }
 
 /** Apply a patch, returning a new value; the input is not mutated. */
@@ -284,14 +325,34 @@ function encodeList(list: readonly string[], previous: Encoded | undefined): Enc
 }
 
 /**
+ * The stored form each object or array of a state was last encoded as (see {@link encodeArrays}).
+ * States are never changed once made, and a rule's new state shares what did not change with the
+ * state before it, so encoding it against that state's stored form meets the same objects again.
+ */
+const encodedForms = new WeakMap<object, Json>();
+
+/**
  * Encode every array as an object, because Foundry replaces arrays wholesale in an update but merges
  * objects key by key, so one change travels alone instead of the whole array: a list of unique
  * key-safe strings (an order of ids) as ranks (see {@link encodeList}); any other array keyed by
  * index, plus its length under `_a`. `previous` is the stored form this one replaces: ranks are
  * kept where items did not move, and elements past a shortened array's end are kept (stale) rather
  * than deleted, so emptying a list or an array is one key.
+ *
+ * An object or array that was encoded as the very object `previous` holds at its place is that
+ * form again (encoding a value against its own form gives that form back), so it is reused, not
+ * walked: encoding a state against the form of the state it came from walks only what changed, and
+ * the diffs between the two forms skip what they share (`diff` compares identical objects in one step).
  */
 export function encodeArrays(value: Json, previous?: Json): Json {
+  if (typeof value !== "object" || value === null) return value;
+  if (typeof previous === "object" && previous !== null && encodedForms.get(value) === previous) return previous;
+  const out = encodeFresh(value, previous);
+  if (typeof out === "object" && out !== null) encodedForms.set(value, out);
+  return out;
+}
+
+function encodeFresh(value: Json, previous: Json | undefined): Json {
   const before = isObject(previous) ? previous : undefined;
   if (isArray(value)) {
     // An emptied array of other things stays one (its length key), rather than turning into a list.

@@ -180,8 +180,20 @@ describe("the phases sample in Chromium", () => {
     await frames.gm.locator('button[data-action="siNextTurn"]').click();
     await agreed((s) => s.round === "Round 2" && s.banner === "Foes declare", false);
 
+    // A foe not declaring now has its form closed and empty (filled on use); opening it fills it, and
+    // it stays open and filled through the renders that follow.
+    const later = row("gm", "Trooper 2").locator(".si-phases-form");
+    const intentField = 'input[name="structured-initiative-phases-intent"]';
+    expect(await later.getAttribute("open")).toBeNull();
+    expect(await later.locator(intentField).count()).toBe(0);
+    await later.locator("summary").click();
+    await expect.poll(() => later.locator(intentField).count()).toBe(1);
+    await later.locator(intentField).fill("Flank the heroes");
+
     // Round 2: two attacks, one on each hero.
     await declare("Officer", "Blaster at Brom", "Brom");
+    expect(await later.getAttribute("open")).not.toBeNull();
+    expect(await later.locator(intentField).inputValue()).toBe("Flank the heroes");
     await declare("Trooper 1", "Knife at Aria", "Aria");
     await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
     await agreed((s) => s.banner === "Heroes act" && s.intents.length === 2);

@@ -97,6 +97,29 @@ describe("allowedByTrial", () => {
     ]);
   });
 
+  it("tells actions apart by every field's value and its kind, and a field left undefined from none", () => {
+    type Loose = AllowedAction & { readonly n?: number | string | boolean; readonly m?: number };
+    const probes: Probe<Loose, Command>[] = [
+      { action: { type: "take", n: 1 }, command: { type: "take", n: 0 } },
+      { action: { type: "take", n: "1" }, command: { type: "take", n: 0 } },
+      { action: { type: "take", n: true }, command: { type: "take", n: 0 } },
+      { action: { type: "take", n: "true" }, command: { type: "take", n: 0 } },
+      { action: { type: "take", n: 1, m: undefined }, command: { type: "take", n: 0 } },
+      { action: { type: "take", n: 1, m: 2 }, command: { type: "take", n: 0 } },
+      { action: { type: "take", combatantId: "1:n" }, command: { type: "take", n: 0 } },
+      { action: { type: "take", combatantId: "1", n: 1 }, command: { type: "take", n: 0 } },
+    ];
+    expect(allowedByTrial(null, gm, [], probes, apply)).toEqual([
+      { type: "take", n: 1 },
+      { type: "take", n: "1" },
+      { type: "take", n: true },
+      { type: "take", n: "true" },
+      { type: "take", n: 1, m: 2 },
+      { type: "take", combatantId: "1:n" },
+      { type: "take", combatantId: "1", n: 1 },
+    ]);
+  });
+
   it("tries a command with a refusal check by the check alone, and every other by the rules", () => {
     const tried: string[] = [];
     const checks: RefusalChecks<null, Command> = {

@@ -857,6 +857,18 @@ describe("Step 4: before the next round, upkeep: bleeding hits are removed, daze
     expect(who(confirmed.state, "orc").conditions.stunned).toBe(2);
   });
 
+  it("stunned goes down on its own (not dazed), bleeding stays, and whoever has neither keeps what it had", () => {
+    const s = run(
+      battle,
+      { type: "setConditions", combatantId: "orc", bleeding: 0, dazed: 0, stunned: 2 },
+      { type: "setConditions", combatantId: "bob", bleeding: 3, dazed: 0, stunned: 0 },
+    );
+    const { state } = must(must(s, nextRound).state, nextRound);
+    expect(who(state, "orc").conditions).toEqual({ bleeding: 0, dazed: 0, stunned: 1 });
+    expect(who(state, "bob").conditions).toEqual({ bleeding: 3, dazed: 0, stunned: 0 });
+    expect(who(state, "alice")).toEqual(who(s, "alice"));
+  });
+
   it("a defeated combatant has no upkeep", () => {
     const s = run(wounded, { type: "setDefeated", combatantId: "orc", defeated: true }, nextRound);
     expect(upkeepPreview(s).map((e) => e.combatantId)).toEqual(["bob"]);

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyPatch, decodeArrays, diff, encodeArrays, toUpdateData, type Json } from "../../src/core/patch";
+import {
+  applyPatch,
+  decodeArrays,
+  diff,
+  encodeArrays,
+  jsonLength,
+  toUpdateData,
+  type Json,
+} from "../../src/core/patch";
 import {
   encodeEncounter,
   initialStored,
@@ -101,6 +109,116 @@ describe("reverse patches", () => {
         }
       }),
       { numRuns: 300, seed: 17 },
+    );
+  });
+
+  /** A state as the rules make it: a new object where something changed, the same object elsewhere. */
+  type Row = { readonly id: string; readonly hits: number; readonly tags: readonly string[] };
+  interface Rows {
+    readonly round: number;
+    readonly order: readonly string[];
+    readonly rows: readonly Row[];
+  }
+  const change = fc.oneof(
+    fc.record({ k: fc.constant("round" as const), n: fc.nat(9) }),
+    fc.record({ k: fc.constant("move" as const), n: fc.nat(11), to: fc.nat(11) }),
+    fc.record({ k: fc.constant("drop" as const), n: fc.nat(11) }),
+    fc.record({ k: fc.constant("hit" as const), n: fc.nat(5), v: fc.nat(3) }),
+    fc.record({ k: fc.constant("tag" as const), n: fc.nat(5), v: fc.constantFrom("a", "b", "c") }),
+    fc.record({ k: fc.constant("cut" as const), n: fc.nat(5) }),
+    fc.record({ k: fc.constant("grow" as const), n: fc.nat(5) }),
+    fc.record({ k: fc.constant("swap" as const), n: fc.nat(5) }),
+  );
+  type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
+  function changed(state: Rows, c: Change): Rows {
+    const rows = state.rows;
+    switch (c.k) {
+      case "round":
+        return { ...state, round: c.n };
+      case "move": {
+        const id = state.order[c.n % Math.max(1, state.order.length)];
+        if (id === undefined) return { ...state, order: [ids[c.n] ?? "x"] };
+        const rest = state.order.filter((x) => x !== id);
+        return { ...state, order: [...rest.slice(0, c.to), id, ...rest.slice(c.to)] };
+      }
+      case "drop":
+        return { ...state, order: state.order.filter((_, i) => i !== c.n) };
+      case "hit":
+        return { ...state, rows: rows.map((r, i) => (i === c.n ? { ...r, hits: c.v } : r)) };
+      case "tag":
+        return { ...state, rows: rows.map((r, i) => (i === c.n ? { ...r, tags: [...r.tags, c.v] } : r)) };
+      case "cut":
+        return { ...state, rows: rows.slice(0, c.n) };
+      case "grow":
+        return { ...state, rows: [...rows, { id: `row${c.n}`, hits: c.n, tags: [] }] };
+      case "swap":
+        // The same row objects, at other places.
+        return { ...state, rows: [...rows.slice(c.n), ...rows.slice(0, c.n)] };
+    }
+  }
+
+  it("a state encoded against the stored form of the state it came from is stored as a state never seen before would be", () => {
+    // Objects the two states share are reused from the earlier form rather than encoded again: the
+    // form must be the one a fresh encoding (of a copy, sharing nothing) gives.
+    const first: Rows = {
+      round: 1,
+      order: ids.slice(0, 8),
+      rows: Array.from({ length: 4 }, (_, i) => ({ id: `row${i}`, hits: i, tags: ["a"] })),
+    };
+    fc.assert(
+      fc.property(fc.array(change, { minLength: 1, maxLength: 20 }), (changes) => {
+        let state = first;
+        let form = encodeArrays(state as unknown as Json);
+        for (const c of changes) {
+          const next = changed(state, c);
+          const encoded = encodeArrays(next as unknown as Json, form);
+          const fresh = encodeArrays(JSON.parse(JSON.stringify(next)) as Json, form);
+          expect(encoded).toEqual(fresh);
+          expect(decodeArrays(encoded)).toEqual(next);
+          expect(diff(form, encoded)).toEqual(diff(form, fresh));
+          state = next;
+          form = encoded;
+        }
+      }),
+      { numRuns: 150, seed: 17 },
+    );
+  });
+
+  it("an object reused from a stored form is only ever the form it was encoded as at that very place", () => {
+    const rows = [{ id: "x", hits: 1, tags: [] as string[] }];
+    const order = ids.slice(0, 4);
+    const value = { order, rows } as unknown as Json;
+    const form = encodeArrays(value) as { order: Json; rows: Json };
+    // The same objects, stored before under other forms (stale rows past the end, an older list):
+    // encoded against those, they keep what those forms kept, as a fresh encoding would.
+    // Against its own form, that form again.
+    expect(encodeArrays(value, form)).toBe(form);
+    const older = encodeArrays({ order: [...ids.slice(4, 6), ...order], rows: [...rows, ...rows] });
+    const fresh = encodeArrays(JSON.parse(JSON.stringify(value)) as Json, older);
+    expect(encodeArrays(value, older)).toEqual(fresh);
+    expect(encodeArrays(value, older)).not.toEqual(form);
+  });
+
+  it("counts a value's JSON length exactly up to a limit, and past the limit says only that it is longer", () => {
+    const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(null, true, false, undefined),
+        fc.double(),
+        fc.integer(),
+        fc.string({ unit: "binary", maxLength: 6 }),
+        fc.array(tie("value"), { maxLength: 4 }),
+        fc.dictionary(fc.string({ unit: "binary", maxLength: 4 }), tie("value"), { maxKeys: 4 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, fc.integer({ min: -5, max: 120 }), (value, limit) => {
+        const exact = (JSON.stringify(value) as string | undefined)?.length ?? 0;
+        const counted = jsonLength(value, limit);
+        if (exact <= limit) expect(counted).toBe(exact);
+        else expect(counted).toBeGreaterThan(limit);
+      }),
+      { numRuns: 2000, seed: 17 },
     );
   });
 
@@ -252,7 +370,9 @@ describe("the authority's step touches the newest history entries only", () => {
   function applyTo(gmBinding: ReturnType<typeof binding>, flag: Flag, command: unknown, limit: number) {
     const parsed = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
     const bound = parsed === null ? null : gmBinding.load(parsed, flag);
-    if (bound === null) throw new Error("the flag did not load");
+    if (bound === null || parsed === null) throw new Error("the flag did not load");
+    // What the authority wrote last is not parsed again: the state it keeps is the flag's.
+    expect(bound.state).toEqual(parseIndividualState(decodeArrays(parsed.state)));
     const before = copy(flag) as unknown as Json;
     const applied = bound.apply(command, gm, limit, null);
     if (applied.ok) {
@@ -333,6 +453,22 @@ describe("the authority's step touches the newest history entries only", () => {
     const fromMemory = undoAll(authority, flag);
     expect(fromMemory).toHaveLength(4);
     expect(fromMemory).toEqual(undoAll(binding(), reloaded));
+  });
+
+  it("reads the flag again when its state was changed elsewhere under the same revision", () => {
+    const authority = binding();
+    const flag = started(authority);
+    for (let i = 0; i < 2; i += 1) applyTo(authority, flag, { type: "nextTurn" }, 100);
+    const parsed = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
+    expect(parsed === null ? null : authority.load(parsed, flag)?.view.current).toBe("combatantOffi001");
+    // Someone puts Aria back in her turn, without a new revision: the authority's memory is stale.
+    updateBy(flag, { state: { current: "combatantAria001" } });
+    const again = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
+    const bound = again === null ? null : authority.load(again, flag);
+    expect(bound?.view.current).toBe("combatantAria001");
+    expect(bound?.state).toEqual(parseIndividualState(decodeArrays((flag as { state: Json }).state)));
+    const { applied } = applyTo(authority, flag, { type: "nextTurn" }, 100);
+    expect(applied.ok && applied.view.current).toBe("combatantBrom001");
   });
 
   it("a malformed entry refuses the undo that needs it, after a reload, and every other command works", () => {

@@ -865,16 +865,18 @@ function doUpkeep(state: DeclareResolveState, events: DeclareResolveEvent[]): De
   for (const { combatantId, changeId } of expiringIPChanges(state)) {
     events.push({ type: "ipChangeExpired", round, combatantId, changeId });
   }
+  // A combatant the upkeep leaves as it is stays the same object (the stored form's encoding and
+  // diff skip it).
   const combatants = state.combatants.map((c): DeclareResolveCombatant => {
-    const conditions = c.defeated
-      ? c.conditions
-      : {
-          bleeding: c.conditions.bleeding,
-          dazed: Math.max(0, c.conditions.dazed - 1),
-          stunned: Math.max(0, c.conditions.stunned - 1),
-        };
+    const { bleeding, dazed, stunned } = c.conditions;
+    const ticks = !c.defeated && (dazed > 0 || stunned > 0);
+    const conditions = ticks
+      ? { bleeding, dazed: Math.max(0, dazed - 1), stunned: Math.max(0, stunned - 1) }
+      : c.conditions;
     const ipChanges = c.ipChanges.filter((x) => x.lastRound === null || x.lastRound > round);
-    return { ...c, conditions, ipChanges: ipChanges.length === c.ipChanges.length ? c.ipChanges : ipChanges };
+    const expired = ipChanges.length !== c.ipChanges.length;
+    if (!ticks && !expired) return c;
+    return { ...c, conditions, ipChanges: expired ? ipChanges : c.ipChanges };
   });
   return startRound({ ...state, combatants }, round + 1, events);
 }
