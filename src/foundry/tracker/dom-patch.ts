@@ -9,8 +9,6 @@
  * into a kept field, a pending choice in a select, focus and the scroll position.
  */
 
-import { fillOptions, isLazySelect } from "./lazy-options";
-
 /** What a patch did, in nodes (for tests and the render benchmark). */
 export interface PatchResult {
   /** Equal to their fresh copy: untouched. */
@@ -284,8 +282,6 @@ function restoreEdit(state: UserState, target: Element): void {
     if (state.checked !== null) target.checked = state.checked;
   } else if (state.value !== null && target.value !== state.value) {
     const has = (select: HTMLSelectElement): boolean => Array.from(select.options).some((o) => o.value === state.value);
-    // A select filled when used is back to its first option: it gets its full list again.
-    if (isSelect(target) && !has(target) && isLazySelect(target)) fillOptions(target);
     if (!isSelect(target) || has(target)) target.value = state.value;
   }
 }
@@ -315,8 +311,6 @@ export function patchChildren(live: Element, fresh: Element): PatchResult {
   }
   if (hadFocus !== null) {
     const target = (hadFocus.isConnected ? hadFocus : findAgain(live, hadFocus, focusAnchors)) as HTMLElement | null;
-    // A focused select filled when used keeps its full list (the user may be going through it).
-    if (target !== null && isLazySelect(target)) fillOptions(target);
     if (target !== null && target.ownerDocument.activeElement !== target) {
       target.focus({ preventScroll: true });
       if (selection !== null) restoreSelection(target, selection);

@@ -13,7 +13,6 @@ import { isElement, KEPT_ATTRIBUTE, tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
-import { bindLazyOptions, primeLazySelects } from "./lazy-options";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 import { ENTRY_KEY_ATTRIBUTE, keyOfElement, markKept, rowKey } from "./kept";
@@ -207,8 +206,6 @@ export function createTrackerClass(Base: TrackerClass) {
       }
       if (typeof result === "object" && result !== null) this.#transplantKept(result as Record<string, unknown>);
       super._replaceHTML(result, content, options);
-      const root = this.element as HTMLElement | null;
-      if (this.structuredCombat !== null && root !== null && isElement(root)) primeLazySelects(root);
       this.#watch();
     }
 
@@ -301,7 +298,6 @@ export function createTrackerClass(Base: TrackerClass) {
     /**
      * Listeners on the application element, bound once: renders patch the parts in place, so a
      * listener bound to an element inside them on every render would pile up. The mode select;
-     * the selects filled when used (`lazy-options.ts`);
      * a row's click (pan to and select its token) and double click (the actor's sheet); the GM's
      * right-click menu on rows.
      */
@@ -331,7 +327,6 @@ export function createTrackerClass(Base: TrackerClass) {
         const combat = this.structuredCombat;
         if (id !== null && combat !== null) openRowSheet(combat, id);
       });
-      bindLazyOptions(root);
       // A disclosure filled on use is filled as it opens (a click or a key on its summary): its row
       // renders again with the form inside. `toggle` does not bubble: it is caught on the way down.
       root.addEventListener(
