@@ -39,6 +39,23 @@ async function sample(modeId: string, n: number): Promise<{ state: unknown; ids:
     state = outcome.state;
     return Promise.resolve();
   };
+  // The glue gives a sides encounter its sides and traits from the Foundry documents (CombatantGroups
+  // or the default heroes and foes, and the actors' attributes); here the GM's commands do it.
+  if (modeId === "sides") {
+    await cmd({ type: "defineSide", sideId: "heroes", name: "Heroes", colour: "#3a7d44" });
+    await cmd({ type: "defineSide", sideId: "foes", name: "Foes", colour: "#8e2f2f" });
+    for (const [i, r] of roster.entries()) {
+      await cmd({ type: "setSide", combatantId: r.id, sideId: r.isPC ? "heroes" : "foes" });
+      const dice = (k: number): string => `${String(2 + (k % 3))}D${k % 2 === 0 ? "" : "+1"}`;
+      await cmd({
+        type: "setTraits",
+        combatantId: r.id,
+        dexterity: dice(i),
+        perception: dice(i + 1),
+        initiativeScore: dice(i + 2),
+      });
+    }
+  }
   await drive({ cmd, state: () => state, ids: roster.map((r) => r.id) });
   return { state, ids: roster.map((r) => r.id) };
 }
