@@ -983,15 +983,15 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const s: DeclareResolveState = { ...state, combatants: state.combatants.filter((c) => c.id !== combatantId) };
     return accept(s, [{ type: "combatantRemoved", round: s.round, combatantId }]);
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = rosterRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const s = updateCombatant(state, combatantId, (c) => ({ ...c, defeated }));
     return accept(s, [{ type: "defeatedChanged", round: s.round, combatantId }]);
   },
@@ -1004,13 +1004,10 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     return accept({ ...state, budget: budget + 0 }, [{ type: "budgetChanged", round: state.round }]);
   },
 
-  recordIP(state, { combatantId, total, modifier }, who) {
-    const c = findById(state.combatants, combatantId);
-    if (c === undefined) return refuse("unknownCombatant", combatantId);
-    if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
-    if (!isIPValue(total) || !isIPValue(modifier)) return refuse("invalidValue", combatantId);
-    // Once per combat: after the start only a combatant that has not rolled (a joiner) rolls.
-    if (started(state) && c.ip !== null) return refuse("ipAlreadyRolled", combatantId);
+  recordIP(state, command, who) {
+    const why = refusalChecks.recordIP(state, command, who);
+    if (why !== null) return why;
+    const { combatantId, total, modifier } = command;
     const s = updateCombatant(state, combatantId, (x) => ({
       ...x,
       ip: { total: total + 0, modifier: modifier + 0 },
@@ -1019,17 +1016,14 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     return accept(s, [{ type: "ipRecorded", round: s.round, combatantId }]);
   },
 
-  addIPChange(state, { combatantId, changeId, cause, amount, duration }, who) {
-    if (!who.isGM) return refuse("notGM");
+  addIPChange(state, command, who) {
+    const why = refusalChecks.addIPChange(state, command, who);
+    if (why !== null) return why;
+    const { combatantId, changeId, cause, amount, duration } = command;
     const c = findById(state.combatants, combatantId);
-    if (c === undefined) return refuse("unknownCombatant", combatantId);
-    if (!isCause(cause) || !isIPValue(amount) || !isRecord(duration)) return refuse("invalidValue", combatantId);
     const lastRound = lastRoundOf(state, duration);
-    if (lastRound === undefined) return refuse("invalidValue", combatantId);
-    if (c.ipChanges.length >= MAX_IP_CHANGES) return refuse("invalidValue", combatantId);
-    if (changeId !== undefined && (!isId(changeId) || c.ipChanges.some((x) => x.id === changeId))) {
-      return refuse("invalidValue", combatantId);
-    }
+    // Both are there: the refusal check found them.
+    if (c === undefined || lastRound === undefined) return refuse("invalidValue", combatantId);
     const id = changeId ?? freshChangeId(c);
     const change: IPChange = { id, cause: cause.trim(), amount: amount + 0, lastRound };
     const s = updateCombatant(state, combatantId, (x) => ({ ...x, ipChanges: [...x.ipChanges, change] }));
@@ -1037,11 +1031,10 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     return accept(s, events);
   },
 
-  removeIPChange(state, { combatantId, changeId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    const c = findById(state.combatants, combatantId);
-    if (c === undefined) return refuse("unknownCombatant", combatantId);
-    if (!c.ipChanges.some((x) => x.id === changeId)) return refuse("unknownIPChange", combatantId);
+  removeIPChange(state, command, who) {
+    const why = refusalChecks.removeIPChange(state, command, who);
+    if (why !== null) return why;
+    const { combatantId, changeId } = command;
     const s = updateCombatant(state, combatantId, (x) => ({
       ...x,
       ipChanges: x.ipChanges.filter((y) => y.id !== changeId),
@@ -1061,10 +1054,10 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     return accept(s, [{ type: "tieOrdered", round: s.round }]);
   },
 
-  setConditions(state, { combatantId, bleeding, dazed, stunned }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-    if (![bleeding, dazed, stunned].every((v) => isWhole(v, MAX_CONDITION))) return refuse("invalidValue", combatantId);
+  setConditions(state, command, who) {
+    const why = refusalChecks.setConditions(state, command, who);
+    if (why !== null) return why;
+    const { combatantId, bleeding, dazed, stunned } = command;
     const s = updateCombatant(state, combatantId, (c) => ({
       ...c,
       conditions: { bleeding: bleeding + 0, dazed: dazed + 0, stunned: stunned + 0 },
@@ -1099,18 +1092,9 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     return accept(s, [{ type: "declared", round: s.round, combatantId }], "turn");
   },
 
-  nextTurn(state, _command, who) {
-    if (!started(state)) return refuse("notStarted");
-    if (tiePending(state)) return refuse("ipTiePending");
-    if (state.phase === "resolve") {
-      const current = currentResolver(state);
-      if (current === null) return refuse("wrongStep");
-      if (!canControl(who, current)) return refuse("notYourTurn", current);
-    } else if (!who.isGM) {
-      // Declaring is done by declaring; only the GM skips a declarer, a roll or confirms the upkeep.
-      const current = currentDeclarer(state);
-      return current === null ? refuse("notGM") : refuse("notDeclared", current);
-    }
+  nextTurn(state, command, who) {
+    const why = refusalChecks.nextTurn(state, command, who);
+    if (why !== null) return why;
     const events: DeclareResolveEvent[] = [];
     const s = advance(state, events);
     return accept(s, events, stepKind(state.round, s.round));
@@ -1250,12 +1234,12 @@ function rosterRefusal(
 }
 
 /**
- * The refusal checks of the commands probed once per combatant, and of the next turn: each is the
- * check its handler makes before it builds the new state (and then always accepts), so that a
- * trial builds none. The property test (test/rules/declare-resolve-allowed.property.test.ts) holds
- * the two to agree.
+ * The refusal checks of the commands probed once per combatant, and of the next turn: each handler
+ * makes its check first, then builds the new state (and always accepts), so a trial by the check
+ * builds none. The property test (test/rules/declare-resolve-allowed.property.test.ts) compares the
+ * two ways.
  */
-const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> = {
+const refusalChecks = {
   // One probe, but its handler moves the round on (a resolved turn, a step of the round).
   nextTurn(state, _command, who) {
     if (!started(state)) return refuse("notStarted");
@@ -1265,6 +1249,7 @@ const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> =
       if (current === null) return refuse("wrongStep");
       if (!canControl(who, current)) return refuse("notYourTurn", current);
     } else if (!who.isGM) {
+      // Declaring is done by declaring; only the GM skips a declarer, a roll or confirms the upkeep.
       const current = currentDeclarer(state);
       return current === null ? refuse("notGM") : refuse("notDeclared", current);
     }
@@ -1283,6 +1268,7 @@ const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> =
     if (c === undefined) return refuse("unknownCombatant", combatantId);
     if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
     if (!isIPValue(total) || !isIPValue(modifier)) return refuse("invalidValue", combatantId);
+    // Once per combat: after the start only a combatant that has not rolled (a joiner) rolls.
     if (started(state) && c.ip !== null) return refuse("ipAlreadyRolled", combatantId);
     return null;
   },
@@ -1305,7 +1291,7 @@ const refusalChecks: RefusalChecks<DeclareResolveState, DeclareResolveCommand> =
     if (!c.ipChanges.some((x) => x.id === changeId)) return refuse("unknownIPChange", combatantId);
     return null;
   },
-};
+} satisfies RefusalChecks<DeclareResolveState, DeclareResolveCommand>;
 
 /** What this user may do now (each per-combatant action names its combatant). */
 export function declareResolveAllowed(state: DeclareResolveState, who: Requester): readonly AllowedAction[] {
