@@ -891,16 +891,23 @@ function hesitateRefusal(
   return null;
 }
 
+/** Why `who` may not act for the character in a pass now (a pass running, the character there and theirs), or null. */
+function passActorRefusal(state: SidesState, combatantId: string, who: Requester): Outcome<SidesState> | null {
+  const wrong = needPass(state);
+  if (wrong !== null) return wrong;
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
+  return null;
+}
+
 /** Why `who` may not make this reaction now, or null (then `react` accepts it). */
 function reactRefusal(
   state: SidesState,
   { combatantId, kind }: SidesCommandOf<"react">,
   who: Requester,
 ): Outcome<SidesState> | null {
-  const wrong = needPass(state);
+  const wrong = passActorRefusal(state, combatantId, who);
   if (wrong !== null) return wrong;
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
   const d = declarationOf(state, combatantId);
   if (d === undefined) return refuse("notDeclared", combatantId);
   if (d.hesitated) return refuse("hesitated", combatantId);
@@ -916,10 +923,8 @@ function slowDownRefusal(
   { combatantId, after }: SidesCommandOf<"slowDown">,
   who: Requester,
 ): Outcome<SidesState> | null {
-  const wrong = needPass(state);
+  const wrong = passActorRefusal(state, combatantId, who);
   if (wrong !== null) return wrong;
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
   if (includesId(state.done, combatantId)) return refuse("alreadyActed", combatantId);
   if (state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("alreadySlowed", combatantId);
   if (!includesId(passOrder(state), combatantId)) return refuse("notInPass", combatantId);
@@ -935,10 +940,8 @@ function letPassRefusal(
   { combatantId }: SidesCommandOf<"letPass">,
   who: Requester,
 ): Outcome<SidesState> | null {
-  const wrong = needPass(state);
+  const wrong = passActorRefusal(state, combatantId, who);
   if (wrong !== null) return wrong;
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-  if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
   if (!state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("notSlowed", combatantId);
   if (passCurrent(state) !== combatantId) return refuse("notYourTurn", combatantId);
   return null;
