@@ -28,28 +28,32 @@ function isKeyed(value: unknown): value is KeyedEntry {
 
 /**
  * Whether two contexts (plain data: objects, arrays, strings, numbers, booleans, null) are equal,
- * key by key; in any doubt (a value of another kind, a key present in one only) they are not.
+ * key by key; in any doubt (a value of another kind, a key present in one only) they are not. It
+ * runs on every row of every render, so it allocates nothing: the keys are counted as they are
+ * walked, and a value shared by both (a control made once, `controls.ts`) is equal at once.
  */
 export function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return typeof a !== "number" || !Number.isNaN(a);
+  if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+  const list = Array.isArray(a);
+  if (list !== Array.isArray(b)) return false;
+  if (list) {
+    const [x, y] = [a as unknown[], b as unknown[]];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i] && !sameData(x[i], y[i])) return false;
     return true;
   }
-  if (
-    Array.isArray(b) ||
-    Object.getPrototypeOf(a) !== Object.prototype ||
-    Object.getPrototypeOf(b) !== Object.prototype
-  )
-    return false;
+  if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  for (const key of keys) if (!Object.hasOwn(y, key) || !sameData(x[key], y[key])) return false;
-  return true;
+  let keys = 0;
+  // Plain objects inherit no enumerable key, so `for…in` walks their own keys.
+  for (const key in x) {
+    keys++;
+    if (!Object.hasOwn(y, key) || (x[key] !== y[key] && !sameData(x[key], y[key]))) return false;
+  }
+  for (const _key in y) keys--;
+  return keys === 0;
 }
 
 /**
