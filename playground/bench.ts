@@ -388,11 +388,17 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     hold.active = false;
     if (!hold.asked) throw new Error("A turn advance did not ask the tracker to render.");
   }, RUNS);
-  const warm = await time(() => Promise.resolve(), RUNS);
-  const first = await time(async () => {
-    for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
-    await Promise.resolve();
-  }, RUNS);
+  // `?only=change` times the turn advance alone (to profile it by hand); the other figures read 0.
+  const skip = { ms: 0, bare: 1, phases: {} };
+  const only = params.get("only");
+  const warm = only === "change" ? skip : await time(() => Promise.resolve(), RUNS);
+  const first =
+    only === "change"
+      ? skip
+      : await time(async () => {
+          for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
+          await Promise.resolve();
+        }, RUNS);
 
   const list = tracker.element.querySelector<HTMLElement>(".si-list");
   const overflowX = Array.from(tracker.element.querySelectorAll<HTMLElement>(".structured-initiative, .si-row")).some(
