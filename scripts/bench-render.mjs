@@ -43,13 +43,15 @@ const TARGETS = {
 /**
  * Page loads per mode, view and size (env BENCH_REPEAT), and renders per figure and load after 5
  * warm-up ones (env BENCH_RUNS); each figure is the median of a load's renders, then the median
- * over loads. Fewer at 200 combatants (every step there is a full Combat write and settle, and the
- * set-up takes one command per combatant), so that the whole run stays within minutes.
+ * over loads. Three loads each: with one load at 200 combatants, a load that fell in one of this
+ * machine's slow spells set the figure (two runs of the same build differed by up to half in a
+ * ratio; with three loads, by a fifth at most). Fewer renders at 200 (every step there is a full
+ * Combat write and settle), so that the whole run stays within about five minutes.
  */
 const REPEAT = process.env.BENCH_REPEAT === undefined ? null : Math.max(1, Number(process.env.BENCH_REPEAT));
-const repeatFor = (n) => REPEAT ?? (n >= 200 ? 1 : 2);
+const LOADS = REPEAT ?? 3;
 const RUNS = process.env.BENCH_RUNS === undefined ? null : Math.max(5, Number(process.env.BENCH_RUNS));
-const runsFor = (n) => RUNS ?? (n >= 200 ? 10 : 20);
+const runsFor = (n) => RUNS ?? (n >= 200 ? 15 : 20);
 
 /** One load of the bench page; resolves with its result. */
 async function measurePage(page, address) {
@@ -132,7 +134,7 @@ export async function benchRender() {
       for (const view of VIEWS)
         for (const n of SIZES) {
           const runs = [];
-          for (let run = 0; run < repeatFor(n); run++) {
+          for (let run = 0; run < LOADS; run++) {
             runs.push(await measurePage(page, `${url}bench.html?n=${n}&mode=${mode}&view=${view}&runs=${runsFor(n)}`));
             const at = ((Date.now() - started) / 1000).toFixed(0);
             process.stderr.write(`  ${mode} ${view} ${n}: load ${run + 1} done (${at} s)\n`);
@@ -159,7 +161,7 @@ if (process.argv[1] === import.meta.filename) {
   const figures = await benchRender();
   const f = (x) => x.toFixed(2);
   const timer = figures.renders.every((r) => r.isolated) ? "microsecond timer" : "0.1 ms timer";
-  const plan = SIZES.map((n) => `${runsFor(n)} renders x ${repeatFor(n)} loads at ${n}`).join(", ");
+  const plan = SIZES.map((n) => `${runsFor(n)} renders x ${LOADS} loads at ${n}`).join(", ");
   console.log(
     `\nTracker render (Chromium headless, ms; each figure the median of a page load's renders after 5 warm-up ` +
       `ones, then the median over loads: ${plan} (reduced to keep the run short; BENCH_RUNS and BENCH_REPEAT ` +
