@@ -34,8 +34,6 @@ export interface RowContext {
   readonly ready: ControlContext | null;
   /** The data of the mode's row partial. */
   readonly mode: object | null;
-  /** Unchanged since the last render, whose element the patch keeps (set by the tracker, never here). */
-  readonly kept?: boolean;
 }
 
 /** A choice in the mode select. */

@@ -41,7 +41,7 @@ import {
   type ControlFactory,
   type Localiser,
 } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const D = "DeclareResolve";
@@ -148,7 +148,7 @@ export interface TieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** An entry of a queue (kept by renders while it does not change: `keepKey`). */
+/** An entry of a queue (found again across renders by `keepKey`). */
 export interface QueueEntryContext extends KeyedEntry {
   readonly name: string;
   readonly actions: string;

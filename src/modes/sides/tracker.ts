@@ -30,7 +30,7 @@ import {
 import { clockView } from "./glue";
 import { clock as pageClock } from "../../foundry/clock";
 import { formatCount, type ControlContext, type ControlFactory } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = "Sides";
@@ -159,7 +159,7 @@ export interface SidesTieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** One entry of the pass order (kept by renders while it does not change: `keepKey`). */
+/** One entry of the pass order (found again across renders by `keepKey`). */
 export interface PassEntryContext extends KeyedEntry {
   readonly name: string;
   readonly done: boolean;
