@@ -21,7 +21,6 @@ import {
   runAt,
   runLength,
   turnKeyOf,
-  viewOf,
 } from "./engine";
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
@@ -189,7 +188,7 @@ export function bindMode<S, C extends Command>(
     upgradedFrom: Json | undefined,
     kept?: LoadedEncounter<S>,
   ): BoundEncounter<S> {
-    const view = viewOf(definition, state);
+    const view = definition.view(state);
     const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
@@ -217,7 +216,7 @@ export function bindMode<S, C extends Command>(
         stored: written,
         update,
         events,
-        view: viewOf(definition, next.state),
+        view: definition.view(next.state),
         before: view,
         state: next.state,
         turnBefore: turnKey,

@@ -411,16 +411,9 @@ function compareSpeed(
   return (joined.get(a.id) ?? 0) - (joined.get(b.id) ?? 0);
 }
 
-/** Joining places by id, computed once per state (states are never mutated). */
-const joinIndexes = new WeakMap<readonly DeclareResolveCombatant[], ReadonlyMap<string, number>>();
-
+/** Joining places by id. */
 function joinIndex(state: DeclareResolveState): ReadonlyMap<string, number> {
-  let index = joinIndexes.get(state.combatants);
-  if (index === undefined) {
-    index = new Map(state.combatants.map((c, i) => [c.id, i]));
-    joinIndexes.set(state.combatants, index);
-  }
-  return index;
+  return new Map(state.combatants.map((c, i) => [c.id, i]));
 }
 
 function sortedBySpeed(
@@ -436,23 +429,8 @@ function sortedBySpeed(
  * and the same modifier that the GM has not (fully) ordered. Each set fastest first as it stands.
  */
 export function pendingTies(state: DeclareResolveState): readonly (readonly string[])[] {
-  return memo(tieCache, state, findTies);
+  return findTies(state);
 }
-
-/** Derived data per state object: states are never mutated, so what is derived from one stays true. */
-function memo<T>(
-  cache: WeakMap<DeclareResolveState, T>,
-  state: DeclareResolveState,
-  derive: (s: DeclareResolveState) => T,
-): T {
-  const hit = cache.get(state);
-  if (hit !== undefined) return hit;
-  const value = derive(state);
-  cache.set(state, value);
-  return value;
-}
-
-const tieCache = new WeakMap<DeclareResolveState, readonly (readonly string[])[]>();
 
 function findTies(state: DeclareResolveState): readonly (readonly string[])[] {
   const groups = new Map<string, DeclareResolveCombatant[]>();
@@ -632,11 +610,9 @@ interface TurnEntry {
   readonly done: boolean;
 }
 
-const turnCache = new WeakMap<DeclareResolveState, readonly TurnEntry[]>();
-
 /** Every resolution turn of the round, done or not, in resolution order. */
 function allTurns(state: DeclareResolveState): readonly TurnEntry[] {
-  return memo(turnCache, state, listTurns);
+  return listTurns(state);
 }
 
 function listTurns(state: DeclareResolveState): readonly TurnEntry[] {

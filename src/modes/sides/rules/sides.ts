@@ -342,22 +342,6 @@ export function isGMSide(state: SidesState, sideId: string): boolean {
 
 /** Who rolls for a side: the GM's pick, else the member with the best initiative score (ties: first to join). */
 export function sideRoller(state: SidesState, sideId: string): string | null {
-  let byState = rollers.get(state);
-  if (byState === undefined) {
-    byState = new Map();
-    rollers.set(state, byState);
-  }
-  const known = byState.get(sideId);
-  if (known !== undefined) return known;
-  const roller = findRoller(state, sideId);
-  byState.set(sideId, roller);
-  return roller;
-}
-
-/** Each state's rollers by side, found once (states are never mutated; a tracker row asks per row). */
-const rollers = new WeakMap<SidesState, Map<string, string | null>>();
-
-function findRoller(state: SidesState, sideId: string): string | null {
   const side = findById(state.sides, sideId);
   if (side === undefined) return null;
   const members = state.combatants.filter((c) => c.sideId === sideId);
@@ -476,20 +460,8 @@ export function declaringSides(state: SidesState): readonly string[] {
 
 /** A character's declaration this round, if it has declared (or hesitated). */
 export function declarationOf(state: SidesState, combatantId: string): Declaration | undefined {
-  const list = state.declarations;
-  if (list.length < 16) return list.find((d) => d.combatantId === combatantId);
-  let index = declarationIndexes.get(list);
-  if (index === undefined) {
-    const built = new Map<string, Declaration>();
-    for (const d of list) if (!built.has(d.combatantId)) built.set(d.combatantId, d);
-    declarationIndexes.set(list, built);
-    index = built;
-  }
-  return index.get(combatantId);
+  return state.declarations.find((d) => d.combatantId === combatantId);
 }
-
-/** Declarations by combatant, for long lists (states are never mutated). */
-const declarationIndexes = new WeakMap<readonly Declaration[], ReadonlyMap<string, Declaration>>();
 
 function declaredCount(state: SidesState, combatantId: string): number {
   const d = declarationOf(state, combatantId);
