@@ -474,24 +474,6 @@ export function currentDeclarer(state: SidesState): string | null {
   return declarationOrder(state).find((id) => declarationOf(state, id) === undefined) ?? null;
 }
 
-/** Derived orders of each state, worked out once (states are never mutated; a tracker asks per row). */
-interface Derived {
-  declaration?: readonly string[];
-  natural?: readonly string[];
-  pass?: readonly string[];
-  ranking?: readonly string[];
-}
-const derivedOrders = new WeakMap<SidesState, Derived>();
-
-function derived(state: SidesState): Derived {
-  let d = derivedOrders.get(state);
-  if (d === undefined) {
-    d = {};
-    derivedOrders.set(state, d);
-  }
-  return d;
-}
-
 /** A combatant's facts as they are now. */
 function currentFacts(c: SidesCombatant): HeldFacts {
   return { combatantId: c.id, sideId: c.sideId, dexterity: c.dexterity, perception: c.perception };
@@ -508,8 +490,6 @@ function factsOf(state: SidesState, c: SidesCombatant): HeldFacts {
  */
 export function declarationOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "declaration") return [];
-  const d = derived(state);
-  if (d.declaration !== undefined) return d.declaration;
   const facts = state.combatants.map((c) => factsOf(state, c));
   const order = state.sideOrder.flatMap((sideId) =>
     stableSort(
@@ -517,7 +497,6 @@ export function declarationOrder(state: SidesState): readonly string[] {
       (a, b) => compareDiceCodes(trait(a.perception), trait(b.perception)),
     ).map((f) => f.combatantId),
   );
-  d.declaration = order;
   return order;
 }
 
@@ -527,14 +506,10 @@ export function declarationOrder(state: SidesState): readonly string[] {
  */
 export function naturalOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "pass") return [];
-  const d = derived(state);
-  if (d.natural !== undefined) return d.natural;
   const actors = state.declarations
     .filter((x) => !x.hesitated && x.actions.length >= state.pass)
     .map((x) => x.combatantId);
-  const natural = stableSort(actors, actorComparator(state));
-  d.natural = natural;
-  return natural;
+  return stableSort(actors, actorComparator(state));
 }
 
 /**
@@ -544,13 +519,9 @@ export function naturalOrder(state: SidesState): readonly string[] {
  */
 export function passOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "pass") return [];
-  const d = derived(state);
-  if (d.pass !== undefined) return d.pass;
   const out = new Set([...state.done, ...state.due]);
   const slowed = new Set(state.slowed.map((entry) => entry.combatantId));
-  const order = [...state.done, ...state.due, ...naturalOrder(state).filter((id) => !out.has(id) && !slowed.has(id))];
-  d.pass = order;
-  return order;
+  return [...state.done, ...state.due, ...naturalOrder(state).filter((id) => !out.has(id) && !slowed.has(id))];
 }
 
 /**
@@ -558,14 +529,10 @@ export function passOrder(state: SidesState): readonly string[] {
  * orders; joining order): the tracker's order all round.
  */
 function ranking(state: SidesState): readonly string[] {
-  const d = derived(state);
-  if (d.ranking !== undefined) return d.ranking;
-  const order = stableSort(
+  return stableSort(
     state.combatants.map((c) => c.id),
     actorComparator(state),
   );
-  d.ranking = order;
-  return order;
 }
 
 /** The current pass number during the passes, else null. */
