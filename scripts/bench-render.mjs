@@ -18,7 +18,9 @@
 // server port, 5191 unless set; the baseline's is the next one up); BENCH_BASELINE (a folder holding
 // a built copy of the module at the baseline, with node_modules, or `none` to time this build alone)
 // or BENCH_BASELINE_REF (the commit the bench builds into a temporary folder when BENCH_BASELINE is
-// unset, 30afb78 unless set; the folder is kept for the next run).
+// unset, 30afb78 unless set; the folder is kept for the next run); BENCH_ALSO (a comma list of
+// more such folders, timed alongside in the same way, each printed with its turn advance, command
+// and first render, to compare variants of the code; no verdict).
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
@@ -169,6 +171,8 @@ export async function benchRender() {
   const port = Number(process.env.BENCH_PORT ?? 5191);
   const builds = [{ name: "this", ...(await servePlayground(root, port)) }];
   if (baseDir !== null) builds.push({ name: "base", ...(await servePlayground(baseDir, port + 1)) });
+  for (const [i, dir] of list("BENCH_ALSO", "").entries())
+    builds.push({ name: path.resolve(dir), ...(await servePlayground(path.resolve(dir), port + 2 + i)) });
   const profile = mkdtempSync(path.join(os.tmpdir(), "si-bench-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -183,10 +187,11 @@ export async function benchRender() {
     for (const mode of MODES)
       for (const view of VIEWS)
         for (const n of SIZES) {
-          const runs = { this: [], base: [] };
+          const runs = Object.fromEntries(builds.map((b) => [b.name, []]));
           for (let load = 0; load < LOADS; load++) {
-            // The builds take turns at going first.
-            const order = load % 2 === 0 ? builds : [...builds].reverse();
+            // The builds take turns at going first (and last).
+            const turned = [...builds.slice(load % builds.length), ...builds.slice(0, load % builds.length)];
+            const order = load % 2 === 0 ? turned : turned.reverse();
             for (const build of order)
               runs[build.name].push(
                 await measurePage(page, `${build.url}bench.html?n=${n}&mode=${mode}&view=${view}&runs=${runsFor(n)}`),
@@ -195,8 +200,19 @@ export async function benchRender() {
             process.stderr.write(`  ${mode} ${view} ${n}: load ${load + 1} done (${at} s)\n`);
           }
           const r = medianOfRuns(runs.this);
-          const base = runs.base.length === 0 ? null : medianOfRuns(runs.base);
-          renders.push({ ...r, base, loads: LOADS, renders: runsFor(n), verdicts: verdicts(r, base) });
+          const base = runs.base === undefined ? null : medianOfRuns(runs.base);
+          const also = Object.fromEntries(
+            builds
+              .filter((b) => b.name !== "this" && b.name !== "base")
+              .map((b) => [b.name, medianOfRuns(runs[b.name])]),
+          );
+          renders.push({ ...r, base, also, loads: LOADS, renders: runsFor(n), verdicts: verdicts(r, base) });
+          // Each figure as it is done (a long run that stops part-way keeps what it measured).
+          const brief = (x) =>
+            [x.changeMs, x.commandMs, x.fullMs, x.firstMs].map((v) => v?.toFixed(2) ?? "-").join("/");
+          process.stderr.write(
+            `  ${mode} ${view} ${n} (turn advance/command/whole/first ms): ${builds.map((b) => `${b.name} ${brief(b.name === "this" ? r : b.name === "base" ? base : also[b.name])}`).join("; ")}\n`,
+          );
         }
   } finally {
     await context.close();
@@ -288,6 +304,13 @@ if (process.argv[1] === import.meta.filename) {
   console.log(line(head));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const row of rows) console.log(line(row));
+  const others = figures.renders.flatMap((r) => Object.entries(r.also).map(([dir, a]) => ({ r, dir, a })));
+  if (others.length > 0) console.log("also timed (turn advance, command, whole, first render; ms):");
+  for (const { r, dir, a } of others)
+    console.log(
+      `  ${r.mode} ${r.view} ${r.n}: this ${f(r.changeMs)}, ${f(r.commandMs)}, ${f(r.fullMs)}, ${f(r.firstMs)}; ` +
+        `${dir} ${f(a.changeMs)}, ${f(a.commandMs)}, ${f(a.fullMs)}, ${f(a.firstMs)}`,
+    );
   const verdictOf = (ok) => (ok === null ? "not judged (no baseline)" : ok ? "met" : "MISSED");
   const b = figures.bundle;
   console.log(

@@ -224,6 +224,22 @@ export function bindMode<S, C extends Command>(
       };
     };
 
+    // What this revision is asked again and again (each render of each tracker), worked out once: it
+    // depends on the stored state and history alone, which this object was loaded from and keeps.
+    const allowedBy = new Map<string, readonly AllowedAction[]>();
+    const undoTargets = new Map<"previousTurn" | "previousRound", TurnView | null>();
+    const findUndoTarget = (type: "previousTurn" | "previousRound"): TurnView | null => {
+      if (isEmpty(stored.history)) return null;
+      const loaded = history();
+      if (loaded === null) return null;
+      try {
+        return undoPreview(definition, loaded.encounter, type);
+      } catch (error) {
+        if (error instanceof UnreadableSnapshot) return null;
+        throw error;
+      }
+    };
+
     return {
       mode: definition.id,
       rev: stored.rev,
@@ -231,17 +247,15 @@ export function bindMode<S, C extends Command>(
       view,
       turnKey,
       state,
-      allowed: (who) => definition.allowed(state, who),
+      allowed(who) {
+        const key = `${who.userId}|${String(who.isGM)}|${who.owns.join(",")}`;
+        let actions = allowedBy.get(key);
+        if (actions === undefined) allowedBy.set(key, (actions = definition.allowed(state, who)));
+        return actions;
+      },
       undoTarget(type) {
-        if (isEmpty(stored.history)) return null;
-        const loaded = history();
-        if (loaded === null) return null;
-        try {
-          return undoPreview(definition, loaded.encounter, type);
-        } catch (error) {
-          if (error instanceof UnreadableSnapshot) return null;
-          throw error;
-        }
+        if (!undoTargets.has(type)) undoTargets.set(type, findUndoTarget(type));
+        return undoTargets.get(type) ?? null;
       },
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
