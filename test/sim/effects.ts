@@ -4,8 +4,8 @@
  * combat event is announced to it, and the action it takes. v13 has none of this (its effects keep
  * `duration.startRound`/`startTurn` and nothing expires them).
  *
- * Each behaviour is tagged `@behaviour` with its `@source` (test/unit/sim-sources.test.ts lists them
- * and fails on a behaviour without one). Where no public page says how core computes a thing, the
+ * Each behaviour is tagged with what it does and its source (test/unit/sim-sources.test.ts lists
+ * them and fails on a behaviour without one). Where no public page says how core computes a thing, the
  * tag says so and what the sim assumes instead.
  */
 import type { Dict } from "./utils.js";

@@ -280,7 +280,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     readonly [OPERATOR_IDENTIFIER] = "ForcedReplacement";
     constructor(readonly value: unknown) {}
   }
-  /** On v14, every `-=key`/`==key` of an update logs the deprecation (the rqg issue's warning). */
+  /**
+   * @behaviour On v14, every `-=key`/`==key` of an update logs the deprecation.
+   * @source https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890 (the warning);
+   * https://foundryvtt.com/api/v14/modules/foundry.data.operators.html (the operators).
+   */
   const warnLegacyKeys = (data: unknown): void => {
     if (!v14 || !isPlainObject(data)) return;
     for (const [key, value] of Object.entries(data)) {
@@ -1581,8 +1585,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       };
     }
     /**
-     * v13 (https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html): who sees each
-     * roll mode. v14 deprecates it for `applyMode` (https://github.com/JohanFalt/Foundry_WoD20/issues/1396).
+     * @behaviour `ChatMessage.applyRollMode`: who sees each v13 roll mode; v14 deprecates it for
+     * `applyMode`, with a warning.
+     * @source https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html;
+     * https://github.com/JohanFalt/Foundry_WoD20/issues/1396 (v14's warning, since 14, until 16).
      */
     static applyRollMode(chatData: Dict, rollMode: string): Dict {
       if (v14) logCompatibilityWarning("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode.");
@@ -2082,6 +2088,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     registerMenu(namespace: string, key: string, data: Dict): void {
       menus.set(`${namespace}.${key}`, data);
     },
+    /**
+     * @behaviour v14 reads and writes the `core.rollMode` setting as `core.messageMode`, with a warning.
+     * @source https://github.com/JohanFalt/Foundry_WoD20/issues/1395 and
+     * https://github.com/Muttley/foundryvtt-fallout/issues/745 (the warning);
+     * https://github.com/foundryvtt/dnd5e/issues/6958 (`core.messageMode` replaces it).
+     */
     get(namespace: string, key: string): unknown {
       if (v14 && namespace === "core" && key === "rollMode") {
         logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
@@ -2239,9 +2251,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     onClick?: (event: Event, target: HTMLElement) => unknown;
   }
   /**
-   * An entry read the running generation's way. v14 still takes a v13 entry (its `name`, `condition`
-   * and `callback`), logging a deprecation warning for it, as v14 does for its renamed APIs until v16
-   * (the sim's reading: the v14 page documents only the new keys).
+   * @behaviour A context menu entry read the running generation's way; v14 still takes a v13 entry
+   * (`name`, `condition`, `callback`) and logs a deprecation warning for it.
+   * @source https://foundryvtt.com/api/v14/interfaces/foundry.ContextMenuEntry.html (the new keys);
+   * public v14 modules' notes, read through the search index: Beneos ("V14 deprecates
+   * ContextMenuEntry#name in favour of #label and warns when only `name` is present") and others
+   * ("ContextMenuEntry#callback is deprecated -> #onClick (support removed in v16)").
    */
   const menuItem = (
     item: ContextMenuEntry,
