@@ -70,7 +70,9 @@ async function write(
   if (step.started) Hooks.callAll("combatStart", combat, hookData);
   else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
   else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
-  const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
+  // The mode's record of the step, written with the step itself (every client reads the same one).
+  const stepFlags = module?.mirror?.stepFlags?.(combat, state, applied.events) ?? null;
+  const flags = { ...stepFlags, [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
   const combatants = mirror.changes;
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
