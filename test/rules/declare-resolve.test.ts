@@ -782,7 +782,8 @@ describe("Step 3: resolve in initiative order, from the highest to the lowest", 
 
   it("a player ends the turn of its own combatant only; the GM any", () => {
     const s = declareAll(battle, { alice: [MELEE], bob: [MELEE] });
-    expect(refusal(apply(s, next, BOB))).toEqual({ code: "notYourTurn", combatantId: "alice" });
+    // It is Alice's turn: only her owner or the GM ends it (issue 27 item 3).
+    expect(refusal(apply(s, next, BOB))).toEqual({ code: "notOwner", combatantId: "alice" });
     const after = must(s, next, ALICE);
     expect(after.step).toBe("turn");
     expect(currentResolver(after.state)).toBe("bob");

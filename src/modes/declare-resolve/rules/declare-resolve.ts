@@ -1247,11 +1247,12 @@ const refusalChecks = {
     if (state.phase === "resolve") {
       const current = currentResolver(state);
       if (current === null) return refuse("wrongStep");
-      if (!canControl(who, current)) return refuse("notYourTurn", current);
+      // It is the resolver's turn: only its owner or the GM ends it.
+      if (!canControl(who, current)) return refuse("notOwner", current);
     } else if (!who.isGM) {
       // Declaring is done by declaring; only the GM skips a declarer, a roll or confirms the upkeep.
       const current = currentDeclarer(state);
-      return current === null ? refuse("notGM") : refuse("notDeclared", current);
+      return current === null ? refuse("notGM") : refuse("skipDeclarerGM", current);
     }
     return null;
   },
@@ -1424,5 +1425,6 @@ export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareReso
   allowed: declareResolveAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: declareResolveTurnKey,
 };
