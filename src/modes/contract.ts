@@ -130,6 +130,11 @@ export interface ModeRow {
   readonly acted?: boolean;
   /** The row's combatant is waiting out of the order (a delay). */
   readonly waiting?: boolean;
+  /**
+   * The i18n key of the "now" badge when this row is the current one and the step is not an action
+   * (a declaration: "Declaring"); absent: "Acting now".
+   */
+  readonly currentLabel?: string;
 }
 
 /** What a mode's tracker returns. */

@@ -1234,3 +1234,21 @@ describe("every code and step this mode adds has its message", () => {
     expect(typeof Step[step]).toBe("string");
   });
 });
+
+describe("NOW and NEXT (issue 27 item 4)", () => {
+  it("never name the same combatant twice, in the declarations and the resolution", () => {
+    // Alice (the fastest) declares last and resolves first; she alone acts, twice in a row.
+    let s = battle;
+    const seen: string[] = [];
+    for (let guard = 0; guard < 60 && s.round === battle.round; guard++) {
+      const { current, next: upNext } = declareResolveMode.view(s);
+      seen.push(`${current ?? "-"}>${upNext ?? "-"}`);
+      if (current !== null) expect(upNext, `${currentStep(s)}: ${current}`).not.toBe(current);
+      const declarer = currentDeclarer(s);
+      const actions = declarer === "alice" ? [JAB, JAB] : [];
+      s = declarer === null ? must(s, next).state : must(s, declare(declarer, ...actions)).state;
+    }
+    // While she resolves her first action, nobody else comes this round.
+    expect(seen).toContain("alice>-");
+  });
+});

@@ -15,6 +15,7 @@ const row = (id: string, name: string, isCurrent = false): RowContext => ({
   initiative: "",
   hasInitiative: false,
   isCurrent,
+  currentLabel: "STRUCTURED_INITIATIVE.Tracker.Current",
   isNext: false,
   owned: false,
   hidden: false,

@@ -1166,10 +1166,23 @@ function viewOrder(state: DeclareResolveState): string[] {
   return [...head, ...rest];
 }
 
+/**
+ * Who comes next: the first combatant after the current one, in this round, that is someone else
+ * (a resolver with a second action in a row, or the last declarer who resolves first, is not named
+ * twice). Steps with nobody (the upkeep) are passed over; null when the round ends first.
+ */
 function nextOf(state: DeclareResolveState): string | null {
   if (!started(state) || tiePending(state)) return null;
-  const after = advance(state, []);
-  return after.round === state.round ? currentOf(after) : null;
+  const now = currentOf(state);
+  let s = state;
+  for (let guard = 0; guard < 4 * (state.combatants.length + 2); guard++) {
+    const after = advance(s, []);
+    if (after.round !== state.round || after === s) return null;
+    const who = currentOf(after);
+    if (who !== null && who !== now) return who;
+    s = after;
+  }
+  return null;
 }
 
 function view(state: DeclareResolveState): TurnView {
