@@ -260,13 +260,13 @@ export function bindMode<S, C extends Command>(
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
         const command = definition.parseCommand(data);
-        if (command === null) return { code: "malformedCommand" };
+        if (command === null) return { code: unparsed(definition, data) };
         const outcome = definition.apply(state, command, who);
         return outcome.ok ? null : outcome.refusal;
       },
       apply(data, who, historyLimit, requestId) {
         const command = isUndo(data) ? data : definition.parseCommand(data);
-        if (command === null) return { ok: false, refusal: { code: "malformedCommand" } };
+        if (command === null) return { ok: false, refusal: { code: unparsed(definition, data) } };
         const loaded = history();
         if (loaded === null) return { ok: false, refusal: { code: "corrupted" } };
         let outcome;
@@ -347,4 +347,17 @@ function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previ
   if (typeof data !== "object" || data === null) return false;
   const type = (data as { type?: unknown }).type;
   return type === "previousTurn" || type === "previousRound";
+}
+
+/**
+ * Why data the mode could not parse is refused: a command of a type this mode does not know (another
+ * mode's) is not part of this mode; anything else is malformed.
+ */
+function unparsed<S, C extends Command>(
+  definition: ModeDefinition<S, C>,
+  data: unknown,
+): "unknownCommand" | "malformedCommand" {
+  const type = typeof data === "object" && data !== null ? (data as { type?: unknown }).type : undefined;
+  const known = definition.commandTypes;
+  return typeof type === "string" && known !== undefined && !known.has(type) ? "unknownCommand" : "malformedCommand";
 }

@@ -67,6 +67,7 @@ export const REFUSAL_CODES = [
   "alreadyDeclared",
   "hesitated",
   "notDeclared",
+  "skipDeclarerGM",
   "tooManyActions",
   "notInPass",
   "alreadySlowed",
@@ -74,6 +75,7 @@ export const REFUSAL_CODES = [
   "slotPassed",
   "notCurrentSlot",
   "slotTaken",
+  "slotClaimed",
   "wrongSlotKind",
   "alreadyClaimed",
   "notClaimed",
@@ -165,6 +167,12 @@ export interface ModeDefinition<S, C extends Command> {
   isRosterCommand(command: C): boolean;
   /** Commands are untrusted data from the network: narrow them. */
   parseCommand(data: unknown): C | null;
+  /**
+   * The command types this mode knows (undo aside): a command of another type that `parseCommand`
+   * rejects (another mode's `setDefeated`) is refused as not part of this mode (`unknownCommand`),
+   * not as malformed.
+   */
+  readonly commandTypes?: ReadonlySet<string>;
   /**
    * Where `previousRound` may land: the first kept snapshot of the previous round for which this
    * holds (a round that opens with rolls nobody wants to lose starts after them). Absent, or when no

@@ -21,6 +21,8 @@ export interface RowContext {
   readonly initiative: string;
   readonly hasInitiative: boolean;
   readonly isCurrent: boolean;
+  /** The i18n key of the current row's badge. */
+  readonly currentLabel: string;
   readonly isNext: boolean;
   readonly owned: boolean;
   readonly hidden: boolean;
@@ -196,6 +198,7 @@ export function buildTrackerContext(
       initiative: initiative === null ? "" : String(initiative),
       hasInitiative: initiative !== null,
       isCurrent,
+      currentLabel: extra?.currentLabel ?? "STRUCTURED_INITIATIVE.Tracker.Current",
       isNext,
       owned: !isGM && owned.has(id),
       hidden,

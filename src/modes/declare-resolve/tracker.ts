@@ -446,6 +446,8 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
         controls,
         ready: null,
         acted: started && state.phase === "resolve" && row.turnsLeft === 0 && !row.current,
+        // The declarer declares: its badge says so, not "Acting now".
+        ...(state.phase === "declare" ? { currentLabel: `${K}.Declaring` } : {}),
         data: {
           needsRoll: needRoll.has(id),
           hasIP: row.baseIP !== null,

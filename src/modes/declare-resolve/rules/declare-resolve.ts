@@ -1142,10 +1142,23 @@ function viewOrder(state: DeclareResolveState): string[] {
   return [...head, ...rest];
 }
 
+/**
+ * Who comes next: the first combatant after the current one, in this round, that is someone else
+ * (a resolver with a second action in a row, or the last declarer who resolves first, is not named
+ * twice). Steps with nobody (the upkeep) are passed over; null when the round ends first.
+ */
 function nextOf(state: DeclareResolveState): string | null {
   if (!started(state) || tiePending(state)) return null;
-  const after = advance(state, []);
-  return after.round === state.round ? currentOf(after) : null;
+  const now = currentOf(state);
+  let s = state;
+  for (let guard = 0; guard < 4 * (state.combatants.length + 2); guard++) {
+    const after = advance(s, []);
+    if (after.round !== state.round || after === s) return null;
+    const who = currentOf(after);
+    if (who !== null && who !== now) return who;
+    s = after;
+  }
+  return null;
 }
 
 function view(state: DeclareResolveState): TurnView {
@@ -1223,11 +1236,12 @@ const refusalChecks = {
     if (state.phase === "resolve") {
       const current = currentResolver(state);
       if (current === null) return refuse("wrongStep");
-      if (!canControl(who, current)) return refuse("notYourTurn", current);
+      // It is the resolver's turn: only its owner or the GM ends it.
+      if (!canControl(who, current)) return refuse("notOwner", current);
     } else if (!who.isGM) {
       // Declaring is done by declaring; only the GM skips a declarer, a roll or confirms the upkeep.
       const current = currentDeclarer(state);
-      return current === null ? refuse("notGM") : refuse("notDeclared", current);
+      return current === null ? refuse("notGM") : refuse("skipDeclarerGM", current);
     }
     return null;
   },
@@ -1400,5 +1414,6 @@ export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareReso
   allowed: declareResolveAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: declareResolveTurnKey,
 };

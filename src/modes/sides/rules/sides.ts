@@ -1094,7 +1094,11 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       if (missing !== undefined) return refuse("initiativeMissing", sideRoller(state, missing) ?? undefined);
       return pendingSideTies(state).length > 0 ? refuse("tiePending") : refuse("noCombatants");
     }
-    if (state.step === "declaration") return refuse("notDeclared", currentDeclarer(state) ?? undefined);
+    if (state.step === "declaration") {
+      // Declaring is done by declaring (or hesitating): a player cannot skip a declarer.
+      const declarer = currentDeclarer(state) ?? undefined;
+      return refuse(who.isGM ? "notDeclared" : "skipDeclarerGM", declarer);
+    }
     const current = passCurrent(state);
     if (current === null) return refuse("wrongStep");
     // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
@@ -1444,6 +1448,7 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: sidesTurnKey,
   // Previous round keeps the round's side rolls: it lands where the declaration step began.
   roundStart: (state) => state.started && state.step !== "initiative",
