@@ -28,6 +28,7 @@ async function setup(n: number): Promise<{ sim: Sim; combat: SimCombat }> {
     ...benchWorld(n, [ALICE], (i) => ({ attributes: { init: { mod: i % 5 } } })),
     settings: {
       "structured-initiative.defaultMode": "individual",
+      "structured-initiative.initiativeSource": "formula",
       "structured-initiative.initiativeFormula": "1d20",
       "structured-initiative.modifierFormula": "@attributes.init.mod",
       "structured-initiative.historyLimit": 1000,

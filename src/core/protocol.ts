@@ -13,6 +13,7 @@ export const GLUE_REFUSAL_CODES = [
   "unknownMode",
   "noOwnedCombatant",
   "invalidFormula",
+  "noSystemRoll",
   "missingActor",
   "notStructured",
   "writeFailed",

@@ -12,7 +12,7 @@ export function rollModeFor(combatant: Combatant.Implementation | undefined, ask
   return asked ?? (combatant?.hidden === true ? "private" : currentRollMode());
 }
 
-/** The mode core passes inside `Combat#rollInitiative`'s chat message options, if any. */
+/** The mode a caller asked for in `Combat#rollInitiative`'s options (either generation's form), if any. */
 export function askedRollMode(options: Combat.InitiativeOptions | undefined): RollMode | undefined {
   return askedMode(options);
 }

@@ -247,13 +247,32 @@ export function currentRollMode(): RollMode {
 }
 
 /**
- * The mode a caller asked for in `Combat#rollInitiative`'s `messageOptions` (core passes the chat
- * mode there: `rollMode` in v13, `messageMode` in v14), if any.
+ * What core says when a caller still passes the mode in `messageOptions.rollMode` on v14 (the
+ * option is deprecated since 14, until 16, for the top-level `messageMode`: dnd5e PR #7370 moves its
+ * initiative dialog to `initiativeOptions: {messageMode}` to fix the warning; a public v14 system's
+ * `Combat#rollInitiative` override repeats core's warning and maps the old value).
  */
-export function askedRollMode(options: { messageOptions?: unknown } | undefined): RollMode | undefined {
-  const asked = options?.messageOptions;
-  if (!isRecord(asked)) return undefined;
-  return rollModeOf(generation() >= 14 ? (asked.messageMode ?? asked.rollMode) : asked.rollMode);
+export const LEGACY_INITIATIVE_MODE_WARNING =
+  "The rollMode option of Combat#rollInitiative messageOptions is deprecated in favor of the `messageMode` option, a string key of CONFIG.ChatMessage.modes";
+
+/**
+ * The mode a caller asked for in `Combat#rollInitiative`'s (or `rollAll`'s, `rollNPC`'s) options, if
+ * any: v14's top-level `messageMode`, or the older `messageOptions.rollMode`. On v14 the older form is
+ * still honoured, with core's deprecation warning, and wins as it does in core (which maps it onto
+ * `messageMode`). v13 knows only `messageOptions.rollMode`; a top-level `messageMode` (a caller
+ * written for v14) is honoured there too, since it can only mean that mode.
+ */
+export function askedRollMode(options: unknown): RollMode | undefined {
+  if (!isRecord(options)) return undefined;
+  const asked = isRecord(options.messageOptions) ? options.messageOptions : {};
+  const legacy = "rollMode" in asked ? rollModeOf(asked.rollMode) : undefined;
+  if ("rollMode" in asked && generation() >= 14) {
+    const utils = foundry.utils as unknown as {
+      logCompatibilityWarning(message: string, options: { since: number; until: number }): void;
+    };
+    utils.logCompatibilityWarning(LEGACY_INITIATIVE_MODE_WARNING, { since: 14, until: 16 });
+  }
+  return legacy ?? rollModeOf(options.messageMode) ?? rollModeOf(asked.messageMode);
 }
 
 /** Post an evaluated roll to chat with `data`, seen as `mode` says; the created message, if any. */

@@ -202,6 +202,7 @@ describe("undo: previous turn and previous round restore the exact earlier struc
     const sim = await world({
       settings: {
         "structured-initiative.defaultMode": "individual",
+        "structured-initiative.initiativeSource": "formula",
         "structured-initiative.initiativeFormula": "1d20",
         "structured-initiative.modifierFormula": "@attributes.init.mod",
         "structured-initiative.historyLimit": 3,
@@ -238,6 +239,7 @@ describe("undo: previous turn and previous round restore the exact earlier struc
       users: DEFAULT_USERS.map((u) => (u.id === GM ? u : { ...u, connect: false })),
       settings: {
         "structured-initiative.defaultMode": "individual",
+        "structured-initiative.initiativeSource": "formula",
         "structured-initiative.initiativeFormula": "1d20",
         "structured-initiative.modifierFormula": "@attributes.init.mod",
         "structured-initiative.historyLimit": 200,

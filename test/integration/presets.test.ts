@@ -63,7 +63,9 @@ function systemWorld(
     actors,
     scenes: SCENES,
     system: { id: systemId, title: systemId, initiative: "1d20" },
-    settings: { [`${MODULE}.defaultMode`]: mode, ...(extra.settings ?? {}) },
+    // The individual check from the world's formulas: these are the presets the GM is offered when
+    // choosing a formula over the system's own roll (test/integration/system-initiative.test.ts).
+    settings: { [`${MODULE}.defaultMode`]: mode, [`${MODULE}.initiativeSource`]: "formula", ...(extra.settings ?? {}) },
   });
 }
 

@@ -57,9 +57,13 @@ export const SCENES: JsonObject[] = [
   },
 ];
 
-/** Settings every test world uses: individual mode by default, the modifier read from the actors. */
+/**
+ * Settings every test world uses: individual mode by default, its check the world's formula (a d20
+ * plus the modifier read from the actors) rather than the system's roll.
+ */
 export const SETTINGS = {
   "structured-initiative.defaultMode": "individual",
+  "structured-initiative.initiativeSource": "formula",
   "structured-initiative.initiativeFormula": "1d20",
   "structured-initiative.modifierFormula": "@attributes.init.mod",
 };

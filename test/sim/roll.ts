@@ -363,15 +363,20 @@ export function createRollClass(env: RollEnv) {
       return this.dice.length === 0;
     }
 
-    evaluateSync(): this {
+    /**
+     * `minimize` / `maximize` give every die its least or greatest face and draw nothing
+     * (https://foundryvtt.com/api/v13/classes/foundry.dice.Roll.html#evaluate).
+     */
+    evaluateSync({ minimize = false, maximize = false }: { minimize?: boolean; maximize?: boolean } = {}): this {
       if (this._evaluated) throw new Error("The Roll has already been evaluated");
       if (!this.ast) throw this.error ?? new Error("Invalid roll");
-      this._total = evaluateNode(this.ast, (f) => env.drawDie(f));
+      const draw = (faces: number): number => (minimize ? 1 : maximize ? faces : env.drawDie(faces));
+      this._total = evaluateNode(this.ast, draw);
       this._evaluated = true;
       return this;
     }
-    async evaluate(_options: Dict = {}): Promise<this> {
-      return this.evaluateSync();
+    async evaluate(options: Dict = {}): Promise<this> {
+      return this.evaluateSync({ minimize: options.minimize === true, maximize: options.maximize === true });
     }
     async roll(options: Dict = {}): Promise<this> {
       return this.evaluate(options);

@@ -1020,20 +1020,38 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return Combat.updateDocuments(updates);
     }
 
-    /** https://foundryvtt.com/api/classes/foundry.documents.Combat.html#rollInitiative */
+    /**
+     * https://foundryvtt.com/api/classes/foundry.documents.Combat.html#rollInitiative. v13 takes the
+     * mode in `messageOptions.rollMode`. v14 takes it as the top-level `messageMode` option; the old
+     * `messageOptions.rollMode` still works, mapped to v14's words, with a deprecation warning
+     * (since 14, until 16): dnd5e PR #7370 ("Fixes deprecation warning") moves its initiative
+     * dialog to `initiativeOptions: {messageMode}`, and a public v14 system's override of this
+     * method (`SciFiCombat#rollInitiative`, in the search tool's code index) repeats core's warning.
+     */
     async rollInitiative(
       ids: string | string[],
       {
         formula = null,
         updateTurn = true,
+        messageMode,
         messageOptions = {},
-      }: { formula?: string | null; updateTurn?: boolean; messageOptions?: Dict } = {},
+      }: { formula?: string | null; updateTurn?: boolean; messageMode?: string; messageOptions?: Dict } = {},
     ): Promise<this> {
       const list = typeof ids === "string" ? [ids] : ids;
       const currentId = this.combatant?.id;
-      // v13 reads `core.rollMode` and `messageOptions.rollMode`; v14 `core.messageMode` and `messageOptions.messageMode`.
       const modeKey = v14 ? "messageMode" : "rollMode";
       const chatMode = game.settings.get("core", modeKey);
+      // v13 reads `messageOptions.rollMode` only; v14 the top-level `messageMode`, or the old form.
+      let asked: unknown = v14 ? messageMode : messageOptions.rollMode;
+      const extra: Dict = { ...messageOptions };
+      if (v14 && "rollMode" in messageOptions) {
+        logCompatibilityWarning(
+          "The rollMode option of Combat#rollInitiative messageOptions is deprecated in favor of the `messageMode` option, a string key of CONFIG.ChatMessage.modes",
+          { since: 14, until: 16 },
+        );
+        asked = modernMode(String(messageOptions.rollMode));
+        delete extra.rollMode;
+      }
       const updates: Dict[] = [];
       const messages: Dict[] = [];
       for (const [i, id] of list.entries()) {
@@ -1053,13 +1071,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
             flavor: game.i18n.format("COMBAT.RollsInitiative", { name: combatant.name }),
             flags: { "core.initiativeRoll": true },
           },
-          messageOptions,
+          extra,
         );
         const chatData = (await roll.toMessage(messageData, { create: false })) as Dict;
-        const asked = v14 && !("messageMode" in messageOptions) && "rollMode" in messageOptions ? "rollMode" : modeKey;
-        chatData[asked] =
-          asked in messageOptions
-            ? messageOptions[asked]
+        chatData[modeKey] =
+          typeof asked === "string"
+            ? asked
             : combatant.hidden
               ? v14
                 ? "gm"

@@ -3,6 +3,7 @@ import { MODULE_PATH } from "../../constants";
 
 /** World setting keys of the `individual` check. */
 export const INDIVIDUAL_SETTINGS = {
+  initiativeSource: "initiativeSource",
   initiativeFormula: "initiativeFormula",
   modifierFormula: "modifierFormula",
   flatFootedStatus: "flatFootedStatus",

@@ -1,7 +1,7 @@
 /**
- * Foundry glue of the `individual` mode: initiative checks rolled with Foundry's `Roll` from the
- * configured formulas, posted to chat with the roll mode, and recorded through the rules; group
- * checks; flat-footed shown as an optional status effect.
+ * Foundry glue of the `individual` mode: initiative checks rolled the way the game system rolls them
+ * (`Combatant#getInitiativeRoll`), or from the formulas the GM chose, posted to chat with the roll
+ * mode, and recorded through the rules; group checks; flat-footed shown as an optional status effect.
  */
 import { I18N } from "../../constants";
 import { FLAT_FOOTED_STATUS } from "./constants";
@@ -13,7 +13,7 @@ import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
-import { flatFootedAsStatus, initiativeFormulas } from "./settings";
+import { flatFootedAsStatus, initiativeFormulas, initiativeSource } from "./settings";
 
 /** The individual state of a combat, or null when it is not an individual encounter. */
 export function individualState(combat: Combat.Implementation): IndividualState | null {
@@ -55,13 +55,75 @@ function checkFormula(speaker: Combatant.Implementation, modifier: number): stri
   return die === null || !Roll.validate(formula) ? null : formula;
 }
 
-/** A rolled check: its total and the chat message it was posted in (the proof a command sends). */
+/**
+ * The game system's own initiative roll for a combatant, unevaluated: `Combatant#getInitiativeRoll()`
+ * (https://foundryvtt.com/api/v13/classes/foundry.documents.Combatant.html#getinitiativeroll), which core
+ * builds from `CONFIG.Combat.initiative.formula` or the system's manifest formula with the actor's roll
+ * data, and a system may override with its own (dnd5e: advantage, exhaustion, its tie-break). Null when
+ * the system gives none, or throws for this actor.
+ */
+function systemRoll(combatant: Combatant.Implementation): Roll | null {
+  try {
+    const roll: unknown = combatant.getInitiativeRoll();
+    return roll instanceof Roll && Roll.validate(roll.formula) ? roll : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The results an evaluated roll's dice kept (a dropped die of an advantage roll is not active). */
+function keptDice(roll: Roll): number {
+  let sum = 0;
+  for (const die of roll.dice)
+    for (const result of die.results)
+      if (result.active !== false && Number.isFinite(result.result)) sum += result.result;
+  return sum;
+}
+
+/**
+ * The modifier of an evaluated system roll: what it adds to its dice (its total less the kept dice),
+ * which ranks ties and sets a group's modifier; rounded to a millionth, so that equal modifiers read
+ * from different totals (15.14 − 10 and 16.14 − 11) stay equal.
+ */
+function rollModifier(roll: Roll): number | null {
+  const total = totalOf(roll);
+  return total === null ? null : Math.round((total - keptDice(roll)) * 1e6) / 1e6;
+}
+
+/**
+ * A combatant's initiative modifier before any roll (for a group): the world's modifier formula, or the
+ * modifier of the system's roll, read by evaluating it at its least (every die at its minimum, which
+ * rolls nothing: https://foundryvtt.com/api/v13/classes/foundry.dice.Roll.html#evaluate).
+ */
+async function modifierFor(combatant: Combatant.Implementation): Promise<number | null> {
+  if (initiativeSource() === "formula") {
+    const data = rollDataOf(combatant);
+    return data === null ? null : evaluateModifier(initiativeFormulas().modifier, data);
+  }
+  const roll = systemRoll(combatant);
+  if (roll === null) return null;
+  await roll.evaluate({ minimize: true, allowInteractive: false });
+  return rollModifier(roll);
+}
+
+/** The roll of `speaker`'s check, unevaluated: the system's own, or `die + modifier` from the settings. */
+function checkRoll(speaker: Combatant.Implementation, modifier: number): Roll | null {
+  if (initiativeSource() === "system") return systemRoll(speaker);
+  const formula = checkFormula(speaker, modifier);
+  return formula === null ? null : new Roll(formula);
+}
+
+/** A rolled check: its total, its modifier and the chat message it was posted in (the proof a command sends). */
 export interface RolledCheck {
   readonly total: number;
+  readonly modifier: number;
   readonly messageId: string;
 }
 
-/** Roll the check `die + modifier`, post it to chat and return it, or null if it cannot roll. */
+/**
+ * Roll `speaker`'s check (the system's roll, or `die + modifier` from the settings), post it to chat
+ * and return it, or null if it cannot roll (said to the user).
+ */
 export async function rollCheck(
   combat: Combat.Implementation,
   speaker: Combatant.Implementation,
@@ -69,27 +131,49 @@ export async function rollCheck(
   flavor: string,
   rollMode: RollMode | undefined,
 ): Promise<RolledCheck | null> {
-  const formula = checkFormula(speaker, modifier);
-  if (formula === null) {
-    notifyRefusal(combat, "invalidFormula");
+  const roll = checkRoll(speaker, modifier);
+  if (roll === null) {
+    notifyRefusal(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", speaker.id ?? undefined);
     return null;
   }
-  const roll = new Roll(formula);
   await roll.evaluate();
+  const rolled = initiativeSource() === "system" ? rollModifier(roll) : modifier;
   const messageId = await postRoll(roll, speaker, flavor, rollMode);
   const total = totalOf(roll);
-  return total === null || messageId === null ? null : { total, messageId };
+  return total === null || rolled === null || messageId === null ? null : { total, modifier: rolled, messageId };
 }
 
-/** Whether one roll is the check of `speaker` at `modifier` and came to `total`. */
+/**
+ * Whether one roll is the check of `speaker` at `modifier` and came to `total`: the formula the
+ * settings give (or the system's roll for the actor as it stands now) and the total.
+ */
 function isCheckRoll(
   roll: Roll | undefined,
   speaker: Combatant.Implementation | undefined,
   modifier: number,
   total: unknown,
 ): boolean {
-  const formula = speaker === undefined ? null : checkFormula(speaker, modifier);
-  return roll !== undefined && formula !== null && rolledWith(roll, formula) && totalOf(roll) === total;
+  if (roll === undefined || speaker === undefined || totalOf(roll) !== total) return false;
+  if (initiativeSource() === "system") {
+    const expected = systemRoll(speaker);
+    return expected !== null && roll.formula === expected.formula && rollModifier(roll) === modifier;
+  }
+  const formula = checkFormula(speaker, modifier);
+  return formula !== null && rolledWith(roll, formula);
+}
+
+/**
+ * The member a group's check is rolled for: the first with the group's (lowest) modifier, whose own
+ * roll is the check at that modifier.
+ */
+function groupSpeaker(combat: Combat.Implementation, state: IndividualState, groupId: string) {
+  const modifier = groupModifier(state, groupId);
+  const members = groupMembers(state, groupId);
+  const lowest =
+    initiativeSource() === "system"
+      ? members.find((id) => state.combatants.find((c) => c.id === id)?.modifier === modifier)
+      : members[0];
+  return lowest === undefined ? undefined : combat.combatants.get(lowest);
 }
 
 /**
@@ -101,8 +185,10 @@ export const INDIVIDUAL_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
     const { combatantId, total, modifier } = command as { combatantId?: unknown; total?: unknown; modifier?: unknown };
     const combatant = typeof combatantId === "string" ? combat.combatants.get(combatantId) : undefined;
     const data = combatant === undefined ? null : rollDataOf(combatant);
-    if (data === null || rolls.length !== 1) return false;
-    const expected = await evaluateModifier(initiativeFormulas().modifier, data);
+    if (data === null || rolls.length !== 1 || typeof modifier !== "number") return false;
+    // The system's roll carries its modifier; the world's modifier formula is read for the actor now.
+    const expected =
+      initiativeSource() === "system" ? modifier : await evaluateModifier(initiativeFormulas().modifier, data);
     return expected !== null && expected === modifier && isCheckRoll(rolls[0], combatant, expected, total);
   },
   recordGroupInitiative(combat, command, rolls) {
@@ -110,9 +196,7 @@ export const INDIVIDUAL_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
     const state = individualState(combat);
     if (state === null || typeof groupId !== "string" || rolls.length !== 1) return Promise.resolve(false);
     const modifier = groupModifier(state, groupId);
-    const speaker = groupMembers(state, groupId)
-      .map((id) => combat.combatants.get(id))
-      .find((c) => c !== undefined);
+    const speaker = groupSpeaker(combat, state, groupId);
     return Promise.resolve(modifier !== null && isCheckRoll(rolls[0], speaker, modifier, total));
   },
   recordRollOff(combat, command, rolls) {
@@ -175,15 +259,17 @@ async function rollOne(
   if (!game.user.isGM && !combatant.isOwner) return refused(combat, "notOwner", id);
   const data = rollDataOf(combatant);
   if (data === null) return refused(combat, "missingActor", id);
-  const modifier = await evaluateModifier(initiativeFormulas().modifier, data);
+  // The world's modifier is read first; the system's roll brings its own.
+  const system = initiativeSource() === "system";
+  const modifier = system ? 0 : await evaluateModifier(initiativeFormulas().modifier, data);
   if (modifier === null) return refused(combat, "invalidFormula", id);
   const command = { type: "recordInitiative", combatantId: id, total: 0, modifier };
   const early = precheck(combat, command);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
   const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode);
-  if (rolled === null) return { ok: false, code: "invalidFormula" };
-  return submit(combat, { ...command, total: rolled.total, rolls: [rolled.messageId] });
+  if (rolled === null) return { ok: false, code: system ? "noSystemRoll" : "invalidFormula", combatantId: id };
+  return submit(combat, { ...command, total: rolled.total, modifier: rolled.modifier, rolls: [rolled.messageId] });
 }
 
 async function rollGroup(
@@ -194,21 +280,19 @@ async function rollGroup(
 ): Promise<CommandResult> {
   if (!game.user.isGM) return refused(combat, "notGM");
   const modifier = groupModifier(state, groupId);
-  const speaker = groupMembers(state, groupId)
-    .map((id) => combat.combatants.get(id))
-    .find((c) => c !== undefined);
+  const speaker = groupSpeaker(combat, state, groupId);
   if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
   const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
   const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private");
-  if (rolled === null) return { ok: false, code: "invalidFormula" };
+  if (rolled === null) return { ok: false, code: initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula" };
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }
 
 /**
- * Put these NPCs into one initiative group (GM). Each member's modifier is read through the
- * modifier formula, since the group rolls with the lowest of them.
+ * Put these NPCs into one initiative group (GM). Each member's modifier is read (the world's modifier
+ * formula, or what the system's roll adds to its dice), since the group rolls with the lowest of them.
  */
 export async function groupCombatants(
   combat: Combat.Implementation,
@@ -222,14 +306,13 @@ export async function groupCombatants(
       results.push(refused(combat, "unknownCombatant"));
       continue;
     }
-    const data = rollDataOf(combatant);
-    if (data === null) {
+    if (rollDataOf(combatant) === null) {
       results.push(refused(combat, "missingActor", id));
       continue;
     }
-    const modifier = await evaluateModifier(initiativeFormulas().modifier, data);
+    const modifier = await modifierFor(combatant);
     if (modifier === null) {
-      results.push(refused(combat, "invalidFormula", id));
+      results.push(refused(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", id));
       continue;
     }
     results.push(await submit(combat, { type: "setGroup", combatantId: id, groupId, modifier }));
@@ -259,7 +342,7 @@ export function combatantsToRoll(combat: Combat.Implementation, npcsOnly: boolea
 
 function refused(
   combat: Combat.Implementation,
-  code: "notOwner" | "notGM" | "missingActor" | "invalidFormula" | "emptyGroup" | "unknownCombatant",
+  code: "notOwner" | "notGM" | "missingActor" | "invalidFormula" | "noSystemRoll" | "emptyGroup" | "unknownCombatant",
   combatantId?: string,
 ): CommandResult {
   notifyRefusal(combat, code, combatantId);

@@ -1,5 +1,6 @@
 /**
- * The `individual` sample: a d20 check plus the actor's initiative modifier.
+ * The `individual` sample: a d20 check plus the actor's initiative modifier (the world's formula: the
+ * playground's system has no initiative of its own).
  */
 import type { ModeSample } from "../contract";
 
@@ -8,7 +9,7 @@ export const individualSample: ModeSample = {
   id: "individual",
   label: "Individual initiative",
   order: 1,
-  settings: { initiativeFormula: "1d20", modifierFormula: "@attributes.init.mod" },
+  settings: { initiativeSource: "formula", initiativeFormula: "1d20", modifierFormula: "@attributes.init.mod" },
   actors: {
     Aria: { attributes: { init: { mod: 3 } } },
     Brom: { attributes: { init: { mod: 1 } } },

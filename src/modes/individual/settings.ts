@@ -1,6 +1,8 @@
 /**
- * World settings of the `individual` mode: the initiative check's die and modifier formulas (with
- * presets for common systems) and whether flat-footed is applied as a status effect.
+ * World settings of the `individual` mode: whether the initiative check is the game system's own
+ * roll (the default) or the world's formulas, the check's die and modifier formulas (with presets
+ * for common systems, used when the GM chooses them) and whether flat-footed is applied as a status
+ * effect.
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { registerDefinitions, type PresetContext, type SettingDefinition } from "../../foundry/setting-defs";
@@ -51,8 +53,21 @@ export function presetFor(context: PresetContext): InitiativePreset {
   }
 }
 
+/** Where the `individual` check comes from: the game system's own initiative roll, or the world's formulas. */
+export type InitiativeSource = "system" | "formula";
+
 /** The `individual` settings (registered at `init`, shown in the settings form). */
 export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
+  {
+    key: INDIVIDUAL_SETTINGS.initiativeSource,
+    name: "InitiativeSource",
+    type: "string",
+    choices: {
+      system: `${I18N}.Settings.InitiativeSource.system`,
+      formula: `${I18N}.Settings.InitiativeSource.formula`,
+    },
+    preset: () => "system",
+  },
   {
     key: INDIVIDUAL_SETTINGS.initiativeFormula,
     name: "InitiativeFormula",
@@ -79,7 +94,12 @@ export function registerIndividualSettings(): void {
   registerDefinitions(INDIVIDUAL_SETTING_DEFS);
 }
 
-/** The formulas of the `individual` check. */
+/** Where the `individual` check comes from (the system's roll unless the GM chose the formulas). */
+export function initiativeSource(): InitiativeSource {
+  return game.settings.get(MODULE_ID, INDIVIDUAL_SETTINGS.initiativeSource) === "formula" ? "formula" : "system";
+}
+
+/** The formulas of the `individual` check (used when the GM chose them). */
 export function initiativeFormulas(): InitiativePreset {
   return {
     die: game.settings.get(MODULE_ID, INDIVIDUAL_SETTINGS.initiativeFormula),

@@ -563,10 +563,18 @@ export async function rollSidesOf(
   return results;
 }
 
-/** Roll every side the current user may roll now (GM sides only for `npcsOnly`). */
-export async function rollAllSides(combat: Combat.Implementation, npcsOnly = false): Promise<CommandResult[]> {
+/**
+ * Roll every side the current user may roll now (GM sides only for `npcsOnly`), seen as the options
+ * ask (`Combat#rollAll` / `rollNPC` pass them on, as core does to `rollInitiative`).
+ */
+export async function rollAllSides(
+  combat: Combat.Implementation,
+  npcsOnly = false,
+  options?: Combat.InitiativeOptions,
+): Promise<CommandResult[]> {
+  const rollMode = askedRollMode(options);
   const results: CommandResult[] = [];
-  for (const sideId of sidesToRollFor(combat, npcsOnly)) results.push(await rollSide(combat, sideId));
+  for (const sideId of sidesToRollFor(combat, npcsOnly)) results.push(await rollSide(combat, sideId, rollMode));
   return results;
 }
 

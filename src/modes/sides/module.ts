@@ -40,8 +40,8 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   rolledResults: { recordSideRoll: checkSideRoll },
   initiative: {
     rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
-    rollAll: (combat) => rollAllSides(combat, false),
-    rollNPC: (combat) => rollAllSides(combat, true),
+    rollAll: (combat, options) => rollAllSides(combat, false, options),
+    rollNPC: (combat, options) => rollAllSides(combat, true, options),
   },
   mirror: {
     sync: syncSides,

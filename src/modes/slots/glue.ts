@@ -3,7 +3,7 @@
  * combatant) rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll
  * mode and recorded through the rules; the world's keep-slot policy passed on to running encounters.
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { slotsMode, type SlotsState } from "./rules/slots";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
@@ -14,6 +14,7 @@ import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
 import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
+import { ffgInitiativePool, hasSkills } from "./pools";
 
 /** The skills a `slots` initiative check can use. */
 export const SLOT_SKILLS = ["cool", "vigilance"] as const;
@@ -62,12 +63,35 @@ export async function setSlotsSkill(
 type PoolBuilder = (skillName: string, characteristic: string) => unknown;
 
 /**
- * The formula the game system's own pool builder gives for this check (Genesys: the combatant's
- * `getInitiativeRoll("Cool", "presence")`, which reads the actor's skill Items), or null when the
- * world does not use it, the combatant has none, or what it gives is not a valid roll.
+ * The system data a combatant's check reads. Star Wars FFG rolls a vehicle's initiative with its
+ * Pilot's skills (`_findActorForInitiative` in `modules/combat-ffg.js`: the crew member of the
+ * vehicle's `starwarsffg.crew` flag whose role is "Pilot"); a vehicle without one has no skills.
+ */
+function checkData(actor: Actor.Implementation): unknown {
+  // The actor type is the system's own ("vehicle"), which the types package cannot know.
+  if (game.system.id !== SYSTEM_IDS.starwarsffg || (actor.type as string) !== "vehicle") return actor.system;
+  const crew: unknown = actor.getFlag("starwarsffg" as never, "crew" as never);
+  const pilot = Array.isArray(crew)
+    ? (crew as unknown[]).find((member) => (member as { role?: unknown } | null)?.role === "Pilot")
+    : undefined;
+  const pilotId = (pilot as { actor_id?: unknown } | undefined)?.actor_id;
+  const pilotActor = typeof pilotId === "string" ? game.actors.get(pilotId) : undefined;
+  return pilotActor === undefined ? null : pilotActor.system;
+}
+
+/**
+ * The formula of the game system's own pool for this check, or null when the world does not use it,
+ * the system builds none for the combatant, or it is not a valid roll: Star Wars FFG's pool from the
+ * actor's (or its pilot's) data (`./pools.ts`); Genesys's from the combatant's own builder,
+ * `getInitiativeRoll("Cool", "presence")`, which reads the actor's skill Items.
  */
 function systemPoolFormula(combatant: Combatant.Implementation | undefined, skill: SlotSkill): string | null {
-  if (combatant === undefined || !slotsSystemPool()) return null;
+  const actor = combatant?.actor ?? null;
+  if (combatant === undefined || actor === null || !slotsSystemPool()) return null;
+  if (game.system.id === SYSTEM_IDS.starwarsffg) {
+    const pool = ffgInitiativePool(checkData(actor), SKILL_NAMES[skill]);
+    return pool !== null && Roll.validate(pool) ? pool : null;
+  }
   const builder = (combatant as unknown as { getInitiativeRoll?: unknown }).getInitiativeRoll;
   if (typeof builder !== "function") return null;
   try {
@@ -80,7 +104,7 @@ function systemPoolFormula(combatant: Combatant.Implementation | undefined, skil
 }
 
 /** The skill names a system's pool builder looks up (as Genesys names its skill Items). */
-const SKILL_NAMES: Readonly<Record<SlotSkill, string>> = { cool: "Cool", vigilance: "Vigilance" };
+const SKILL_NAMES = { cool: "Cool", vigilance: "Vigilance" } as const satisfies Record<SlotSkill, string>;
 
 /**
  * The formulas of one check, resolved against the actor, or null when one of them is malformed.
@@ -186,6 +210,10 @@ export async function rollSlotsChecks(
   });
   return rollEach(combat, ids, probeOf, async (combatant, actor) => {
     const probe = probeOf(combatant);
+    // A narrative-dice check reads skills or characteristics; an actor with neither (a vehicle
+    // without a pilot) is said so, rather than "invalid formula".
+    if (preset.scoring === "symbols" && !hasSkills(checkData(actor)))
+      return shownRefusal(combat, { ok: false, code: "noSkills", combatantId: probe.combatantId });
     const formulas = formulasFor(preset, probe.skill, actor.getRollData(), combatant);
     const scores = formulas === null ? null : await rollScores(combatant, formulas, probe.skill, rollMode);
     if (scores === null)

@@ -20,8 +20,8 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   rules: slotsMode,
   parseState: parseSlotsState,
   roster: SHARED_ROSTER,
-  // Its refusal codes are among the shared ones.
-  refusalCodes: [],
+  // Besides the shared ones: an actor without skills to roll a narrative-dice check with (a vehicle without a pilot).
+  refusalCodes: ["noSkills"],
   // The skill of a combatant's check is the GM's choice.
   gmOnlyCombatantKeys: [`flags.${MODULE_ID}.${SLOTS_SKILL_FLAG}`],
   rolledResults: { recordCheck: checkSlotsRolls },

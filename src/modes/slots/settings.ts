@@ -120,7 +120,7 @@ export const SLOTS_SETTING_DEFS: readonly SettingDefinition[] = [
     key: SLOTS_SETTINGS.slotsSystemPool,
     name: "SlotsSystemPool",
     type: "boolean",
-    preset: (context) => context.systemId === SYSTEM_IDS.genesys,
+    preset: (context) => context.systemId === SYSTEM_IDS.genesys || context.systemId === SYSTEM_IDS.starwarsffg,
   },
   keep("slotsKeepPC", "SlotsKeepPC", true),
   keep("slotsKeepNPC", "SlotsKeepNPC", false),
