@@ -88,6 +88,66 @@ describe("patching a part in place", () => {
     logged.mockRestore();
   });
 
+  /** A block of a mode's panel (no identity: matched by its place among blocks) holding a list of keyed entries. */
+  const block = (data: string, ...entries: string[]): string =>
+    `<div class="si-block"><h4>${data}</h4><ol data-si="${data}">${entries.join("")}</ol></div>`;
+  const entry = (key: string, text: string): string => `<li data-si-key="${key}"><span>${text}</span></li>`;
+  const keptEntry = (key: string): string => `<li data-si-key="${key}" data-si-kept=""></li>`;
+
+  it("keeps the live entries of kept placeholders inside a block that a new block before it pushed along (phases' intents after a roll)", () => {
+    // Before: the pools block, then the intents. After a hero's roll, a last-roll block comes first:
+    // by place, the intents' block meets the pools' live block, and its list is new there.
+    const live = el(
+      `<section>${block("pools")}${block("intents", entry("i1", "Blaster"), entry("i2", "Grab"))}</section>`,
+    );
+    document.body.append(live);
+    const [i1, i2] = Array.from(live.querySelectorAll("[data-si-key]"));
+    const after = `<section>${block("roll")}${block("pools")}${block("intents", keptEntry("i1"), keptEntry("i2"))}</section>`;
+    patched("", after, live);
+    expect(live.outerHTML).toBe(
+      el(
+        `<section>${block("roll")}${block("pools")}${block("intents", entry("i1", "Blaster"), entry("i2", "Grab"))}</section>`,
+      ).outerHTML,
+    );
+    expect(Array.from(live.querySelectorAll("[data-si-key]"))).toEqual([i1, i2]);
+  });
+
+  it("finds the live entry of a kept placeholder in another list than its own (declare-resolve's extra attacks when the queue goes)", () => {
+    // Before: the queue and the extra attacks. After: the queue is gone and the extra attacks' block
+    // meets the queue's live block by place, whose list does not hold the kept entry.
+    const live = el(
+      `<section>${block("queue", entry("t:a:1", "Aria"))}${block("extra", entry("t:a:2", "Aria 2"), entry("t:b:2", "Brom 2"))}</section>`,
+    );
+    document.body.append(live);
+    const extra = Array.from(live.querySelectorAll('[data-si="extra"] li'));
+    const after = `<section>${block("extra", keptEntry("t:a:2"), keptEntry("t:b:2"))}</section>`;
+    const rendered: Record<string, unknown> = { panel: el(`<div class="mine">${after}</div>`) };
+    const part = el(`<div class="mine"></div>`);
+    part.append(live);
+    document.body.append(part);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(tryPatchParts({ panel: part }, rendered, ["panel"], "mine")).toBe(true);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+    expect(part.innerHTML).toBe(
+      `<section>${block("extra", entry("t:a:2", "Aria 2"), entry("t:b:2", "Brom 2"))}</section>`,
+    );
+    expect(Array.from(part.querySelectorAll("li"))).toEqual(extra);
+  });
+
+  it("keeps a kept row that a new group wraps", () => {
+    const live = el(list(row("a", "Aria"), row("b", "Brom")));
+    document.body.append(live);
+    const [a] = Array.from(live.children);
+    const after = `<ol class="si-list"><li class="si-group"><ol>${`<li class="si-row" data-combatant-id="a" data-si-kept=""></li>`}</ol></li>${row("b", "Brom")}</ol>`;
+    patched("", after, live);
+    expect(live.outerHTML).toBe(
+      el(`<ol class="si-list"><li class="si-group"><ol>${row("a", "Aria")}</ol></li>${row("b", "Brom")}</ol>`)
+        .outerHTML,
+    );
+    expect(live.querySelector('[data-combatant-id="a"]')).toBe(a);
+  });
+
   it("adds and removes rows", () => {
     const live = el(list(row("a", "Aria"), row("b", "Brom")));
     document.body.append(live);

@@ -148,11 +148,54 @@ function edited(control: FormControl): boolean {
 }
 
 /**
+ * The live elements the fresh part's kept placeholders stand for, by tag and identity, found before
+ * the patch moves or removes anything: a placeholder whose live element is elsewhere than at its
+ * place (its list or block was matched with another, or is new) still gets it.
+ */
+type KeptTargets = ReadonlyMap<string, Element>;
+
+/** A kept element's key among the targets: its tag and identity (null without an identity). */
+function targetKey(element: Element): string | null {
+  const identity = identityKey(element);
+  return identity === null ? null : `${element.tagName}${identity}`;
+}
+
+function keptTargets(live: Element, fresh: Element): KeptTargets {
+  const targets = new Map<string, Element>();
+  const placeholders = Array.from(fresh.querySelectorAll(`[${KEPT_ATTRIBUTE}]`));
+  if (placeholders.length === 0) return targets;
+  const wanted = new Set(placeholders.map(targetKey));
+  for (const tag of new Set(placeholders.map((p) => p.tagName)))
+    for (const element of Array.from(live.getElementsByTagName(tag))) {
+      const key = targetKey(element);
+      if (key !== null && wanted.has(key)) targets.set(key, element);
+    }
+  return targets;
+}
+
+/**
+ * `fresh` (a node with no live match, about to be inserted) with each kept placeholder in it, or
+ * itself when it is one, replaced by the live element it stands for; throws when one has none.
+ */
+function withKeptElements(fresh: Element, kept: KeptTargets): Element {
+  const liveOf = (placeholder: Element): Element => {
+    const key = targetKey(placeholder);
+    const element = key === null ? undefined : kept.get(key);
+    if (element === undefined) throw new Error(`no live element for the kept ${key ?? placeholder.tagName}`);
+    return element;
+  };
+  if (fresh.hasAttribute(KEPT_ATTRIBUTE)) return liveOf(fresh);
+  for (const placeholder of Array.from(fresh.querySelectorAll(`[${KEPT_ATTRIBUTE}]`)))
+    placeholder.replaceWith(liveOf(placeholder));
+  return fresh;
+}
+
+/**
  * Morph `live` into `fresh` when they are the same kind of node (same name and identity) and
  * report true; report false, changing nothing, when `live` must be replaced by `fresh`.
  * `sameKind`: the caller already found them unequal but of the same name and identity.
  */
-function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind = false): boolean {
+function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, kept: KeptTargets, sameKind = false): boolean {
   if (!sameKind) {
     if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) return false;
     if (live.isEqualNode(fresh)) {
@@ -172,7 +215,7 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
     return true;
   }
   syncAttributes(was, will);
-  morphChildren(was, will, result);
+  morphChildren(was, will, result, kept);
   result.patched++;
   return true;
 }
@@ -182,7 +225,7 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
  * identity) as the one at its place. Morphs them pairwise and reports true; reports false, having
  * changed nothing, when the children were added, removed or reordered.
  */
-function morphInPlace(live: Element, fresh: Element, result: PatchResult): boolean {
+function morphInPlace(live: Element, fresh: Element, result: PatchResult, kept: KeptTargets): boolean {
   const was = live.childNodes;
   const will = fresh.childNodes;
   if (was.length !== will.length) return false;
@@ -198,31 +241,33 @@ function morphInPlace(live: Element, fresh: Element, result: PatchResult): boole
   // Same kind, so each pair is morphed in place (no child is added, removed or moved here).
   for (const i of differ) {
     const [a, b] = [was[i], will[i]];
-    if (a !== undefined && b !== undefined) morph(a, b, result, true);
+    if (a !== undefined && b !== undefined) morph(a, b, result, kept, true);
   }
   return true;
 }
 
 /** Morph the children of `live` into those of `fresh`, matched by key, in `fresh`'s order. */
-function morphChildren(live: Element, fresh: Element, result: PatchResult): void {
-  if (morphInPlace(live, fresh, result)) return;
+function morphChildren(live: Element, fresh: Element, result: PatchResult, kept: KeptTargets): void {
+  if (morphInPlace(live, fresh, result, kept)) return;
   const old = new Map(keyed(live.childNodes));
   const position = new Map<ChildNode, number>();
   for (const [i, node] of Array.from(live.childNodes).entries()) position.set(node, i);
   const wanted: ChildNode[] = [];
   for (const [key, node] of keyed(fresh.childNodes)) {
     const prior = old.get(key);
-    if (prior !== undefined && morph(prior, node, result)) {
+    if (prior !== undefined && morph(prior, node, result, kept)) {
       wanted.push(prior);
       old.delete(key);
       continue;
     }
-    if (node.nodeType === 1 && (node as Element).hasAttribute(KEPT_ATTRIBUTE))
-      throw new Error(`no live element for the kept ${key}`);
-    wanted.push(node);
-    result.replaced++;
+    // Inserted as it is, but for the kept placeholders in it (or itself one): each becomes its live element.
+    const inserted = node.nodeType === 1 ? withKeptElements(node as Element, kept) : node;
+    if (inserted === node) result.replaced++;
+    else result.kept++;
+    wanted.push(inserted);
   }
-  for (const node of old.values()) node.remove();
+  // A live node taken into an inserted one (a kept element) is no longer here to remove.
+  for (const node of old.values()) if (node.parentNode === live) node.remove();
   // Kept nodes already in order stay where they are (the longest run in their old order); only
   // the others move, so a row that changes place does not move the rows around it.
   const stay = inOrder(wanted.map((node) => position.get(node) ?? -1));
@@ -303,8 +348,9 @@ export function patchChildren(live: Element, fresh: Element): PatchResult {
   const focusAnchors = hadFocus === null ? [] : anchorsOf(hadFocus, live);
   const selection = hadFocus !== null ? selectionOf(hadFocus) : null;
   const result: PatchResult = { kept: 0, patched: 0, replaced: 0 };
+  const kept = keptTargets(live, fresh);
   syncAttributes(live, fresh);
-  morphChildren(live, fresh, result);
+  morphChildren(live, fresh, result, kept);
   for (const state of edits) {
     const target = state.control.isConnected ? state.control : findAgain(live, state.control, state.anchors);
     if (target !== null) restoreEdit(state, target);

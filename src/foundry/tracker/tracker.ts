@@ -38,6 +38,12 @@ function keptElements(root: Element): Map<string, Element> {
 /** The attribute of a disclosure filled on use: its kind (see `#opened`). */
 const FILL_ATTRIBUTE = "data-si-fill";
 
+/**
+ * The render option of {@link SICombatTracker.renderFreshParts}: a context with nothing kept, that
+ * changes nothing the tracker remembers between renders.
+ */
+const FRESH_OPTION = "structuredInitiativeFresh";
+
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
 /** The key of a system-default encounter's mode select data in the render context. */
@@ -160,7 +166,39 @@ export function createTrackerClass(Base: TrackerClass) {
       }
       const opened = (kind: string, id: string): boolean => this.#opened.get(kind)?.has(id) === true;
       const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null, opened);
-      return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#keptRows(combat, data) });
+      const fresh = (options as Record<string, unknown>)[FRESH_OPTION] === true;
+      const module =
+        data === null ? null : fresh ? { ...data, opened: this.#openedContext() } : this.#keptRows(combat, data);
+      return Object.assign(context, { [CONTEXT_KEY]: module });
+    }
+
+    /**
+     * Test hook of the render oracle (`test/oracle/render-oracle.ts`); the module never calls it.
+     * Every part as a first render of the current state renders it, with the disclosures the user
+     * opened: rendered aside, with nothing kept, and nothing of this tracker changed (its live parts,
+     * what it last rendered). Parts are elements where there is a DOM, markup where there is none.
+     */
+    async renderFreshParts(): Promise<Record<string, unknown>> {
+      type Options = Parameters<SICombatTracker["_prepareContext"]>[0];
+      const options: Record<string, unknown> = { force: true, [FRESH_OPTION]: true };
+      const configure = options as unknown as Parameters<SICombatTracker["_configureRenderParts"]>[0];
+      options.parts = Object.keys(this._configureRenderParts(configure));
+      const context = await this._prepareContext(options as unknown as Options);
+      const rendered = await this._renderHTML(
+        context,
+        options as unknown as Parameters<SICombatTracker["_renderHTML"]>[1],
+      );
+      return rendered as Record<string, unknown>;
+    }
+
+    /** The disclosures filled on use that the user opened, as the context gives them to templates. */
+    #openedContext(): Record<string, Record<string, true>> {
+      return Object.fromEntries(
+        Array.from(this.#opened, ([kind, ids]) => [
+          kind,
+          Object.fromEntries(Array.from(ids, (id) => [id, true as const])),
+        ]),
+      );
     }
 
     /**
@@ -185,13 +223,7 @@ export function createTrackerClass(Base: TrackerClass) {
       const { data: marked, rendered } = markKept(data, before, live);
       this.#rowsRendered = rendered;
       this.#rowsScope = scope;
-      const opened = Object.fromEntries(
-        Array.from(this.#opened, ([kind, ids]) => [
-          kind,
-          Object.fromEntries(Array.from(ids, (id) => [id, true as const])),
-        ]),
-      );
-      return { ...marked, opened };
+      return { ...marked, opened: this.#openedContext() };
     }
 
     /**
