@@ -65,7 +65,8 @@ function fire(target: Element, type: string): void {
 function typeInto(client: SimClient, random: () => number): string {
   const root = trackerOf(client).element as Element | null;
   const fields = Array.from(root?.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select") ?? []).filter(
-    (f) => !f.disabled && f.type !== "hidden" && f.type !== "color",
+    // The mode select acts on a change (a command, not typing): left alone.
+    (f) => !f.disabled && f.type !== "hidden" && f.type !== "color" && f.name !== "structured-initiative-mode",
   );
   const field = fields[Math.floor(random() * fields.length)];
   if (field === undefined) return "nothing to type into";
@@ -77,7 +78,6 @@ function typeInto(client: SimClient, random: () => number): string {
     field.value =
       field.type === "number" ? String(Math.floor(random() * 9)) : `typed ${String(Math.floor(random() * 100))}`;
   fire(field, "input");
-  fire(field, "change");
   return `${field.getAttribute("name") ?? field.tagName} = ${field.type === "checkbox" ? String(field.checked) : field.value}`;
 }
 
@@ -92,10 +92,12 @@ function openDisclosure(client: SimClient, random: () => number): string {
   return `opened ${details.className}`;
 }
 
-/** The GM adds a combatant for an actor of the scene (a join), as a token added to combat would. */
+/** The GM adds a combatant for an actor of the scene not in the encounter (a join), as a token added to combat would. */
 async function join(sim: Sim, random: () => number): Promise<string> {
-  const keys = Object.keys(ACTOR) as ActorKey[];
-  const key = keys[Math.floor(random() * keys.length)] ?? "trooper3";
+  const present = new Set(combatOn(sim.gm).combatants.contents.map((c) => c.actorId));
+  const keys = (Object.keys(ACTOR) as ActorKey[]).filter((key) => !present.has(ACTOR[key]));
+  const key = keys[Math.floor(random() * keys.length)];
+  if (key === undefined) return "nobody joins";
   await combatOn(sim.gm).createEmbeddedDocuments("Combatant", [
     { actorId: ACTOR[key], tokenId: tokenOf(key), sceneId: SCENE },
   ]);
@@ -147,25 +149,31 @@ async function play(module: PureMode, kit: AnyKit, seed: number): Promise<{ log:
       }
       roll -= weight;
     }
-    if (kind === "undo") {
-      log.push(`${String(i)}: gm previousTurn`);
-      await combatOn(sim.gm).previousTurn();
-    } else if (kind === "join") log.push(`${String(i)}: ${await join(sim, random)}`);
-    else if (kind === "leave") log.push(`${String(i)}: ${await leave(sim, random)}`);
-    else if (kind === "type") {
-      const client = pick();
-      log.push(`${String(i)}: ${client.userId} types ${typeInto(client, random)}`);
-    } else if (kind === "open") {
-      const client = pick();
-      log.push(`${String(i)}: ${client.userId} ${openDisclosure(client, random)}`);
-    } else
-      for (const [command, who] of kit.resolve(actions[i], () => stateOn(module, sim.gm), fresh)) {
-        const client = clientFor(sim, who, random);
-        const result = await apiOn(client).command(combatOn(client), command);
-        log.push(
-          `${String(i)}: ${client.userId} ${JSON.stringify(command)} → ${result.ok ? "ok" : (result.code ?? "refused")}`,
-        );
-      }
+    try {
+      if (kind === "undo") {
+        log.push(`${String(i)}: gm previousTurn`);
+        await combatOn(sim.gm).previousTurn();
+      } else if (kind === "join") log.push(`${String(i)}: ${await join(sim, random)}`);
+      else if (kind === "leave") log.push(`${String(i)}: ${await leave(sim, random)}`);
+      else if (kind === "type") {
+        const client = pick();
+        log.push(`${String(i)}: ${client.userId} types ${typeInto(client, random)}`);
+      } else if (kind === "open") {
+        const client = pick();
+        log.push(`${String(i)}: ${client.userId} ${openDisclosure(client, random)}`);
+      } else
+        for (const [command, who] of kit.resolve(actions[i], () => stateOn(module, sim.gm), fresh)) {
+          const client = clientFor(sim, who, random);
+          const result = await apiOn(client).command(combatOn(client), command);
+          log.push(
+            `${String(i)}: ${client.userId} ${JSON.stringify(command)} → ${result.ok ? "ok" : (result.code ?? "refused")}`,
+          );
+        }
+    } catch (error) {
+      throw new Error(`${module.id}: step ${String(i)} failed (seed ${String(seed)}):\n${log.slice(-25).join("\n")}`, {
+        cause: error,
+      });
+    }
     await settled(sim);
     const found: string[] = [];
     for (const client of sim.clients) {
