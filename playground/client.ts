@@ -9,6 +9,7 @@ import type { Dict } from "../test/sim/utils.js";
 import type { ClientHandle } from "./host.js";
 import { bootRealm, MODULE_ID } from "./realm.js";
 import { SAMPLES, SCENE, sceneCombatants } from "./world.js";
+import { RenderOracle, type OracleRealm, type OracleTracker } from "../test/oracle/render-oracle.js";
 const host = window.parent.siPlayground;
 if (host === undefined) throw new Error("Open the playground's index.html: this page is one of its views.");
 const { server, generation } = host;
@@ -156,6 +157,22 @@ function prepare(realm: SimRealm): void {
   realm.Hooks.on("createChatMessage", (message: unknown) => {
     showChat(message as Dict);
   });
+  if (host?.oracle === true) watchRenders(realm);
+}
+
+/** The render oracle of this view: every render of its trackers is compared with a fresh one (`?oracle=1`). */
+function watchRenders(realm: SimRealm): void {
+  const oracle = new RenderOracle(userId).install(realm as unknown as OracleRealm);
+  window.siRenderOracle = {
+    get mismatches() {
+      return oracle.mismatches;
+    },
+    async take() {
+      oracle.mark();
+      await oracle.checkTrackers(realm.ui.combat as OracleTracker | null, "at the end of the test");
+      return oracle.mismatches.splice(0);
+    },
+  };
 }
 
 async function boot(): Promise<void> {

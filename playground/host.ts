@@ -11,6 +11,11 @@ export interface PlaygroundHost {
   readonly theme: "dark" | "light";
   /** The Foundry generation every client emulates (`?generation=14`; 13 by default). */
   readonly generation: 13 | 14;
+  /**
+   * Every view checks each render of its tracker against a fresh render of the same state
+   * (`?oracle=1`, which the browser tests always set; test/oracle/render-oracle.ts).
+   */
+  readonly oracle: boolean;
 }
 
 /** What a client iframe exposes to the top page. */
@@ -21,9 +26,18 @@ export interface ClientHandle {
   setTheme(theme: "dark" | "light"): void;
 }
 
+/** What a client iframe's render oracle exposes to the browser tests (with `?oracle=1`). */
+export interface OracleHandle {
+  /** What differed from a fresh render so far; emptied by {@link OracleHandle.take}. */
+  readonly mismatches: readonly string[];
+  /** Check the trackers once more (nothing pending), then hand over and forget every mismatch. */
+  take(): Promise<string[]>;
+}
+
 declare global {
   interface Window {
     siPlayground?: PlaygroundHost;
     siClient?: ClientHandle;
+    siRenderOracle?: OracleHandle;
   }
 }

@@ -13,6 +13,8 @@ const seed = Number(params.get("seed") ?? "1") || 1;
 let theme: "dark" | "light" = params.get("theme") === "light" ? "light" : "dark";
 /** The Foundry generation the simulated clients emulate: `?generation=14`, else 13. */
 const generation: 13 | 14 = params.get("generation") === "14" ? 14 : 13;
+/** The render oracle in every view: `?oracle=1` (the browser tests' setting). */
+const oracle = params.get("oracle") === "1";
 
 const VIEWS = [
   { userId: USERS.gm, title: "GM", who: "Gamemaster" },
@@ -29,7 +31,7 @@ function byId(id: string): HTMLElement {
 function freshHost(): PlaygroundHost {
   resetIds(seed);
   const server = new SimServer({ ...sampleWorld(), combats: [], seed });
-  return { server, sample, theme, generation };
+  return { server, sample, theme, generation, oracle };
 }
 
 const frames: HTMLIFrameElement[] = [];

@@ -310,7 +310,7 @@ function* mutations(command: Command): Iterable<unknown> {
 // Simulated Foundry
 
 /** A small seeded generator (mulberry32), so a failing interleaving can be replayed. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let t = seed >>> 0;
   return () => {
     t = (t + 0x6d2b79f5) >>> 0;
@@ -346,7 +346,7 @@ export function turnsOn(client: SimClient): {
 }
 
 /** The client that sends a command for this requester: the GM, the owner of what it is about, else a player. */
-function clientFor(sim: Sim, who: Requester, random: () => number): SimClient {
+export function clientFor(sim: Sim, who: Requester, random: () => number): SimClient {
   if (who.isGM) return sim.gm;
   const owner = sim.players.find((p) => who.owns.some((id) => combatOn(p).combatants.get(id)?.isOwner === true));
   return owner ?? sim.players[Math.floor(random() * sim.players.length)] ?? sim.gm;

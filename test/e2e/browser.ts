@@ -6,8 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+import type { OracleHandle } from "../../playground/host.js";
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -89,6 +90,11 @@ export function useSession(serve?: () => Promise<Served>): Session {
   beforeAll(async () => {
     open = await openSession(serve);
   });
+  // The render oracle of every view (`?oracle=1`, set by `loadViews`): after every step of every
+  // test, each view's tracker equalled a fresh render of the same state (test/oracle/render-oracle.ts).
+  afterEach(async () => {
+    if (open !== null) expect(await oracleMismatches(open.page), "the render oracle").toEqual([]);
+  });
   afterAll(async () => {
     await open?.close();
   });
@@ -111,6 +117,21 @@ export function useSession(serve?: () => Promise<Served>): Session {
     },
     close: () => current().close(),
   };
+}
+
+/**
+ * What the render oracles of the page's views found since they were last asked, after checking each
+ * tracker once more; every view's list is emptied.
+ */
+export async function oracleMismatches(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const frame of page.frames()) {
+    const taken = await frame
+      .evaluate(async () => (await (globalThis as { siRenderOracle?: OracleHandle }).siRenderOracle?.take()) ?? [])
+      .catch((error: unknown) => [`the oracle of ${frame.url()} could not be read: ${String(error)}`]);
+    found.push(...taken);
+  }
+  return found;
 }
 
 /** User ids of the playground's views. */
@@ -142,6 +163,8 @@ export const GENERATION: 13 | 14 = process.env.SIM_GENERATION === "14" ? 14 : 13
 export async function loadViews(session: Session, query: string): Promise<Record<View, Frame>> {
   const params = new URLSearchParams(query);
   if (!params.has("generation")) params.set("generation", String(GENERATION));
+  // Every view of every browser test runs the render oracle.
+  params.set("oracle", "1");
   await session.page.goto(`${session.url}?${params.toString()}`);
   const entries = await Promise.all(VIEWS.map(async (view) => [view, await frameOf(session.page, view)] as const));
   return Object.fromEntries(entries) as Record<View, Frame>;

@@ -69,6 +69,34 @@ describe("patching a part in place", () => {
     expect(result.replaced).toBe(0);
   });
 
+  /** A block of a mode's panel (no identity: matched by its place among blocks) holding a list of keyed entries. */
+  const block = (data: string, ...entries: string[]): string =>
+    `<div class="si-block"><h4>${data}</h4><ol data-si="${data}">${entries.join("")}</ol></div>`;
+  const entry = (key: string, text: string): string => `<li data-si-key="${key}"><span>${text}</span></li>`;
+
+  it("shows every entry of a block that a new block before it pushed along (issue 26: phases' intents after a roll)", () => {
+    const live = el(
+      `<section>${block("pools")}${block("intents", entry("i1", "Blaster"), entry("i2", "Grab"))}</section>`,
+    );
+    document.body.append(live);
+    const after = `<section>${block("roll")}${block("pools")}${block("intents", entry("i1", "Blaster"), entry("i2", "Grab"))}</section>`;
+    patched("", after, live);
+    expect(live.outerHTML).toBe(el(after).outerHTML);
+  });
+
+  it("shows every entry of a block that takes the place of one that went (issue 26: declare-resolve's extra attacks)", () => {
+    const live = el(
+      `<section>${block("queue", entry("t:a:1", "Aria"))}${block("extra", entry("t:a:2", "Aria 2"), entry("t:b:2", "Brom 2"))}</section>`,
+    );
+    document.body.append(live);
+    const after = `<section>${block("extra", entry("t:a:2", "Aria 2"), entry("t:b:2", "Brom 2"))}</section>`;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    patched("", after, live);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+    expect(live.outerHTML).toBe(el(after).outerHTML);
+  });
+
   it("adds and removes rows", () => {
     const live = el(list(row("a", "Aria"), row("b", "Brom")));
     document.body.append(live);
