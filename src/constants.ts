@@ -13,6 +13,8 @@ export const SYSTEM_DEFAULT = "system";
 export const SETTINGS = {
   defaultMode: "defaultMode",
   historyLimit: "historyLimit",
+  /** Who rolls the dice the module asks a player for: the player's client or the active GM's. */
+  diceRoller: "diceRoller",
   /** Client: play a sound with a "your turn" notice (off by default). */
   noticeSound: "noticeSound",
 } as const;
@@ -38,6 +40,8 @@ export const FLAGS = {
   request: "request",
   /** Combat: the ChatMessage ids whose rolls a result was taken from (each counts once), GM-written. */
   rollsUsed: "rollsUsed",
+  /** Combat: from which revision rolls for each purpose count (`authority/purpose.ts`), GM-written. */
+  rollWindows: "rollWindows",
 } as const;
 
 /** v13 query names (handlers in `CONFIG.queries`). */

@@ -9,7 +9,9 @@ import type { RuleEvent } from "../../core/engine";
 import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
+import type { Json } from "../../core/patch";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
@@ -61,24 +63,27 @@ export interface RolledCheck {
   readonly messageId: string;
 }
 
-/** Roll the check `die + modifier`, post it to chat and return it, or null if it cannot roll. */
+/**
+ * Roll the check `die + modifier` as roll `part` of `command`, post it to chat with its purpose and
+ * return it, or null if it cannot roll.
+ */
 export async function rollCheck(
   combat: Combat.Implementation,
   speaker: Combatant.Implementation,
   modifier: number,
   flavor: string,
   rollMode: RollMode | undefined,
+  command: Json,
+  part = 0,
 ): Promise<RolledCheck | null> {
   const formula = checkFormula(speaker, modifier);
   if (formula === null) {
     notifyRefusal(combat, "invalidFormula");
     return null;
   }
-  const roll = new Roll(formula);
-  await roll.evaluate();
-  const messageId = await postRoll(roll, speaker, flavor, rollMode);
-  const total = totalOf(roll);
-  return total === null || messageId === null ? null : { total, messageId };
+  const posted = await rollFor(combat, command, part, new Roll(formula), speaker, flavor, rollMode);
+  const total = totalOf(posted?.roll);
+  return total === null || posted?.messageId == null ? null : { total, messageId: posted.messageId };
 }
 
 /** Whether one roll is the check of `speaker` at `modifier` and came to `total`. */
@@ -181,7 +186,7 @@ async function rollOne(
   const early = precheck(combat, command);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
-  const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode);
+  const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode, command);
   if (rolled === null) return { ok: false, code: "invalidFormula" };
   return submit(combat, { ...command, total: rolled.total, rolls: [rolled.messageId] });
 }
@@ -198,10 +203,11 @@ async function rollGroup(
     .map((id) => combat.combatants.get(id))
     .find((c) => c !== undefined);
   if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
-  const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
+  const probe = { type: "recordGroupInitiative", groupId, total: 0 };
+  const early = precheck(combat, probe);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
-  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private");
+  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private", probe);
   if (rolled === null) return { ok: false, code: "invalidFormula" };
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }
