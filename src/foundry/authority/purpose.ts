@@ -174,7 +174,7 @@ export function rememberRoll(message: ChatMessage.Implementation): void {
   const purpose = purposeOf(message);
   const id: unknown = message.id;
   if (purpose === null || typeof id !== "string") return;
-  const combat = game.combats.get(purpose.combat);
+  const combat = game.combats.contents.find((c) => c.id === purpose.combat);
   seen.push({ id, purpose, rev: combat === undefined ? purpose.rev : revisionOf(combat) });
   if (seen.length > SEEN_KEPT) seen.splice(0, seen.length - SEEN_KEPT);
 }
