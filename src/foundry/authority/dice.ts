@@ -117,6 +117,17 @@ export async function rollForRequester(
   const early = bound.check(command, who);
   if (early !== null)
     return { ok: false, code: early.code, ...("combatantId" in early ? { combatantId: early.combatantId } : {}) };
+  const purpose = purposeFor(combat, command, part, who.userId);
+  // A second request for the same roll gets no second roll: the first counts.
+  const made = game.messages.contents.filter((m) => {
+    const p = purposeOf(m);
+    const id: unknown = m.id;
+    return p !== null && typeof id === "string" && checkPurpose(combat, command, part, id, p, who.userId).ok;
+  });
+  if (made.length > 0) {
+    await tellRolledAgain(combat, command, part, who.userId, made.length + 1);
+    return { ok: false, code: "notFirstRoll" };
+  }
   // The faces are the GM's: only the roll's class and formula are taken from the request.
   const formula = typeof data.formula === "string" ? data.formula : "";
   if (formula === "" || formula.length > 500 || !Roll.validate(formula)) return { ok: false, code: "malformedCommand" };
@@ -130,17 +141,6 @@ export async function rollForRequester(
     await roll.evaluate();
   } catch {
     return { ok: false, code: "malformedCommand" };
-  }
-  const purpose = purposeFor(combat, command, part, who.userId);
-  // A second request for the same roll gets no second roll: the first counts.
-  const made = game.messages.contents.filter((m) => {
-    const p = purposeOf(m);
-    const id: unknown = m.id;
-    return p !== null && typeof id === "string" && checkPurpose(combat, command, part, id, p, who.userId).ok;
-  });
-  if (made.length > 0) {
-    await tellRolledAgain(combat, command, part, who.userId, made.length + 1);
-    return { ok: false, code: "notFirstRoll" };
   }
   const speakerId = request?.speaker;
   const subject = typeof speakerId === "string" ? combat.combatants.get(speakerId) : undefined;
