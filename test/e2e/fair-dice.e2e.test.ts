@@ -25,18 +25,30 @@ describe("fair dice in Chromium", () => {
     await expect.poll(() => frames.bob.locator('button[data-action="siRoll"]').count()).toBe(1);
     // Bob, from his console: two rolls for Brom's IP as the module would post them, then the second sent.
     const result = await frames.bob.evaluate(async () => {
-      const g = (globalThis as unknown as { game: any }).game; // eslint-disable-line @typescript-eslint/no-explicit-any -- the page's Foundry globals
-      const R = (globalThis as unknown as { Roll: any }).Roll; // eslint-disable-line @typescript-eslint/no-explicit-any -- the page's Foundry globals
-      const combat = g.combats.contents[0];
-      const brom = combat.combatants.find((c: { name: string }) => c.name === "Brom");
+      interface Doc {
+        id: string;
+        name: string;
+        getFlag(scope: string, key: string): { rev: number };
+        combatants: { find(f: (c: Doc) => boolean): Doc };
+      }
+      interface Page {
+        game: {
+          combats: { contents: Doc[] };
+          user: { id: string };
+          modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
+        };
+        Roll: new (formula: string) => { toMessage(data: object): Promise<{ id: string }> };
+      }
+      const { game, Roll } = globalThis as unknown as Page;
+      const combat = game.combats.contents[0] as Doc;
+      const brom = combat.combatants.find((c) => c.name === "Brom");
       const rev = combat.getFlag("structured-initiative", "encounter").rev;
-      const purpose = { combat: combat.id, subject: brom.id, for: "recordIP", part: 0, rev, user: g.user.id };
+      const purpose = { combat: combat.id, subject: brom.id, for: "recordIP", part: 0, rev, user: game.user.id };
       const flags = { "structured-initiative": { purpose } };
-      await new R("2d10").toMessage({ flags });
-      const second = await new R("2d10").toMessage({ flags });
-      const api = g.modules.get("structured-initiative").api;
+      await new Roll("2d10").toMessage({ flags });
+      const second = await new Roll("2d10").toMessage({ flags });
       const command = { type: "recordIP", combatantId: brom.id, total: 20, modifier: 0, rolls: [second.id] };
-      return api.command(combat, command);
+      return game.modules.get("structured-initiative").api.command(combat, command);
     });
     expect(result).toMatchObject({ ok: false, code: "notFirstRoll" });
     await expect.poll(() => toasts("gm")).toContain("Bob rolled Brom's IP 2 times; the first counts.");
