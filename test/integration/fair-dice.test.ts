@@ -216,7 +216,7 @@ describe("declare-resolve: a player's second IP roll is refused; the GM re-rolls
       expect(html, client.userId).toMatch(new RegExp(`si-dr-ip-earlier[^>]*><s>${String(first)}</s>`));
     }
     expectNoErrors(sim);
-  });
+  }, 20_000);
 });
 
 /** The server's last message with a roll. */
