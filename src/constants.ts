@@ -13,6 +13,8 @@ export const SYSTEM_DEFAULT = "system";
 export const SETTINGS = {
   defaultMode: "defaultMode",
   historyLimit: "historyLimit",
+  /** Who rolls the dice the module asks a player for: the player's client or the active GM's. */
+  diceRoller: "diceRoller",
   /** Client: play a sound with a "your turn" notice (off by default). */
   noticeSound: "noticeSound",
 } as const;
@@ -40,6 +42,8 @@ export const FLAGS = {
   rollsUsed: "rollsUsed",
   /** ActiveEffect (v14): the round its start record first named, kept when the module moves the record (`effect-expiry.ts`). */
   effectStartRound: "effectStartRound",
+  /** Combat: from which revision rolls for each purpose count (`authority/purpose.ts`), GM-written. */
+  rollWindows: "rollWindows",
 } as const;
 
 /** v13 query names (handlers in `CONFIG.queries`). */

@@ -15,6 +15,7 @@ import {
   onUserConnected,
 } from "./foundry/authority/document-hooks";
 import { installModes } from "./foundry/modes";
+import { rememberRoll } from "./foundry/authority/purpose";
 import { onNoticeCombatDelete, onNoticeCombatUpdate } from "./foundry/notices";
 import { MODES } from "./modes/registry";
 
@@ -29,6 +30,8 @@ Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("updateCombatant", onUpdateCombatant);
 Hooks.on("userConnected", onUserConnected);
+// The authority remembers each roll made for a purpose as it arrives: the first counts, even deleted.
+Hooks.on("createChatMessage", rememberRoll);
 // Every client: a player's "your turn" (and their mode's) notice, once per change.
 Hooks.on("updateCombat", onNoticeCombatUpdate);
 Hooks.on("deleteCombat", onNoticeCombatDelete);

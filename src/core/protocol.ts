@@ -20,6 +20,9 @@ export const GLUE_REFUSAL_CODES = [
   "newerFormat",
   "gmOnlyField",
   "rollMismatch",
+  "rollWithoutPurpose",
+  "rollBeforeAsked",
+  "notFirstRoll",
   "interopTurnReverted",
   "interopInitiativeReverted",
   "encounterEnded",
@@ -38,7 +41,11 @@ export type RefusalDetail = Readonly<Record<string, string | number>>;
 
 /** The outcome of a command, as the API returns it. */
 export type CommandResult =
-  | { readonly ok: true }
+  | {
+      readonly ok: true;
+      /** A roll the active GM made for the requester (a dice request): the roll's data and its message. */
+      readonly rolled?: RolledForRequester;
+    }
   | {
       readonly ok: false;
       readonly code: AnyRefusalCode;
@@ -63,6 +70,14 @@ export function refusalDetail(refusal: unknown): RefusalDetail | null {
 }
 
 /** GM → requester: what became of a request (sent as a v13 query). */
+/** A roll the active GM's client made and posted for a player (`src/foundry/authority/dice.ts`). */
+export interface RolledForRequester {
+  /** The evaluated roll as data (`Roll#toJSON`). */
+  readonly roll: Record<string, unknown>;
+  /** The ChatMessage it was posted in. */
+  readonly messageId: string;
+}
+
 export interface OutcomeMessage {
   readonly requestId: string;
   /** The encounter the request was written for (to name a combatant in the message). */
@@ -71,4 +86,6 @@ export interface OutcomeMessage {
   readonly code?: AnyRefusalCode;
   readonly combatantId?: string;
   readonly detail?: RefusalDetail;
+  /** With `ok`, the roll the GM made for a dice request. */
+  readonly rolled?: RolledForRequester;
 }

@@ -16,6 +16,8 @@ declare module "fvtt-types/configuration" {
         request?: string;
         /** The ChatMessage ids results were taken from (`src/foundry/authority/proofs.ts`). */
         rollsUsed?: string[] | Record<string, number>;
+        /** From which revision rolls for each purpose count (`src/foundry/authority/purpose.ts`). */
+        rollWindows?: Record<string, number>;
       };
     };
     Combatant: {
@@ -44,6 +46,7 @@ declare module "fvtt-types/configuration" {
   interface SettingConfig {
     "structured-initiative.defaultMode": string;
     "structured-initiative.historyLimit": number;
+    "structured-initiative.diceRoller": string;
     "structured-initiative.noticeSound": boolean;
   }
 

@@ -33,6 +33,13 @@ export function sharedSettingDefs(): readonly SettingDefinition[] {
       range: { min: 1, max: MAX_HISTORY_LIMIT, integer: true },
       preset: () => DEFAULT_HISTORY_LIMIT,
     },
+    {
+      key: SETTINGS.diceRoller,
+      name: "DiceRoller",
+      type: "string",
+      choices: { player: `${I18N}.Settings.DiceRoller.player`, gm: `${I18N}.Settings.DiceRoller.gm` },
+      preset: () => "player",
+    },
   ];
 }
 
@@ -67,6 +74,15 @@ export function registerSettings(): void {
 export function defaultMode(): ModeSetting {
   const value: unknown = game.settings.get(MODULE_ID, SETTINGS.defaultMode);
   return isModeSetting(value) ? value : SYSTEM_DEFAULT;
+}
+
+/** Who rolls the dice the module asks a player for: the player's own client (default) or the active GM's. */
+export type DiceRoller = "player" | "gm";
+
+/** The world's choice of who rolls players' dice (anything unreadable reads as the default, the player). */
+export function diceRoller(): DiceRoller {
+  const value: unknown = game.settings.get(MODULE_ID, SETTINGS.diceRoller);
+  return value === "gm" ? "gm" : "player";
 }
 
 /** The bound on the undo history (at least 1, at most 1000). */

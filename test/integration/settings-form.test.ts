@@ -127,7 +127,7 @@ describe("one settings menu, GM only, and no flat list", () => {
       "declare-resolve",
       "phases",
     ]);
-    expect(context.groups[0]?.fields.map((f) => f.key)).toEqual(["defaultMode", "historyLimit"]);
+    expect(context.groups[0]?.fields.map((f) => f.key)).toEqual(["defaultMode", "historyLimit", "diceRoller"]);
     for (const f of context.groups.flatMap((g) => g.fields)) {
       expect(f.label, f.key).not.toMatch(/^STRUCTURED_INITIATIVE\./);
       expect(f.hint, f.key).not.toMatch(/^STRUCTURED_INITIATIVE\./);

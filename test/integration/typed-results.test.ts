@@ -23,6 +23,7 @@ import {
   world,
 } from "./world.js";
 import { slotsEncounter, slotsOn } from "./slots-world.js";
+import { purposeFlags } from "./dice-world.js";
 import { cid, rollSideAs, run, sideId, sidesEncounter, sidesOn, sidesWorld } from "./sides-world.js";
 
 const CARA = "actorCara0000001";
@@ -45,10 +46,11 @@ async function individual(options: { renderTemplates?: boolean } = {}): Promise<
 
 const caraId = (client: SimClient): string => combatOn(client).combatants.find((c) => c.actorId === CARA)?.id ?? "";
 
-/** A roll the client posts to chat by hand (its message id). */
+/** A roll the client posts to chat by hand (its message id), made for Aria's initiative as the module asks. */
 async function chatRoll(sim: Sim, client: SimClient, formula: string, ...faces: number[]): Promise<string> {
   sim.dice.push(...faces);
-  const message = (await new client.api.Roll(formula).toMessage({})) as { id: string };
+  const flags = purposeFlags(client, { type: "recordInitiative", combatantId: idOf(client, "aria") });
+  const message = (await new client.api.Roll(formula).toMessage({ flags })) as { id: string };
   await sim.settle();
   return message.id;
 }

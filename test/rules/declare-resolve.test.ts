@@ -165,8 +165,13 @@ describe("Step 1: each rolls 2d10 + Speed bonus + Wisdom bonus + modifiers: the 
     expect(refusal(apply(battle, ip("alice", 3)))).toEqual({ code: "ipAlreadyRolled", combatantId: "alice" });
   });
 
-  it("before the start a new roll replaces the old one", () => {
-    expect(who(run(rolled, ip("alice", 4, 1)), "alice").ip).toEqual({ total: 4, modifier: 1 });
+  it("before the start only the GM rolls again: the new roll replaces the old, which is kept", () => {
+    const old = who(rolled, "alice").ip?.total;
+    expect(who(run(rolled, ip("alice", 4, 1)), "alice").ip).toEqual({ total: 4, modifier: 1, replaced: [old] });
+  });
+
+  it("before the start a player's second roll is refused (the first counts)", () => {
+    expect(refusal(apply(rolled, ip("alice", 4, 1), ALICE))).toEqual({ code: "rerollGMOnly", combatantId: "alice" });
   });
 
   it.each([

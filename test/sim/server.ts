@@ -654,7 +654,12 @@ export const PLAYER_GROUP_KEYS: ReadonlySet<string> = PLAYER_COMBATANT_KEYS;
  * - an actor's ActiveEffects: its owners may create, update and delete them (an embedded document's
  *   permission follows its parent's: https://foundryvtt.com/api/classes/foundry.documents.ActiveEffect.html,
  *   https://foundryvtt.com/api/classes/foundry.abstract.Document.html#canUserModify);
- * - chat messages: anyone may create as themselves; author or GM may update/delete.
+ * - chat messages: anyone may create as themselves; author or GM may update/delete. The author is
+ *   the server's to attest: only a GM or Assistant GM may set it to someone else ("The "author" field
+ *   may only be modified by a GM or Assistant GM user", the server's refusal quoted in
+ *   https://github.com/moo-man/WFRP4e-FoundryVTT/issues/2846); a message's `flags` are "optional
+ *   key/value flags" like any document's, its `whisper` the users it is whispered to and `blind`
+ *   hides it from its creator (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.ChatMessageData.html).
  */
 export function canModify(
   world: WorldData,

@@ -15,6 +15,7 @@ import {
   type CommandResult,
   type OutcomeMessage,
   type RefusalDetail,
+  type RolledForRequester,
 } from "../../core/protocol";
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin } from "../../modes/contract";
@@ -24,6 +25,8 @@ import { moduleHooks } from "../hooks";
 import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
+import { revisionOf, windowsUpdate } from "./purpose";
+import { DICE_REQUEST, rollForRequester } from "./dice";
 import { mirrorOf } from "../interop";
 import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
 import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
@@ -47,6 +50,7 @@ async function write(
   combat: Combat.Implementation,
   applied: Applied & { ok: true },
   usedRolls: readonly string[] = [],
+  taken: Json | null = null,
 ): Promise<void> {
   const { view, before, state } = applied;
   const module = moduleOfCombat(combat);
@@ -72,7 +76,10 @@ async function write(
   else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   // The mode's record of the step, written with the step itself (every client reads the same one).
   const stepFlags = module?.mirror?.stepFlags?.(combat, state, applied.events) ?? null;
-  const flags = { ...stepFlags, [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
+  // A new round, the start or an undo opens every roll's window; a result taken closes its own.
+  const reopen = step.started || round !== before.round || rewound;
+  const windows = windowsUpdate(combat, revisionOf(combat) + 1, reopen, taken);
+  const flags = { ...stepFlags, [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls), ...windows };
   // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
   const combatants = mirror.changes;
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
@@ -136,6 +143,8 @@ export function applyAsAuthority(
   return serialise(combat.id ?? "", async () => {
     const bound = loadBound(combat);
     if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
+    // A player's dice request is rolled here for the player (`dice.ts`); it changes no state.
+    if (isDiceRequest(command)) return rollForRequester(combat, command as Json, who);
     if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
     // A player's dice result the rules would refuse anyway (another's side, the wrong step) is
     // refused for that reason, which is the real one, before its roll is looked at.
@@ -162,7 +171,7 @@ export function applyAsAuthority(
       );
     }
     try {
-      await write(combat, applied, proven.used);
+      await write(combat, applied, proven.used, isRolledCommand(combat, command as Json) ? proven.command : null);
     } catch (error) {
       console.error(`${MODULE_ID} |`, error);
       return refusal("writeFailed");
@@ -362,15 +371,18 @@ async function tell(
   result: CommandResult,
   requestId: string = foundry.utils.randomID(),
 ): Promise<void> {
-  if (result.ok) return;
-  const message: OutcomeMessage = {
-    requestId,
-    combatId: combat.id ?? "",
-    ok: false,
-    code: result.code,
-    ...(result.combatantId ? { combatantId: result.combatantId } : {}),
-    ...(result.detail ? { detail: result.detail } : {}),
-  };
+  // An applied command is answered by the Combat update itself; a roll made for the player is sent.
+  if (result.ok && result.rolled === undefined) return;
+  const message: OutcomeMessage = result.ok
+    ? { requestId, combatId: combat.id ?? "", ok: true, ...(result.rolled ? { rolled: result.rolled } : {}) }
+    : {
+        requestId,
+        combatId: combat.id ?? "",
+        ok: false,
+        code: result.code,
+        ...(result.combatantId ? { combatantId: result.combatantId } : {}),
+        ...(result.detail ? { detail: result.detail } : {}),
+      };
   if (author.isSelf) {
     await onOutcomeQuery(message).catch(() => undefined);
     return;
@@ -378,8 +390,9 @@ async function tell(
   if (!author.active) return;
   // A query's sender needs the QUERY_USER permission (https://github.com/foundryvtt/foundryvtt/issues/11235):
   // a GM whose role lacks it is told instead (the player's request then times out).
-  if (!game.user.can("QUERY_USER")) notifyRefusal(combat, "cannotTell", undefined, { user: author.name });
-  else await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+  if (!game.user.can("QUERY_USER")) {
+    if (!result.ok) notifyRefusal(combat, "cannotTell", undefined, { user: author.name });
+  } else await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
 }
 
 /**
@@ -400,7 +413,9 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
     const [gone, marker] = deletion(FLAGS.encounter);
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [gone]: marker } } }));
+    const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
+    const flags = { [gone]: marker, [windowsGone]: windowsMarker };
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: flags } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await resync(combat);
     return { ok: true } as const;
@@ -425,6 +440,9 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
   // Deleting the old object first leaves no stale history key after a reset.
   const [gone, marker] = deletion(FLAGS.encounter);
   flags[gone] = marker;
+  // The revision starts again: the windows of the rolls asked before start again with it.
+  const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
+  flags[windowsGone] = windowsMarker;
   await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
@@ -456,8 +474,24 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
   // A player's dice result names the chat messages it was rolled in; a typed number is not sent.
   if (isRolledCommand(combat, command) && rollIdsOf(command)?.length === 0)
     return shown(combat, refusal("typedResult", combatantOf(command)));
+  return shown(combat, await send(combat, who, command));
+}
+
+/**
+ * Ask the active GM's client to roll for the current user (a dice request, `dice.ts`): sent as a
+ * request like a command, answered with the roll; refusals are shown.
+ */
+export async function requestDice(combat: Combat.Implementation, request: Json): Promise<CommandResult> {
+  const who = requesterFor(combat, game.user);
+  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, request, who, null));
+  if (game.users.activeGM === null) return shown(combat, refusal("noGM"));
+  return shown(combat, await send(combat, who, request));
+}
+
+/** Write a request on the carrier and wait for the authority's answer (or the timeout). */
+async function send(combat: Combat.Implementation, who: Requester, command: Json): Promise<CommandResult> {
   const target = carrier(combat, who, command);
-  if (target === null) return shown(combat, refusal("noOwnedCombatant"));
+  if (target === null) return refusal("noOwnedCombatant");
   const request: StoredRequest = { id: foundry.utils.randomID(), command };
   const result = new Promise<CommandResult>((resolve) => {
     const timer = setTimeout(() => {
@@ -478,7 +512,21 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
     console.error(`${MODULE_ID} |`, error);
     settle(request.id, refusal("writeFailed"));
   }
-  return shown(combat, await result);
+  return result;
+}
+
+/** Whether a command is a dice request (rolled by the authority, never given to the rules). */
+function isDiceRequest(command: unknown): boolean {
+  return typeof command === "object" && command !== null && (command as { type?: unknown }).type === DICE_REQUEST;
+}
+
+/** A roll sent with an outcome, narrowed; null when there is none. */
+function rolledOf(value: unknown): RolledForRequester | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { roll, messageId } = value as { roll?: unknown; messageId?: unknown };
+  return typeof roll === "object" && roll !== null && typeof messageId === "string"
+    ? { roll: roll as Record<string, unknown>, messageId }
+    : null;
 }
 
 /**
@@ -554,8 +602,16 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
   const code = refusalCodes().find((c) => c === message.code) ?? "malformedCommand";
   const combatantId = typeof message.combatantId === "string" ? message.combatantId : undefined;
   const detail = refusalDetail(message.detail) ?? undefined;
+  const rolled = rolledOf(message.rolled);
   if (pending.has(message.requestId))
-    settle(message.requestId, message.ok === true ? { ok: true } : refusal(code, combatantId, detail));
+    settle(
+      message.requestId,
+      message.ok === true
+        ? rolled === null
+          ? { ok: true }
+          : { ok: true, rolled }
+        : refusal(code, combatantId, detail),
+    );
   else if (message.ok !== true) {
     const combat = typeof message.combatId === "string" ? game.combats.get(message.combatId) : undefined;
     notifyRefusal(combat ?? null, code, combatantId, detail);

@@ -11,6 +11,8 @@ import { FLAGS, MODULE_ID } from "../../constants";
 import type { Requester } from "../../core/engine";
 import type { Json } from "../../core/patch";
 import { moduleOfCombat } from "./encounters";
+import { checkPurpose, purposeOf, tellRolledAgain, type PurposeRefusal } from "./purpose";
+import { diceRoller } from "../settings";
 
 /** How many used message ids an encounter keeps (the oldest go first). */
 export const USED_ROLLS_KEPT = 500;
@@ -20,7 +22,7 @@ const MAX_ROLLS = 32;
 /** The outcome of checking a command's rolls. */
 export type Proven =
   | { readonly ok: true; readonly command: Json; readonly used: readonly string[] }
-  | { readonly ok: false; readonly code: "typedResult" | "rollMismatch" | "malformedCommand" };
+  | { readonly ok: false; readonly code: "typedResult" | "rollMismatch" | "malformedCommand" | PurposeRefusal };
 
 function field(command: Json, key: string): unknown {
   return typeof command === "object" && command !== null && !Array.isArray(command)
@@ -81,14 +83,41 @@ export async function proveCommand(combat: Combat.Implementation, command: Json,
     return who.isGM ? { ok: true, command: withTyped(command, true), used: [] } : { ok: false, code: "typedResult" };
   const used = new Set(usedRolls(combat));
   const rolls: Roll[] = [];
-  for (const id of ids) {
+  const counts: number[] = [];
+  for (const [part, id] of ids.entries()) {
     // A message this client does not know (deleted, never posted) proves nothing.
     const message = game.messages.get(id) as ChatMessage.Implementation | undefined;
-    if (message === undefined || authorOf(message) !== who.userId || used.has(id)) return mismatch();
+    if (message === undefined || used.has(id) || !rolledBy(message, who)) return mismatch();
+    // A player's roll counts only as the first roll made for its purpose while the state asked for it.
+    if (!who.isGM) {
+      const purpose = checkPurpose(combat, command, part, id, purposeOf(message), who.userId);
+      if (!purpose.ok) {
+        if (purpose.code === "notFirstRoll") await tellRolledAgain(combat, command, part, who.userId, purpose.count);
+        return { ok: false, code: purpose.code };
+      }
+      counts[part] = purpose.count;
+    }
     rolls.push(...message.rolls);
   }
   const ok = await check(combat, withTyped(command, false), rolls).catch(() => false);
-  return ok ? { ok: true, command: withTyped(command, false), used: ids } : mismatch();
+  if (!ok) return mismatch();
+  // The first roll counts; the GM still hears of the others made before it was sent.
+  for (const [part, count] of counts.entries())
+    if (count > 1) await tellRolledAgain(combat, command, part, who.userId, count);
+  return { ok: true, command: withTyped(command, false), used: ids };
+}
+
+/**
+ * Whether a message's rolls are the requester's: its author (as the server attests it) is the
+ * requester, or a GM who rolled them for the requester. With the world's dice rolled by the GM's
+ * client, a player's own message is not: its faces could have been chosen.
+ */
+function rolledBy(message: ChatMessage.Implementation, who: Requester): boolean {
+  const author = authorOf(message);
+  if (who.isGM) return author === who.userId;
+  const gm = game.users.contents.some((u) => u.id === author && u.isGM);
+  const byGM = author !== null && gm && purposeOf(message)?.user === who.userId;
+  return byGM || (diceRoller() === "player" && author === who.userId);
 }
 
 /** The id of a message's author (as the server attests it), or null. */

@@ -12,7 +12,8 @@ import type { RuleEvent } from "../../core/engine";
 import type { CommandResult } from "../../core/protocol";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf } from "../../foundry/chat";
+import { askedRollMode, rolledWith, totalOf } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
 import { deletePath } from "../../foundry/compat";
 import { pluralCategory } from "../../foundry/tracker/controls";
 import type { RollCheck } from "../contract";
@@ -78,12 +79,12 @@ export async function rollIP(
     const bad = () => refused(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
     // Nothing is rolled unless both formulas can be read.
     if (formula === null || modifier === null) return bad();
-    const roll = new Roll(formula);
-    await roll.evaluate();
-    const total = rollTotal(roll);
-    if (total === null) return bad();
     const flavor = game.i18n.format(`${I18N}.Chat.DeclareResolveIP`, { name: combatant.name ?? "" });
-    const message = await postRoll(roll, combatant, flavor, rollMode);
+    const posted = await rollFor(combat, probe, 0, new Roll(formula), combatant, flavor, rollMode);
+    if (posted === null) return { ok: false, code: "malformedCommand", combatantId: probe.combatantId };
+    const total = rollTotal(posted.roll);
+    if (total === null) return bad();
+    const message = posted.messageId;
     return submit(combat, { ...probe, total, modifier, ...(message === null ? {} : { rolls: [message] }) });
   });
 }

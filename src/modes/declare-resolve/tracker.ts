@@ -92,6 +92,8 @@ export interface RowEditForm {
 export interface DrRowContext {
   readonly needsRoll: boolean;
   readonly hasIP: boolean;
+  /** IP totals the roll replaced (the GM's re-rolls and corrections), shown struck through. */
+  readonly earlierIP: readonly string[];
   /** Localised "IP 12" or "IP 12 → 15". */
   readonly ip: string;
   readonly ipChanged: boolean;
@@ -451,6 +453,7 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
         data: {
           needsRoll: needRoll.has(id),
           hasIP: row.baseIP !== null,
+          earlierIP: row.replacedIP.map(String),
           ip:
             row.baseIP === null
               ? ""

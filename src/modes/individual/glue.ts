@@ -9,7 +9,9 @@ import type { RuleEvent } from "../../core/engine";
 import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
+import type { Json } from "../../core/patch";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
@@ -121,8 +123,8 @@ export interface RolledCheck {
 }
 
 /**
- * Roll `speaker`'s check (the system's roll, or `die + modifier` from the settings), post it to chat
- * and return it, or null if it cannot roll (said to the user).
+ * Roll `speaker`'s check (the system's roll, or `die + modifier` from the settings) as roll `part` of
+ * `command`, post it to chat with its purpose and return it, or null if it cannot roll (said to the user).
  */
 export async function rollCheck(
   combat: Combat.Implementation,
@@ -130,17 +132,21 @@ export async function rollCheck(
   modifier: number,
   flavor: string,
   rollMode: RollMode | undefined,
+  command: Json,
+  part = 0,
 ): Promise<RolledCheck | null> {
   const roll = checkRoll(speaker, modifier);
   if (roll === null) {
     notifyRefusal(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", speaker.id ?? undefined);
     return null;
   }
-  await roll.evaluate();
-  const rolled = initiativeSource() === "system" ? rollModifier(roll) : modifier;
-  const messageId = await postRoll(roll, speaker, flavor, rollMode);
-  const total = totalOf(roll);
-  return total === null || rolled === null || messageId === null ? null : { total, modifier: rolled, messageId };
+  const posted = await rollFor(combat, command, part, roll, speaker, flavor, rollMode);
+  if (posted === null) return null;
+  const rolled = initiativeSource() === "system" ? rollModifier(posted.roll) : modifier;
+  const total = totalOf(posted.roll);
+  return total === null || rolled === null || posted.messageId === null
+    ? null
+    : { total, modifier: rolled, messageId: posted.messageId };
 }
 
 /**
@@ -267,7 +273,7 @@ async function rollOne(
   const early = precheck(combat, command);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
-  const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode);
+  const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode, command);
   if (rolled === null) return { ok: false, code: system ? "noSystemRoll" : "invalidFormula", combatantId: id };
   return submit(combat, { ...command, total: rolled.total, modifier: rolled.modifier, rolls: [rolled.messageId] });
 }
@@ -282,10 +288,11 @@ async function rollGroup(
   const modifier = groupModifier(state, groupId);
   const speaker = groupSpeaker(combat, state, groupId);
   if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
-  const early = precheck(combat, { type: "recordGroupInitiative", groupId, total: 0 });
+  const probe = { type: "recordGroupInitiative", groupId, total: 0 };
+  const early = precheck(combat, probe);
   if (early !== null) return shownResult(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
-  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private");
+  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private", probe);
   if (rolled === null) return { ok: false, code: initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula" };
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }

@@ -20,7 +20,9 @@ export async function rollOffSet(
 ): Promise<CommandResult> {
   const rolled: { combatantId: string; total: number }[] = [];
   const rolls: string[] = [];
-  for (const id of set) {
+  // The purpose of each roll names its combatant (the roll-off's results, in order).
+  const probe = { type: "recordRollOff", results: set.map((combatantId) => ({ combatantId, total: 0 })) };
+  for (const [part, id] of set.entries()) {
     const entry = state.combatants.find((c) => c.id === id);
     const speaker = combat.combatants.get(id);
     if (speaker === undefined) {
@@ -28,7 +30,7 @@ export async function rollOffSet(
       return { ok: false, code: "unknownCombatant" };
     }
     const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
-    const check = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined);
+    const check = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined, probe, part);
     if (check === null) return { ok: false, code: "invalidFormula" };
     rolled.push({ combatantId: id, total: check.total });
     rolls.push(check.messageId);

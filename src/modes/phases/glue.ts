@@ -19,7 +19,8 @@ import {
 } from "./rules/phases";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
-import { postRoll, rolledWith } from "../../foundry/chat";
+import { rolledWith } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
 import { rollModeOf } from "../../foundry/compat";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
@@ -137,8 +138,6 @@ export async function rollSkill(
   const early = precheck(combat, { ...base, dice: probe });
   if (early !== null && !early.ok) return refused(combat, early);
   const formula = `${String(complexity)}d${String(dieSize)}`;
-  const roll = new Roll(formula);
-  await roll.evaluate();
   const name = combatant.name ?? "";
   const skillText = escapeText(skill ?? game.i18n.format(`${I18N}.Tracker.Phases.Die`, { size: String(dieSize) }));
   const intent = state.intents.find((i) => i.id === base.defendsIntent);
@@ -154,10 +153,21 @@ export async function rollSkill(
           intent: escapeText(intent.text),
         });
   const card = { combatId: combat.id ?? "", combatantId, round: state.round, flavor };
-  const message = await postRoll(roll, combatant, flavor, rollModeOf(options.rollMode), {
-    [MODULE_ID]: { [PHASES_ROLL_FLAG]: card },
-  });
-  return submit(combat, { ...base, dice: facesOf(roll), ...(message === null ? {} : { rolls: [message] }) });
+  const posted = await rollFor(
+    combat,
+    { ...base, dice: probe },
+    0,
+    new Roll(formula),
+    combatant,
+    flavor,
+    rollModeOf(options.rollMode),
+    {
+      [MODULE_ID]: { [PHASES_ROLL_FLAG]: card },
+    },
+  );
+  if (posted === null) return { ok: false, code: "malformedCommand", combatantId };
+  const message = posted.messageId;
+  return submit(combat, { ...base, dice: facesOf(posted.roll), ...(message === null ? {} : { rolls: [message] }) });
 }
 
 /**

@@ -53,7 +53,8 @@ import {
 import { modeOf, requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
-import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
 import type { RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import { clock, type Cancel } from "../../foundry/clock";
@@ -492,13 +493,14 @@ export async function rollSide(
   const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
   const side = state.sides.find((s) => s.id === sideId);
   const roll = new Roll(sideRollFormula(combat, state, sideId));
-  await roll.evaluate();
   const flavor = game.i18n.format(`${I18N}.Chat.SideInitiative`, {
     side: side?.name ?? "",
     name: roller?.name ?? "",
   });
-  const messageId = await postRoll(roll, roller, flavor, rollMode);
-  return submit(combat, { ...probe, total: totalOf(roll) ?? 0, rolls: messageId === null ? [] : [messageId] });
+  const posted = await rollFor(combat, probe, 0, roll, roller, flavor, rollMode);
+  if (posted === null) return { ok: false, code: "malformedCommand" };
+  const { messageId } = posted;
+  return submit(combat, { ...probe, total: totalOf(posted.roll) ?? 0, rolls: messageId === null ? [] : [messageId] });
 }
 
 /** The formula of a side's roll: its roller's initiative score as D6 dice, less the roller's wound penalty. */

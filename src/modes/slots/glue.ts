@@ -9,7 +9,9 @@ import { slotsMode, type SlotsState } from "./rules/slots";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";
-import { askedRollMode, postRoll, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
+import { rollFor } from "../../foundry/roll-for";
+import type { Json } from "../../core/patch";
 import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
 import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
@@ -140,6 +142,8 @@ function scoresOf(rolls: readonly Roll[], symbols: boolean): CheckScores | null 
 
 /** Roll one combatant's check, post it to chat, and return its scores (null: nothing could be read). */
 async function rollScores(
+  combat: Combat.Implementation,
+  probe: Json,
   combatant: Combatant.Implementation,
   formulas: { primary: string; secondary: string | null },
   skill: SlotSkill,
@@ -148,17 +152,17 @@ async function rollScores(
   const name = combatant.name ?? "";
   const skillLabel = game.i18n.localize(`${I18N}.Tracker.Slots.Skill.${skill}`);
   const RollClass = formulas.secondary === null ? symbolRollClass(CONFIG.Dice.rolls, Roll) : Roll;
-  const primary = new RollClass(formulas.primary);
-  await primary.evaluate();
   const flavor = game.i18n.format(`${I18N}.Chat.SlotsCheck`, { name, skill: skillLabel });
-  const rolls = [await postRoll(primary, combatant, flavor, rollMode)];
-  const evaluated: Roll[] = [primary];
+  const primary = await rollFor(combat, probe, 0, new RollClass(formulas.primary), combatant, flavor, rollMode);
+  if (primary === null) return null;
+  const rolls = [primary.messageId];
+  const evaluated: Roll[] = [primary.roll];
   if (formulas.secondary !== null) {
-    const secondary = new Roll(formulas.secondary);
-    await secondary.evaluate();
     const tieBreak = game.i18n.format(`${I18N}.Chat.SlotsTieBreak`, { name });
-    rolls.push(await postRoll(secondary, combatant, tieBreak, rollMode));
-    evaluated.push(secondary);
+    const secondary = await rollFor(combat, probe, 1, new Roll(formulas.secondary), combatant, tieBreak, rollMode);
+    if (secondary === null) return null;
+    rolls.push(secondary.messageId);
+    evaluated.push(secondary.roll);
   }
   const scores = scoresOf(evaluated, formulas.secondary === null);
   const ids = rolls.filter((id): id is string => id !== null);
@@ -215,7 +219,8 @@ export async function rollSlotsChecks(
     if (preset.scoring === "symbols" && !hasSkills(checkData(actor)))
       return shownRefusal(combat, { ok: false, code: "noSkills", combatantId: probe.combatantId });
     const formulas = formulasFor(preset, probe.skill, actor.getRollData(), combatant);
-    const scores = formulas === null ? null : await rollScores(combatant, formulas, probe.skill, rollMode);
+    const scores =
+      formulas === null ? null : await rollScores(combat, probe, combatant, formulas, probe.skill, rollMode);
     if (scores === null)
       return shownRefusal(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
     return submit(combat, {

@@ -3,8 +3,9 @@
  * fastest resolve first, with action points.
  *
  * - **Initiative Points (IP).** Each combatant rolls once per combat (`recordIP`: the roll happens in
- *   Foundry, the total and the modifier arrive as data). Before the start a new roll replaces the old;
- *   after it only a combatant that has not rolled (a joiner) may roll. Temporary IP changes
+ *   Foundry, the total and the modifier arrive as data). Before the start only the GM may roll again
+ *   or correct a roll (the totals it replaced are kept and shown struck through); after it only a
+ *   combatant that has not rolled (a joiner) may roll. Temporary IP changes
  *   (`addIPChange`) have a cause, an amount and a duration: this round, N rounds, or until removed;
  *   they revert on their own when their last round ends. The order uses the current IP (base + changes).
  * - **Ties.** One ranking serves both orders: higher current IP is faster; equal IP → the higher
@@ -187,7 +188,12 @@ export interface InitiativePoints {
   readonly total: number;
   /** The roll's modifier (Speed and Wisdom bonus and others): breaks ties, higher is faster. */
   readonly modifier: number;
+  /** The totals it replaced (the GM's re-rolls and corrections), oldest first; absent when none. */
+  readonly replaced?: readonly number[];
 }
+
+/** Most replaced IP totals kept for one combatant (the latest ones). */
+export const MAX_REPLACED_IP = 5;
 
 /**
  * The GM's order for a tie: it holds while the combatant's current IP is still `ip`, against others
@@ -733,6 +739,8 @@ export interface CombatantRow {
   readonly combatantId: string;
   /** Base IP (the roll), or null. */
   readonly baseIP: number | null;
+  /** The IP totals the roll replaced (the GM's re-rolls and corrections), oldest first. */
+  readonly replacedIP: readonly number[];
   /** Base + changes, or null. */
   readonly currentIP: number | null;
   readonly modifier: number | null;
@@ -768,6 +776,7 @@ export function combatantRows(state: DeclareResolveState): readonly CombatantRow
       {
         combatantId: id,
         baseIP: c.ip?.total ?? null,
+        replacedIP: c.ip?.replaced ?? [],
         currentIP: currentIP(c),
         modifier: c.ip?.modifier ?? null,
         ipChanges: c.ipChanges,
@@ -986,7 +995,11 @@ const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
     const { combatantId, total, modifier } = command;
     const s = updateCombatant(state, combatantId, (x) => ({
       ...x,
-      ip: { total: total + 0, modifier: modifier + 0 },
+      ip: {
+        total: total + 0,
+        modifier: modifier + 0,
+        ...(x.ip === null ? {} : { replaced: [...(x.ip.replaced ?? []), x.ip.total].slice(-MAX_REPLACED_IP) }),
+      },
       tieBreak: null,
     }));
     return accept(s, [{ type: "ipRecorded", round: s.round, combatantId }]);
@@ -1195,9 +1208,10 @@ function probes(state: DeclareResolveState, who: Requester): Probe[] {
     if (!canControl(who, combatantId)) continue;
     const on = (command: DeclareResolveCommand): Probe => ({ action: { type: command.type, combatantId }, command });
     // Probes that can only be refused are left out (only the current declarer may declare; after the
-    // start only who has not rolled rolls; the rest is the GM's).
+    // start only who has not rolled rolls, before it only the GM rolls again; the rest is the GM's).
     if (combatantId === declarer) list.push(on({ type: "declare", combatantId, actions: [] }));
-    if (c.ip === null || !started(state)) list.push(on({ type: "recordIP", combatantId, total: 0, modifier: 0 }));
+    if (c.ip === null || (!started(state) && who.isGM))
+      list.push(on({ type: "recordIP", combatantId, total: 0, modifier: 0 }));
     if (!who.isGM) continue;
     list.push(
       on({ type: "setDefeated", combatantId, defeated: !c.defeated }),
@@ -1260,6 +1274,8 @@ const refusalChecks = {
     if (!isIPValue(total) || !isIPValue(modifier)) return refuse("invalidValue", combatantId);
     // Once per combat: after the start only a combatant that has not rolled (a joiner) rolls.
     if (started(state) && c.ip !== null) return refuse("ipAlreadyRolled", combatantId);
+    // Before it, a player's roll is the first that counts: only the GM rolls again or corrects it.
+    if (!who.isGM && c.ip !== null) return refuse("rerollGMOnly", combatantId);
     return null;
   },
   addIPChange(state, { combatantId, changeId, cause, amount, duration }, who) {

@@ -26,6 +26,7 @@ import {
   MAX_DEF_CHANGE,
   MAX_IP,
   MAX_IP_CHANGES,
+  MAX_REPLACED_IP,
   declarationOf,
   resolutionTurns,
   resolvedOf,
@@ -80,7 +81,12 @@ function isCarried(value: unknown): value is CarriedAction {
 }
 
 function isIP(value: unknown): value is InitiativePoints {
-  return isRecord(value) && isIPValue(value.total) && isIPValue(value.modifier);
+  if (!isRecord(value) || !isIPValue(value.total) || !isIPValue(value.modifier)) return false;
+  const { replaced } = value;
+  return (
+    replaced === undefined ||
+    (Array.isArray(replaced) && replaced.length <= MAX_REPLACED_IP && replaced.every((r) => isIPValue(r)))
+  );
 }
 
 function isChange(value: unknown): value is IPChange {
