@@ -25,7 +25,7 @@ import { bindingOf, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 import { mirrorOf } from "../interop";
-import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
+import { callTurnHook, deletion, timeUpdateOptions, updateData, updateWithMirror } from "../compat";
 import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 
 /** Whether this client is the one that applies commands. */
@@ -71,15 +71,15 @@ async function write(
   else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
   else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
   const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
-  // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
-  const combatants = mirror.changes;
-  const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
+  const data = { round, turn, flags: { [MODULE_ID]: flags } };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
   // A direction only where the turn or the round moves, as core sends one only from its turn and
   // round changes: a declaration or a roll goes nowhere.
   const moved = step.started || round !== before.round || view.current !== before.current;
-  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(moved ? direction : null, delta));
+  // The initiative mirror follows in the same batch (v14) or the next write (v13), so that each
+  // combatant's own update fires (`compat.ts`, `updateWithMirror`).
+  await updateWithMirror(combat, updateData(data), timeUpdateOptions(moved ? direction : null, delta), mirror.changes);
   queueLifecycle(combat, step);
 }
 
@@ -295,10 +295,10 @@ async function resync(combat: Combat.Implementation): Promise<boolean> {
   if (bound === null) return false;
   const module = moduleOfCombat(combat);
   const { view, state } = bound;
-  const { order, changes: combatants } = mirrorOf(combat, module, state, view);
+  const { order, changes } = mirrorOf(combat, module, state, view);
   const turn = turnIndex(order, view);
-  if (combat.round === view.round && combat.turn === turn && combatants.length === 0) return false;
-  await combat.update(asUpdate({ round: view.round, turn, ...(combatants.length > 0 ? { combatants } : {}) }));
+  if (combat.round === view.round && combat.turn === turn && changes.length === 0) return false;
+  await updateWithMirror(combat, { round: view.round, turn }, {}, changes);
   return true;
 }
 
