@@ -10,7 +10,7 @@
  *   which re-orders the portraits; the module's README names its 200 ms delay, left out here).
  * Any other update leaves what it shows as it was: what a player sees can go stale.
  */
-import type { Sim, SimClient, SimCombat, SimCombatant } from "../sim/index.js";
+import type { Sim, SimClient, SimCombat } from "../sim/index.js";
 import { combatOn } from "./world.js";
 
 /** One portrait: who, and the number it shows. */
@@ -26,8 +26,9 @@ export interface CarouselView {
 }
 
 function sortedPortraits(combat: SimCombat): Portrait[] {
-  const sort = combat._sortCombatants as (a: SimCombatant, b: SimCombatant) => number;
-  // Called unbound, as the carousel passes it to `Array#sort`.
+  const method: unknown = Reflect.get(combat, "_sortCombatants");
+  // Called unbound (no `this`), as the carousel passes it to `Array#sort`.
+  const sort = (a: unknown, b: unknown): number => Number(Reflect.apply(method as () => number, undefined, [a, b]));
   return [...combat.combatants.contents].sort(sort).map((c) => ({
     id: c.id ?? "?",
     initiative: typeof c.initiative === "number" ? c.initiative : null,

@@ -1789,9 +1789,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const { action, documentName, updates, ...options } = operation;
       if (action !== "update" || typeof documentName !== "string" || !Array.isArray(updates))
         throw new Error("The sim emulates foundry.documents.modifyBatch for update operations only");
-      prepared.push(
-        await prepareUpdate(docClass(documentName as DocumentName), updates as Dict[], options as OpOptions),
-      );
+      prepared.push(await prepareUpdate(docClass(documentName as DocumentName), updates as Dict[], options));
     }
     if (prepared.some((p) => p.cancelled)) return prepared.map(() => []);
     const requests = prepared.flatMap((p) => (p.request === null ? [] : [p.request]));
