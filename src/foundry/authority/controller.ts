@@ -26,7 +26,8 @@ import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, ros
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 import { mirrorOf } from "../interop";
 import { callTurnHook, deletion, timeUpdateOptions, updateData, updateWithMirror } from "../compat";
-import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
+import { lifecycleSettled, queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
+import { startWithSystem } from "../system-start";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -126,6 +127,35 @@ export function compareRanked(
  * tells the requester). Runs after any command already in progress for this encounter.
  */
 export function applyAsAuthority(
+  combat: Combat.Implementation,
+  command: unknown,
+  who: Requester,
+  requestId: string | null,
+): Promise<CommandResult> {
+  // A start runs inside the system's own startCombat, and its round and turn start before the
+  // system's effects after `super` (`system-start.ts`); outside the queue, which a system's
+  // handlers may use themselves.
+  if (startsEncounter(combat, command, who))
+    return startWithSystem(combat, async () => {
+      const result = await applyQueued(combat, command, who, requestId);
+      await lifecycleSettled(combat);
+      return result;
+    });
+  return applyQueued(combat, command, who, requestId);
+}
+
+/**
+ * Whether a command starts an encounter that has not started, as far as the rules can tell now (the
+ * shared `start` command, which the rules would accept).
+ */
+function startsEncounter(combat: Combat.Implementation, command: unknown, who: Requester): boolean {
+  if (typeof command !== "object" || command === null || (command as { type?: unknown }).type !== "start") return false;
+  const bound = loadBound(combat);
+  return bound !== null && !bound.view.started && bound.check(command, who) === null;
+}
+
+/** Apply a command in the encounter's queue (`applyAsAuthority`). */
+function applyQueued(
   combat: Combat.Implementation,
   command: unknown,
   who: Requester,
