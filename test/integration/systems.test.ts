@@ -199,8 +199,8 @@ describe("dnd5e 5.3.3: a group's initiative, set or rolled, never changes the mo
       const trooper = (client: SimClient) => combatOn(client).combatants.get(idOf(sim.gm, "trooper1"));
       const mirrored = trooper(sim.gm)?.initiative;
       const copied: unknown[] = [];
-      sim.gm.Hooks.on("updateCombatantGroup", (_group: unknown, changed: { initiative?: unknown }) => {
-        if ("initiative" in changed) copied.push(changed.initiative);
+      sim.gm.Hooks.on("updateCombatantGroup", (_group: unknown, changed: unknown) => {
+        if (typeof changed === "object" && changed !== null && "initiative" in changed) copied.push(changed.initiative);
       });
       await trooper(sim.gm)?.update({ initiative: 55 });
       await rendered(sim);
