@@ -11,6 +11,8 @@ export interface PlaygroundHost {
   readonly theme: "dark" | "light";
   /** The Foundry generation every client emulates (`?generation=14`; 13 by default). */
   readonly generation: 13 | 14;
+  /** The language every client shows (`?lang=ja`, a code of module.json's `languages`; "en" by default). */
+  readonly lang: string;
 }
 
 /** What a client iframe exposes to the top page. */

@@ -4,6 +4,7 @@
  */
 import { SimServer } from "../test/sim/server.js";
 import { resetIds } from "../test/sim/utils.js";
+import manifest from "../module.json";
 import type { PlaygroundHost } from "./host.js";
 import { SAMPLES, sampleWorld, USERS } from "./world.js";
 
@@ -13,6 +14,8 @@ const seed = Number(params.get("seed") ?? "1") || 1;
 let theme: "dark" | "light" = params.get("theme") === "light" ? "light" : "dark";
 /** The Foundry generation the simulated clients emulate: `?generation=14`, else 13. */
 const generation: 13 | 14 = params.get("generation") === "14" ? 14 : 13;
+/** The language every view shows: `?lang=<code>` of a language module.json lists, else English. */
+const lang = manifest.languages.some((l) => l.lang === params.get("lang")) ? (params.get("lang") ?? "en") : "en";
 
 const VIEWS = [
   { userId: USERS.gm, title: "GM", who: "Gamemaster" },
@@ -29,7 +32,7 @@ function byId(id: string): HTMLElement {
 function freshHost(): PlaygroundHost {
   resetIds(seed);
   const server = new SimServer({ ...sampleWorld(), combats: [], seed });
-  return { server, sample, theme, generation };
+  return { server, sample, theme, generation, lang };
 }
 
 const frames: HTMLIFrameElement[] = [];
@@ -96,6 +99,22 @@ for (const { id: mode, label } of SAMPLES) {
     location.search = next.toString();
   });
 }
+
+// The language switch: every language module.json lists; another reloads the page in it.
+const languages = byId("pg-lang") as HTMLSelectElement;
+for (const language of manifest.languages) {
+  const option = document.createElement("option");
+  option.value = language.lang;
+  option.textContent = language.name;
+  option.selected = language.lang === lang;
+  languages.append(option);
+}
+languages.addEventListener("change", () => {
+  const next = new URLSearchParams(location.search);
+  next.set("lang", languages.value);
+  location.search = next.toString();
+});
+document.documentElement.lang = lang;
 
 reset();
 applyTheme();
