@@ -9,11 +9,13 @@ import type { ClientRequest, ServerMessage, SimServer } from "../test/sim/server
 import type { Dict, Json } from "../test/sim/utils.js";
 
 // The language files as the build copies them into dist/ (read from their source so lint and type check need no build).
-const LANGUAGES = import.meta.glob<Dict>("../lang/*.json", { import: "default", eager: true });
+// Each is loaded when a client boots in it, so a page holds only the language it shows.
+const LANGUAGES = import.meta.glob<Dict>("../lang/*.json", { import: "default" });
 
 /** The module's texts in `lang` (a code of module.json's `languages`); English for an unknown code. */
-export function translationsOf(lang: string): Dict {
-  return LANGUAGES[`../lang/${lang}.json`] ?? (LANGUAGES["../lang/en.json"] as Dict);
+export async function translationsOf(lang: string): Promise<Dict> {
+  const load = LANGUAGES[`../lang/${lang}.json`] ?? LANGUAGES["../lang/en.json"];
+  return load === undefined ? {} : load();
 }
 
 const TEMPLATES = import.meta.glob<string>("../dist/templates/**/*.hbs", {
@@ -42,6 +44,7 @@ export async function bootRealm(
   let seq = 0;
   const pending = new Map<string, { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }>();
   const queries = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const translations = await translationsOf(lang);
   const api = createRealm(
     window as unknown as Dict,
     {
@@ -77,7 +80,7 @@ export async function bootRealm(
       loadTemplate: (path) => TEMPLATES[`../dist/${path.replace(/^modules\/[^/]+\//, "")}`] ?? null,
     },
     {
-      translations: copy(translationsOf(lang)),
+      translations: copy(translations),
       lang,
       modules: [MODULE_ID],
       system: { id: "sim-system", title: "Simulated System", initiative: "1d20" },
