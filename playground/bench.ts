@@ -41,6 +41,13 @@ export interface BenchResult {
   setupMs: number;
   /** The render a turn advance triggers (the update a table sees most). */
   changeMs: number;
+  /**
+   * The same turn advance's render done whole: the module's own parts are rendered from their
+   * templates for the same state and replaced, nothing patched or kept (what patching must beat).
+   */
+  fullMs: number;
+  /** A turn advance's command up to every client having it (rules, store, the sim's messages), render held. */
+  commandMs: number;
   /** The turn advance's render by step (medians; `templates` includes parsing the HTML). */
   changePhases: Record<string, number>;
   /** A re-render without a change (Foundry re-renders the tracker on many unrelated updates). */
@@ -102,6 +109,9 @@ const PORTRAITS = ["#7a4a2a", "#8e2f2f", "#2f5f8e", "#2f7a4f", "#5f3f7a"].map((c
   const svg = decodeURIComponent(portrait("C", colour).replace(/^data:image\/svg\+xml,/, ""));
   return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
 });
+
+/** `?only=change` times the turn advance alone (to profile it by hand). */
+const only = (): string | null => params.get("only");
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -356,12 +366,15 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
   const time = async (
     prepare: () => Promise<void>,
     runs: number,
-  ): Promise<{ ms: number; bare: number; phases: Record<string, number> }> => {
+  ): Promise<{ ms: number; bare: number; prepare: number; phases: Record<string, number> }> => {
     const tracked: number[] = [];
+    const prepared: number[] = [];
     const bares: number[] = [];
     const steps: Record<string, number[]> = {};
     for (let i = 0; i < runs + 5; i++) {
+      const p0 = performance.now();
       await prepare();
+      const preparedMs = performance.now() - p0;
       for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
       let ms: number;
       let bareMs: number;
@@ -376,29 +389,37 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
       if (i < 5) continue;
       tracked.push(ms);
       bares.push(bareMs);
+      prepared.push(preparedMs);
       for (const [step, value] of Object.entries(phases)) (steps[step] ??= []).push(value);
     }
     const stepMedians = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, median(v)]));
-    return { ms: median(tracked), bare: median(bares), phases: stepMedians };
+    return { ms: median(tracked), bare: median(bares), prepare: median(prepared), phases: stepMedians };
   };
-  const change = await time(async () => {
+  const advance = async (): Promise<void> => {
     Object.assign(hold, { active: true, asked: false });
     await driver.step();
     await server.settle();
     hold.active = false;
     if (!hold.asked) throw new Error("A turn advance did not ask the tracker to render.");
-  }, RUNS);
+  };
+  /** Take the module's parts out of the page: the next render has no live part to patch. */
+  const dropParts = async (): Promise<void> => {
+    for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
+    await Promise.resolve();
+  };
+  const change = await time(advance, RUNS);
   // `?only=change` times the turn advance alone (to profile it by hand); the other figures read 0.
-  const skip = { ms: 0, bare: 1, phases: {} };
-  const only = params.get("only");
-  const warm = only === "change" ? skip : await time(() => Promise.resolve(), RUNS);
-  const first =
-    only === "change"
+  const skip = { ms: 0, bare: 1, prepare: 0, phases: {} };
+  // The same turn advance rendered whole (the patch's baseline): its time is the render's, not the parts' removal.
+  const full =
+    only() === "change"
       ? skip
       : await time(async () => {
-          for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
-          await Promise.resolve();
+          await advance();
+          await dropParts();
         }, RUNS);
+  const warm = only() === "change" ? skip : await time(() => Promise.resolve(), RUNS);
+  const first = only() === "change" ? skip : await time(dropParts, RUNS);
 
   const list = tracker.element.querySelector<HTMLElement>(".si-list");
   const overflowX = Array.from(tracker.element.querySelectorAll<HTMLElement>(".structured-initiative, .si-row")).some(
@@ -412,6 +433,8 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     step: STEP_LABELS[mode] ?? "next turn",
     setupMs,
     changeMs: change.ms,
+    fullMs: full.ms,
+    commandMs: change.prepare,
     changeBareMs: change.bare,
     changePhases: change.phases,
     warmMs: warm.ms,

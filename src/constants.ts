@@ -38,6 +38,8 @@ export const FLAGS = {
   request: "request",
   /** Combat: the ChatMessage ids whose rolls a result was taken from (each counts once), GM-written. */
   rollsUsed: "rollsUsed",
+  /** ActiveEffect (v14): the round its start record first named, kept when the module moves the record (`effect-expiry.ts`). */
+  effectStartRound: "effectStartRound",
 } as const;
 
 /** v13 query names (handlers in `CONFIG.queries`). */

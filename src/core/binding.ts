@@ -21,7 +21,6 @@ import {
   runAt,
   runLength,
   turnKeyOf,
-  viewOf,
 } from "./engine";
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
@@ -189,7 +188,7 @@ export function bindMode<S, C extends Command>(
     upgradedFrom: Json | undefined,
     kept?: LoadedEncounter<S>,
   ): BoundEncounter<S> {
-    const view = viewOf(definition, state);
+    const view = definition.view(state);
     const turnKey = turnKeyOf(definition, state);
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
@@ -217,12 +216,28 @@ export function bindMode<S, C extends Command>(
         stored: written,
         update,
         events,
-        view: viewOf(definition, next.state),
+        view: definition.view(next.state),
         before: view,
         state: next.state,
         turnBefore: turnKey,
         turnAfter: turnKeyOf(definition, next.state),
       };
+    };
+
+    // What this revision is asked again and again (each render of each tracker), worked out once: it
+    // depends on the stored state and history alone, which this object was loaded from and keeps.
+    const allowedBy = new Map<string, readonly AllowedAction[]>();
+    const undoTargets = new Map<"previousTurn" | "previousRound", TurnView | null>();
+    const findUndoTarget = (type: "previousTurn" | "previousRound"): TurnView | null => {
+      if (isEmpty(stored.history)) return null;
+      const loaded = history();
+      if (loaded === null) return null;
+      try {
+        return undoPreview(definition, loaded.encounter, type);
+      } catch (error) {
+        if (error instanceof UnreadableSnapshot) return null;
+        throw error;
+      }
     };
 
     return {
@@ -232,28 +247,26 @@ export function bindMode<S, C extends Command>(
       view,
       turnKey,
       state,
-      allowed: (who) => definition.allowed(state, who),
+      allowed(who) {
+        const key = `${who.userId}|${String(who.isGM)}|${who.owns.join(",")}`;
+        let actions = allowedBy.get(key);
+        if (actions === undefined) allowedBy.set(key, (actions = definition.allowed(state, who)));
+        return actions;
+      },
       undoTarget(type) {
-        if (isEmpty(stored.history)) return null;
-        const loaded = history();
-        if (loaded === null) return null;
-        try {
-          return undoPreview(definition, loaded.encounter, type);
-        } catch (error) {
-          if (error instanceof UnreadableSnapshot) return null;
-          throw error;
-        }
+        if (!undoTargets.has(type)) undoTargets.set(type, findUndoTarget(type));
+        return undoTargets.get(type) ?? null;
       },
       check(data, who) {
         if (isUndo(data)) return who.isGM ? null : { code: "notGM" };
         const command = definition.parseCommand(data);
-        if (command === null) return { code: "malformedCommand" };
+        if (command === null) return { code: unparsed(definition, data) };
         const outcome = definition.apply(state, command, who);
         return outcome.ok ? null : outcome.refusal;
       },
       apply(data, who, historyLimit, requestId) {
         const command = isUndo(data) ? data : definition.parseCommand(data);
-        if (command === null) return { ok: false, refusal: { code: "malformedCommand" } };
+        if (command === null) return { ok: false, refusal: { code: unparsed(definition, data) } };
         const loaded = history();
         if (loaded === null) return { ok: false, refusal: { code: "corrupted" } };
         let outcome;
@@ -334,4 +347,17 @@ function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previ
   if (typeof data !== "object" || data === null) return false;
   const type = (data as { type?: unknown }).type;
   return type === "previousTurn" || type === "previousRound";
+}
+
+/**
+ * Why data the mode could not parse is refused: a command of a type this mode does not know (another
+ * mode's) is not part of this mode; anything else is malformed.
+ */
+function unparsed<S, C extends Command>(
+  definition: ModeDefinition<S, C>,
+  data: unknown,
+): "unknownCommand" | "malformedCommand" {
+  const type = typeof data === "object" && data !== null ? (data as { type?: unknown }).type : undefined;
+  const known = definition.commandTypes;
+  return typeof type === "string" && known !== undefined && !known.has(type) ? "unknownCommand" : "malformedCommand";
 }

@@ -18,37 +18,14 @@ export function canControl(who: Requester, combatantId: string): boolean {
   return who.isGM || who.owns.includes(combatantId);
 }
 
-/** Lists at least this long are looked up through an index (shorter ones are searched). */
-const INDEXED_LENGTH = 24;
-
-/** Id indexes of long lists. States are never mutated, so a list's index stays true while it lives. */
-const indexes = new WeakMap<readonly { readonly id: string }[], ReadonlyMap<string, { readonly id: string }>>();
-
 /** The first entry whose `id` is `id`, if any. */
 export function findById<T extends { readonly id: string }>(list: readonly T[], id: string): T | undefined {
-  if (list.length < INDEXED_LENGTH) return list.find((entry) => entry.id === id);
-  let index = indexes.get(list);
-  if (index === undefined) {
-    const built = new Map<string, T>();
-    for (const entry of list) if (!built.has(entry.id)) built.set(entry.id, entry);
-    indexes.set(list, built);
-    index = built;
-  }
-  return index.get(id) as T | undefined;
+  return list.find((entry) => entry.id === id);
 }
 
-/** Sets of long id lists, as `indexes` (states are never mutated). */
-const members = new WeakMap<readonly string[], ReadonlySet<string>>();
-
-/** Whether `list` holds `id` (through a set for long lists: a check per row stays O(1)). */
+/** Whether `list` holds `id`. */
 export function includesId(list: readonly string[], id: string): boolean {
-  if (list.length < INDEXED_LENGTH) return list.includes(id);
-  let set = members.get(list);
-  if (set === undefined) {
-    set = new Set(list);
-    members.set(list, set);
-  }
-  return set.has(id);
+  return list.includes(id);
 }
 
 /** One `make(entry)` for the first entry of each id, in order (a roster may name someone twice). */

@@ -67,6 +67,7 @@ export const REFUSAL_CODES = [
   "alreadyDeclared",
   "hesitated",
   "notDeclared",
+  "skipDeclarerGM",
   "tooManyActions",
   "notInPass",
   "alreadySlowed",
@@ -74,6 +75,7 @@ export const REFUSAL_CODES = [
   "slotPassed",
   "notCurrentSlot",
   "slotTaken",
+  "slotClaimed",
   "wrongSlotKind",
   "alreadyClaimed",
   "notClaimed",
@@ -166,6 +168,12 @@ export interface ModeDefinition<S, C extends Command> {
   /** Commands are untrusted data from the network: narrow them. */
   parseCommand(data: unknown): C | null;
   /**
+   * The command types this mode knows (undo aside): a command of another type that `parseCommand`
+   * rejects (another mode's `setDefeated`) is refused as not part of this mode (`unknownCommand`),
+   * not as malformed.
+   */
+  readonly commandTypes?: ReadonlySet<string>;
+  /**
    * Where `previousRound` may land: the first kept snapshot of the previous round for which this
    * holds (a round that opens with rolls nobody wants to lose starts after them). Absent, or when no
    * snapshot of that round holds it: the oldest snapshot of that round.
@@ -180,26 +188,10 @@ export interface ModeDefinition<S, C extends Command> {
   turnKey?(state: S): string | null;
 }
 
-/** Each mode's views, by state (states are never changed once made; see {@link viewOf}). */
-const views = new WeakMap<object, WeakMap<object, TurnView>>();
-
-/**
- * The mode's view of a state, worked out once per state object: a step's state is the next load's
- * (the authority keeps what it wrote), and its undo snapshot and the binding read the same view.
- */
-export function viewOf<S, C extends Command>(mode: ModeDefinition<S, C>, state: S): TurnView {
-  if (typeof state !== "object" || state === null) return mode.view(state);
-  let known = views.get(mode);
-  if (known === undefined) views.set(mode, (known = new WeakMap()));
-  let view = known.get(state);
-  if (view === undefined) known.set(state, (view = mode.view(state)));
-  return view;
-}
-
 /** The acting turn of `state` (`ModeDefinition#turnKey`, or round and current combatant by default). */
 export function turnKeyOf<S, C extends Command>(definition: ModeDefinition<S, C>, state: S): string | null {
   if (definition.turnKey !== undefined) return definition.turnKey(state);
-  const view = viewOf(definition, state);
+  const view = definition.view(state);
   return view.started && view.current !== null ? `${view.round}:${view.current}` : null;
 }
 
@@ -392,7 +384,7 @@ export function dispatch<S, C extends Command>(
 /** A snapshot of a state, with its round facts (see `Snapshot`). */
 export function snapshotOf<S, C extends Command>(mode: ModeDefinition<S, C>, kind: StepKind, state: S): Snapshot<S> {
   const roundStart = mode.roundStart?.(state);
-  const round = viewOf(mode, state).round;
+  const round = mode.view(state).round;
   return roundStart === undefined ? { kind, state, round } : { kind, state, round, roundStart };
 }
 
@@ -407,9 +399,9 @@ function undoTarget<S, C extends Command>(
   if (type === "previousTurn") return length - 1;
   // Back to the start of the previous round: the oldest snapshot taken in that round, or the first
   // the mode calls the round's start.
-  const round = viewOf(mode, encounter.state).round;
+  const round = mode.view(encounter.state).round;
   const wanted = Math.max(round - 1, 0);
-  const inRound = (snap: Snapshot<S>): boolean => (snap.round ?? viewOf(mode, snap.state).round) === wanted;
+  const inRound = (snap: Snapshot<S>): boolean => (snap.round ?? mode.view(snap.state).round) === wanted;
   const startsRound = (snap: Snapshot<S>): boolean =>
     mode.roundStart !== undefined && (snap.roundStart ?? mode.roundStart(snap.state));
   let first = -1;
@@ -432,7 +424,7 @@ export function undoPreview<S, C extends Command>(
   type: EngineCommand["type"],
 ): TurnView | null {
   const snapshot = runAt(historyRun(encounter), undoTarget(mode, encounter, type));
-  return snapshot === undefined ? null : viewOf(mode, snapshot.state);
+  return snapshot === undefined ? null : mode.view(snapshot.state);
 }
 
 function undo<S, C extends Command>(
@@ -447,5 +439,5 @@ function undo<S, C extends Command>(
   const snapshot = runAt(history, target);
   if (target < 0 || snapshot === undefined) return refuse("noHistory");
   const restored = encounterOver(encounter.mode, snapshot.state, runSlice(history, 0, target));
-  return { ok: true, state: restored, events: [{ type: "rewound", round: viewOf(mode, snapshot.state).round }] };
+  return { ok: true, state: restored, events: [{ type: "rewound", round: mode.view(snapshot.state).round }] };
 }

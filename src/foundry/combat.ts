@@ -27,9 +27,6 @@ export function countTurnChanges(): void {
 /** Per combat, the rank of each combatant in the stored order (refreshed by `setupTurns`). */
 const ranks = new WeakMap<object, ReadonlyMap<string, number>>();
 
-/** The rank of each combatant in a loaded encounter's turn order, built once per load. */
-const rankCache = new WeakMap<object, ReadonlyMap<string, number>>();
-
 /**
  * Each combatant's rank in the turn order: the order core's sort gives for the mirrored initiative
  * (`../interop.ts`), derived from the stored state alone, so every client agrees.
@@ -37,12 +34,7 @@ const rankCache = new WeakMap<object, ReadonlyMap<string, number>>();
 function rankOf(combat: Combat.Implementation): ReadonlyMap<string, number> | null {
   const bound = loadBound(combat);
   if (bound === null) return null;
-  let rank = rankCache.get(bound);
-  if (rank === undefined) {
-    rank = new Map(turnOrderOf(combat, moduleOfCombat(combat), bound).map((id, i) => [id, i]));
-    rankCache.set(bound, rank);
-  }
-  return rank;
+  return new Map(turnOrderOf(combat, moduleOfCombat(combat), bound).map((id, i) => [id, i]));
 }
 
 /** The Combat class of the module, derived from `Base`. */

@@ -21,8 +21,9 @@
  *   setting, option and `ChatMessage.applyRollMode` deprecated for `applyMode`
  *   (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html,
  *   https://github.com/foundryvtt/dnd5e/issues/6958, https://github.com/JohanFalt/Foundry_WoD20/issues/1395,
- *   https://github.com/JohanFalt/Foundry_WoD20/issues/1396, draw-steel's `DSRoll#toMessage`,
- *   src/module/rolls/base.mjs at MetaMorphic-Digital/draw-steel 68856d45);
+ *   https://github.com/JohanFalt/Foundry_WoD20/issues/1396; the `Roll#toMessage` warning and the
+ *   instance `ChatMessage#applyMode` as draw-steel's v14 `DSRoll#toMessage` uses them, in the
+ *   versions of src/module/rolls/base.mjs after 1.0.0: at 68856d45 it still calls the v13 forms);
  * - the options of `combatRound`/`combatTurn`: v13 documents `{advanceTime, direction}`
  *   (https://foundryvtt.com/api/v13/functions/hookEvents.combatTurn.html) while its Combat updates
  *   already take `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924), so v13

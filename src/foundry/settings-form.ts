@@ -229,12 +229,22 @@ export function settingsFormClass(groupsOf: () => readonly SettingGroup[]): AppC
         this.#errors = { ...outcome.errors };
         ui.notifications.warn(game.i18n.localize(`${F}.NotSaved`));
         await this.render();
+        this.#showFirstInvalid();
         return outcome;
       }
       this.#errors = {};
       ui.notifications.info(game.i18n.localize(outcome.changed.length === 0 ? `${F}.NothingChanged` : `${F}.Saved`));
       await this.close();
       return outcome;
+    }
+
+    /** After a refused save: the first invalid field is scrolled into view and focused. */
+    #showFirstInvalid(): void {
+      const field = this.element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? null;
+      if (field === null) return;
+      // Not every DOM scrolls (jsdom has no layout): focusing still moves the user to the field.
+      if (typeof field.scrollIntoView === "function") field.scrollIntoView({ block: "center" });
+      field.focus();
     }
 
     static #onReset(this: SISettingsForm, _event: Event, target: HTMLElement): Promise<unknown> {

@@ -8,12 +8,14 @@
  * lifecycle here instead, from the rules' own acting turn (`ModeDefinition#turnKey`): when a forward
  * step changes it, the turn that ran ends and the new one starts, each once, with the Region turn
  * events of the combatant's token; a new round ends and starts the round between them, with the
- * Region round events of every combatant's token. Undo steps
+ * Region round events of every combatant's token; on v14 each event is announced to the Active Effect
+ * registry as core's dispatch would (`effect-expiry.ts`). Undo steps
  * run nothing, as core's previous turn (https://github.com/foundryvtt/foundryvtt/issues/11997).
  */
 import { turnKeyCombatant } from "../core/engine";
 import { MODULE_ID } from "../constants";
 import { runSystemStart } from "./system-start";
+import { announceCombatEvent, announceTurnEvent } from "./effect-expiry";
 
 /** One written step, as the lifecycle needs it. */
 export interface LifecycleStep {
@@ -81,15 +83,18 @@ async function runLifecycle(combat: LifecycleCombat, step: LifecycleStep): Promi
   if (ended !== undefined) {
     const context = { round: step.roundBefore, turn: indexOf(combat, ended.id ?? ""), skipped: false };
     await combat._onEndTurn(ended, context);
+    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnEnd", ended, step.roundBefore);
     await regionEvent(combat, ended, "tokenTurnEnd", context);
   }
   if (roundChanged) {
     const context = { round: step.roundAfter, turn: 0, skipped: false };
     if (step.roundBefore > 0) {
       await combat._onEndRound({ ...context, round: step.roundBefore });
+      await announceCombatEvent(combat as unknown as Combat.Implementation, "roundEnd", step.roundBefore);
       await regionRoundEvent(combat, "tokenRoundEnd", step.roundBefore);
     }
     await combat._onStartRound(context);
+    await announceCombatEvent(combat as unknown as Combat.Implementation, "roundStart", step.roundAfter);
     await regionRoundEvent(combat, "tokenRoundStart", step.roundAfter);
   }
   const started =
@@ -97,8 +102,12 @@ async function runLifecycle(combat: LifecycleCombat, step: LifecycleStep): Promi
   if (started !== undefined) {
     const context = { round: step.roundAfter, turn: indexOf(combat, started.id ?? ""), skipped: false };
     await combat._onStartTurn(started, context);
+    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnStart", started, step.roundAfter);
     await regionEvent(combat, started, "tokenTurnStart", context);
   }
+  // Core's `startCombat`, which a structured encounter starts without, announces the start.
+  if (step.started === true)
+    await announceCombatEvent(combat as unknown as Combat.Implementation, "combatStart", step.roundAfter);
 }
 
 /**

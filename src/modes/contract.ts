@@ -57,6 +57,16 @@ export interface ModeMirror<S> {
     origin: EventOrigin,
   ) => Promise<void>;
   /**
+   * Module flags on the Combat that the authority writes with an applied command or reconciliation,
+   * in the same update (a mode's record of when a step began, which every client then reads): null
+   * when there is nothing to write. `events` are the applied events (an undo's `rewound` among them).
+   */
+  readonly stepFlags?: (
+    combat: Combat.Implementation,
+    state: S,
+    events: readonly RuleEvent[],
+  ) => Readonly<Record<string, Json>> | null;
+  /**
    * On the active GM, once the encounter ended (was deleted): remove what the mode put outside the
    * encounter's own documents (status effects on actors) and stop what it runs for it (timers).
    * What lives in the encounter (flags, history snapshots, side groups, requests) went with it.
@@ -120,6 +130,11 @@ export interface ModeRow {
   readonly acted?: boolean;
   /** The row's combatant is waiting out of the order (a delay). */
   readonly waiting?: boolean;
+  /**
+   * The i18n key of the "now" badge when this row is the current one and the step is not an action
+   * (a declaration: "Declaring"); absent: "Acting now".
+   */
+  readonly currentLabel?: string;
 }
 
 /** What a mode's tracker returns. */

@@ -188,3 +188,21 @@ describe("the declare-resolve tracker", () => {
     expect(alice.panel).toMatchObject({ tieWait: true, ties: [{ names: "Aria, Officer", controls: [] }] });
   });
 });
+
+describe("the declarer's badge (issue 27 item 4)", () => {
+  it('says "Declaring" during the declarations and "Acting now" during the resolution, in every view', async () => {
+    const sim = await battle();
+    const badge = async (client: SimClient): Promise<string[]> =>
+      (await htmlOf(client)).match(/si-badge--now">[^<]*</g)?.map((b) => b.slice(15, -1)) ?? [];
+    for (const client of [sim.gm, sim.client(ALICE), sim.client(BOB)])
+      expect(await badge(client)).toEqual(["Declaring"]);
+    for (const [key, who] of [
+      ["brom", BOB],
+      ["aria", ALICE],
+    ] as const)
+      await declareAs(sim, sim.client(who), key, []);
+    await declareAs(sim, sim.gm, "officer", [{ name: "Jab", cost: 1, kind: "attack" }]);
+    for (const client of [sim.gm, sim.client(ALICE), sim.client(BOB)])
+      expect(await badge(client)).toEqual(["Acting now"]);
+  });
+});

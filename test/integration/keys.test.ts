@@ -195,7 +195,7 @@ describe("claim the next PC slot (slots)", () => {
     const bob = sim.client(BOB);
     const before = serverCombatJson(sim);
     await bob.pressKey("claimSlot");
-    expect(warningsOn(bob)).toEqual([refusalText("slotTaken", "Aria")]);
+    expect(warningsOn(bob)).toEqual([refusalText("slotClaimed", "Aria")]);
     expect(serverCombatJson(sim)).toBe(before);
     expectNoErrors(sim);
   });

@@ -4,8 +4,9 @@
  * on the server, byte for byte, and show the localised message.
  */
 import { describe, expect, it } from "vitest";
+import { sideRoller } from "../../src/modes/sides/rules/sides";
 import type { Sim, SimClient } from "../sim/index.js";
-import { combatOn, expectNoErrors, messagesOn, refusalText, serverCombatJson } from "./world.js";
+import { combatOn, expectNoErrors, messagesOn, refusalText, serverCombat, serverCombatJson } from "./world.js";
 import {
   ALICE,
   BOB,
@@ -125,4 +126,55 @@ describe("sides permission matrix", () => {
       });
     }
   }
+});
+
+describe("hand-written requests get the real reason (issue 27 item 3)", () => {
+  /** The stored encounter (state and history), which a refused request leaves byte for byte. */
+  const encounterJson = (sim: Sim): string =>
+    JSON.stringify((serverCombat(sim).flags as Record<string, Record<string, unknown>>)["structured-initiative"]);
+
+  /** Bob writes a raw request on Jaluun (his), as a console user could. */
+  async function bobWrites(sim: Sim, command: Record<string, unknown>): Promise<void> {
+    const bob = sim.client(BOB);
+    const jaluun = combatOn(bob).combatants.get(cid(bob, "jaluun"));
+    const request = JSON.stringify(["handWritten0001", command]);
+    await jaluun?.update({ flags: { "structured-initiative": { request } } });
+    await sim.settle();
+  }
+
+  it("a side roll without a roll for a side Bob does not roll for: he may not roll for it at all", async () => {
+    const sim = await prepare("initiative");
+    const before = encounterJson(sim);
+    const state = sidesOn(sim.gm);
+    const foes = sideId(sim.gm, "Foes");
+    const roller = state.combatants.find((c) => c.id === sideRoller(state, foes))?.name ?? "?";
+    await bobWrites(sim, { type: "recordSideRoll", sideId: foes, total: 30 });
+    expect(encounterJson(sim) === before).toBe(true);
+    expect(messagesOn(sim.client(BOB))).toEqual([refusalText("notOwner", roller)]);
+    expectNoErrors(sim);
+  });
+
+  it("his own side's roll without a roll is refused for the missing roll", async () => {
+    const sim = await prepare("initiative");
+    const heroes = sideId(sim.gm, "Heroes");
+    await run(sim, sim.gm, { type: "setRoller", sideId: heroes, combatantId: cid(sim.gm, "jaluun") });
+    const before = encounterJson(sim);
+    await bobWrites(sim, { type: "recordSideRoll", sideId: heroes, total: 30 });
+    expect(encounterJson(sim) === before).toBe(true);
+    expect(messagesOn(sim.client(BOB))).toEqual([refusalText("typedResult")]);
+    expectNoErrors(sim);
+  });
+
+  it("setDefeated, a command of other modes: not part of this mode, written by hand or sent", async () => {
+    const sim = await prepare("initiative");
+    const before = encounterJson(sim);
+    const command = { type: "setDefeated", combatantId: cid(sim.gm, "jaluun"), defeated: true };
+    await bobWrites(sim, command);
+    expect(encounterJson(sim) === before).toBe(true);
+    expect(messagesOn(sim.client(BOB))).toEqual([refusalText("unknownCommand")]);
+    expect(await run(sim, sim.client(BOB), command)).toMatchObject({ ok: false, code: "unknownCommand" });
+    expect(await run(sim, sim.gm, command)).toMatchObject({ ok: false, code: "unknownCommand" });
+    expect(encounterJson(sim) === before).toBe(true);
+    expectNoErrors(sim);
+  });
 });

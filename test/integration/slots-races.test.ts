@@ -39,7 +39,7 @@ describe("two players claim the same slot at the same moment", () => {
     const holder = slotsOn(sim.gm).slots[2]?.claimedBy;
     const [winner, loser, loserName] = a?.ok ? ["Aria", bob, "Aria"] : ["Brom", alice, "Brom"];
     expect(slotsOn(sim.gm).combatants.find((c) => c.id === holder)?.name).toBe(winner);
-    expect(messagesOn(loser)).toEqual([refusalText("slotTaken", loserName)]);
+    expect(messagesOn(loser)).toEqual([refusalText("slotClaimed", loserName)]);
     expect(messagesOn(loser === bob ? alice : bob)).toEqual([]);
     expectSlotsInvariants(sim);
     expectNoErrors(sim);

@@ -782,7 +782,8 @@ describe("Step 3: resolve in initiative order, from the highest to the lowest", 
 
   it("a player ends the turn of its own combatant only; the GM any", () => {
     const s = declareAll(battle, { alice: [MELEE], bob: [MELEE] });
-    expect(refusal(apply(s, next, BOB))).toEqual({ code: "notYourTurn", combatantId: "alice" });
+    // It is Alice's turn: only her owner or the GM ends it (issue 27 item 3).
+    expect(refusal(apply(s, next, BOB))).toEqual({ code: "notOwner", combatantId: "alice" });
     const after = must(s, next, ALICE);
     expect(after.step).toBe("turn");
     expect(currentResolver(after.state)).toBe("bob");
@@ -1231,5 +1232,23 @@ describe("every code and step this mode adds has its message", () => {
 
   it.each(["setup", "roll", "declare", "resolve", "extraAttacks", "upkeep"])("step %s has a name", (step) => {
     expect(typeof Step[step]).toBe("string");
+  });
+});
+
+describe("NOW and NEXT (issue 27 item 4)", () => {
+  it("never name the same combatant twice, in the declarations and the resolution", () => {
+    // Alice (the fastest) declares last and resolves first; she alone acts, twice in a row.
+    let s = battle;
+    const seen: string[] = [];
+    for (let guard = 0; guard < 60 && s.round === battle.round; guard++) {
+      const { current, next: upNext } = declareResolveMode.view(s);
+      seen.push(`${current ?? "-"}>${upNext ?? "-"}`);
+      if (current !== null) expect(upNext, `${currentStep(s)}: ${current}`).not.toBe(current);
+      const declarer = currentDeclarer(s);
+      const actions = declarer === "alice" ? [JAB, JAB] : [];
+      s = declarer === null ? must(s, next).state : must(s, declare(declarer, ...actions)).state;
+    }
+    // While she resolves her first action, nobody else comes this round.
+    expect(seen).toContain("alice>-");
   });
 });

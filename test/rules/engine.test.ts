@@ -14,7 +14,6 @@ import {
   type EngineCommand,
   type ModeDefinition,
   type Requester,
-  viewOf,
 } from "../../src/core/engine";
 import {
   individualMode,
@@ -289,24 +288,5 @@ describe("versions of a history share their snapshots", () => {
       e = send(e, { type: "previousTurn" });
       expect(at(e)).toBe(expected);
     }
-  });
-});
-
-describe("a mode's view is worked out once per state", () => {
-  it("each state has its own view, and each mode its own view of the same state", () => {
-    const before = send(send(fresh(), { type: "start" }), next);
-    const after = send(before, next);
-    expect(viewOf(individualMode, before.state)).toEqual(individualMode.view(before.state));
-    expect(viewOf(individualMode, after.state)).toEqual(individualMode.view(after.state));
-    expect(viewOf(individualMode, after.state).current).not.toBe(viewOf(individualMode, before.state).current);
-    // Another definition (say, the same mode with other settings) sees the state its own way.
-    const other: ModeDefinition<IndividualState, IndividualCommand> = {
-      ...individualMode,
-      view: (state) => ({ ...individualMode.view(state), step: "other" }),
-    };
-    expect(viewOf(other, after.state).step).toBe("other");
-    expect(viewOf(individualMode, after.state).step).toBe("round");
-    // The snapshot a step pushes takes its round from that view.
-    expect(after.history.at(-1)?.round).toBe(viewOf(individualMode, before.state).round);
   });
 });

@@ -583,7 +583,8 @@ describe("a forged roll: dice that do not match the complexity are refused and c
       code: "notYourTurn",
       combatantId: "luwe",
     });
-    expect(refusal(apply(s, roll("ball", 8, [1, 2]), BALL))).toEqual({ code: "notYourTurn", combatantId: "ball" });
+    // Luwe's turn runs: that is why Ball cannot roll now (issue 27 item 3).
+    expect(refusal(apply(s, roll("ball", 8, [1, 2]), BALL))).toEqual({ code: "heroActing", combatantId: "luwe" });
   });
 });
 

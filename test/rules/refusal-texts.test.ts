@@ -21,6 +21,14 @@ import {
 } from "../../src/modes/individual/rules/individual";
 import { sidesMode, type SidesCommand, type SidesState } from "../../src/modes/sides/rules/sides";
 import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import {
+  currentResolver,
+  declareResolveMode,
+  type DeclareResolveCommand,
+  type DeclareResolveState,
+} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { phasesMode, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/phases";
+import { bindPure, pureMode } from "./pure-modes";
 
 const EN = (
   JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../lang/en.json"), "utf8")) as {
@@ -33,6 +41,7 @@ const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join(
 const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
 const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
 const NAMES: Record<string, string> = { aria: "Aria", brom: "Brom", officer: "Officer", trooper: "Trooper" };
+const REFUSAL_KEYS = new Set(Object.keys(EN));
 
 function run<S, C extends Command>(mode: ModeDefinition<S, C>, state: S, ...commands: C[]): S {
   return commands.reduce((s, command) => {
@@ -178,6 +187,68 @@ const SLOTS_COMMANDS: SlotsCommand[] = [
   ]),
 ];
 
+const slotsClaimed = slo(slotsOpen, { type: "claimSlot", slot: 1, combatantId: "brom" });
+
+const dr = (state: DeclareResolveState, ...commands: DeclareResolveCommand[]): DeclareResolveState =>
+  run(declareResolveMode, state, ...commands);
+const JAB = { name: "Jab", cost: 1, kind: "attack" as const };
+// IP: the Officer 20, Aria 15, Brom 12, the Trooper 8: declare Trooper, Brom, Aria, Officer; resolve the other way.
+const drDeclaring = dr(
+  declareResolveMode.create(ROSTER),
+  { type: "recordIP", combatantId: "aria", total: 15, modifier: 0 },
+  { type: "recordIP", combatantId: "brom", total: 12, modifier: 0 },
+  { type: "recordIP", combatantId: "officer", total: 20, modifier: 0 },
+  { type: "recordIP", combatantId: "trooper", total: 8, modifier: 0 },
+  { type: "start" },
+);
+const drBromDeclares = dr(drDeclaring, { type: "declare", combatantId: "trooper", actions: [JAB] });
+const drOfficerResolves = dr(
+  drBromDeclares,
+  ...["brom", "aria", "officer"].map((combatantId): DeclareResolveCommand => ({
+    type: "declare",
+    combatantId,
+    actions: [JAB],
+  })),
+);
+const drAriaResolves = dr(drOfficerResolves, { type: "nextTurn" });
+
+const pha = (state: PhasesState, ...commands: PhasesCommand[]): PhasesState => run(phasesMode, state, ...commands);
+const phasesHeroes = pha(phasesMode.create(ROSTER), { type: "start", surprise: false }, { type: "nextPhase" });
+const phasesAria = pha(phasesHeroes, { type: "startTurn", combatantId: "aria" });
+
+const DR_STATES: Record<string, DeclareResolveState> = {
+  "the Trooper declares": drDeclaring,
+  "Brom declares": drBromDeclares,
+  "the Officer resolves": drOfficerResolves,
+  "Aria resolves": drAriaResolves,
+};
+const DR_COMMANDS: DeclareResolveCommand[] = [
+  { type: "nextTurn" },
+  { type: "nextRound" },
+  ...["aria", "brom", "officer"].map((combatantId): DeclareResolveCommand => ({
+    type: "declare",
+    combatantId,
+    actions: [JAB],
+  })),
+];
+const PHASES_STATES: Record<string, PhasesState> = { "heroes, nobody acting": phasesHeroes, "Aria acting": phasesAria };
+const PHASES_COMMANDS: PhasesCommand[] = [
+  { type: "nextTurn" },
+  { type: "nextPhase" },
+  ...["aria", "brom", "officer"].flatMap((combatantId): PhasesCommand[] => [
+    { type: "startTurn", combatantId },
+    { type: "endTurn", combatantId },
+  ]),
+];
+
+/** What a bound encounter (parsing included, as a request from a client is) answers a command. */
+function boundCheck(mode: string, command: unknown, who: Requester) {
+  const binding = bindPure(pureMode(mode));
+  const bound = binding.load(binding.createWith(ROSTER, [{ type: "start" }], GM));
+  if (bound === null) throw new Error("unreadable");
+  return bound.check(command, who);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The situations of the issue and their neighbours
 // ---------------------------------------------------------------------------------------------
@@ -185,7 +256,10 @@ const SLOTS_COMMANDS: SlotsCommand[] = [
 interface Situation {
   readonly mode: string;
   readonly situation: string;
-  readonly outcome: Outcome<unknown>;
+  /** The rules' outcome, or a bound encounter's refusal (null: accepted). */
+  readonly outcome: Outcome<unknown> | { readonly code: string; readonly combatantId?: string } | null;
+  /** The refusal code that names the real reason (null: accepted). */
+  readonly code?: string | null;
   /** The message the requester must see; null: accepted. */
   readonly message: string | null;
 }
@@ -263,17 +337,150 @@ const SITUATIONS: Situation[] = [
     outcome: slotsMode.apply(slotsOpen, { type: "nextTurn" }, ALICE),
     message: "Nobody is acting now: only the GM can pass an open turn.",
   },
+  // Issue 27 item 3: the text points where the problem really is.
+  {
+    mode: "declare-resolve",
+    situation: "Bob ends the turn while the Officer (an NPC) resolves",
+    outcome: declareResolveMode.apply(drOfficerResolves, { type: "nextTurn" }, BOB),
+    code: "notOwner",
+    message: "You can only act for combatants you own.",
+  },
+  {
+    mode: "declare-resolve",
+    situation: "Bob ends Aria's turn while she resolves",
+    outcome: declareResolveMode.apply(drAriaResolves, { type: "nextTurn" }, BOB),
+    code: "notOwner",
+    message: "You can only act for combatants you own.",
+  },
+  {
+    mode: "declare-resolve",
+    situation: "Alice ends Aria's own turn while she resolves",
+    outcome: declareResolveMode.apply(drAriaResolves, { type: "nextTurn" }, ALICE),
+    code: null,
+    message: null,
+  },
+  {
+    mode: "declare-resolve",
+    situation: "Alice takes the next turn while the Trooper declares",
+    outcome: declareResolveMode.apply(drDeclaring, { type: "nextTurn" }, ALICE),
+    code: "skipDeclarerGM",
+    message: "Trooper declares now: only the GM can skip a declarer.",
+  },
+  {
+    mode: "declare-resolve",
+    situation: "Bob takes the next turn while Brom (his own) declares",
+    outcome: declareResolveMode.apply(drBromDeclares, { type: "nextTurn" }, BOB),
+    code: "skipDeclarerGM",
+    message: "Brom declares now: only the GM can skip a declarer.",
+  },
+  {
+    mode: "sides",
+    situation: "Alice takes the next turn while a foe declares",
+    outcome: sidesMode.apply(sidesDeclaring, { type: "nextTurn" }, ALICE),
+    code: "skipDeclarerGM",
+    message: `${NAMES[sidesMode.view(sidesDeclaring).current ?? ""] ?? "?"} declares now: only the GM can skip a declarer.`,
+  },
+  {
+    mode: "sides",
+    situation: "the GM takes the next turn while a foe declares (the GM declares or lets it hesitate)",
+    outcome: sidesMode.apply(sidesDeclaring, { type: "nextTurn" }, GM),
+    code: "notDeclared",
+    message: `${NAMES[sidesMode.view(sidesDeclaring).current ?? ""] ?? "?"} has not declared yet.`,
+  },
+  {
+    mode: "slots",
+    situation: "Alice fills the open NPC slot with Aria",
+    outcome: slotsMode.apply(slotsOpen, { type: "fillSlot", slot: 0, combatantId: "aria" }, ALICE),
+    code: "notGM",
+    message: "Only the GM can do that.",
+  },
+  {
+    mode: "slots",
+    situation: "Alice fills a later NPC slot with the Officer",
+    outcome: slotsMode.apply(slotsOpen, { type: "fillSlot", slot: 3, combatantId: "officer" }, ALICE),
+    code: "notGM",
+    message: "Only the GM can do that.",
+  },
+  {
+    mode: "slots",
+    situation: "Alice claims a PC slot Brom has only claimed",
+    outcome: slotsMode.apply(slotsClaimed, { type: "claimSlot", slot: 1, combatantId: "aria" }, ALICE),
+    code: "slotClaimed",
+    message: "Brom has already claimed that slot.",
+  },
+  {
+    mode: "slots",
+    situation: "Alice claims the slot Brom has filled",
+    outcome: slotsMode.apply(slotsBrom, { type: "claimSlot", slot: 1, combatantId: "aria" }, ALICE),
+    code: "slotTaken",
+    message: "Brom has already taken that slot.",
+  },
+  {
+    mode: "sides",
+    situation: "Alice sends setDefeated, a command of other modes",
+    outcome: boundCheck("sides", { type: "setDefeated", combatantId: "aria", defeated: true }, ALICE),
+    code: "unknownCommand",
+    message: "That action is not available in this mode.",
+  },
+  {
+    mode: "sides",
+    situation: "the GM sends setDefeated, a command of other modes",
+    outcome: boundCheck("sides", { type: "setDefeated", combatantId: "officer", defeated: true }, GM),
+    code: "unknownCommand",
+    message: "That action is not available in this mode.",
+  },
+  {
+    mode: "sides",
+    situation: "a declaration without its actions (a known command, malformed)",
+    outcome: boundCheck("sides", { type: "declare", combatantId: "aria" }, GM),
+    code: "malformedCommand",
+    message: "That request was malformed and was ignored.",
+  },
+  {
+    mode: "phases",
+    situation: "Bob ends Aria's turn",
+    outcome: phasesMode.apply(phasesAria, { type: "endTurn", combatantId: "aria" }, BOB),
+    code: "notOwner",
+    message: "You can only act for combatants you own.",
+  },
+  {
+    mode: "phases",
+    situation: "Bob ends the running turn (Aria's) with the shared next turn",
+    outcome: phasesMode.apply(phasesAria, { type: "nextTurn" }, BOB),
+    code: "notOwner",
+    message: "You can only act for combatants you own.",
+  },
+  {
+    mode: "phases",
+    situation: "Bob ends Brom's turn while Aria's runs",
+    outcome: phasesMode.apply(phasesAria, { type: "endTurn", combatantId: "brom" }, BOB),
+    code: "heroActing",
+    message: "Aria is taking a turn now: the next turn begins when it ends.",
+  },
 ];
 
-describe("each situation gets the message that names its real reason", () => {
-  it.each(SITUATIONS)("$mode: $situation", ({ outcome, message }) => {
+/** The refusal of an outcome (a rules outcome or a bound encounter's answer), or null when accepted. */
+function refusalOf(outcome: Situation["outcome"]): { readonly code: string; readonly combatantId?: string } | null {
+  if (outcome === null) return null;
+  if ("ok" in outcome) return outcome.ok ? null : outcome.refusal;
+  return outcome;
+}
+
+describe("each situation gets the reason code and the message that name its real reason", () => {
+  it.each(SITUATIONS)("$mode: $situation", ({ outcome, code, message }) => {
+    const refused = refusalOf(outcome);
     if (message === null) {
-      expect(outcome.ok).toBe(true);
+      expect(refused).toBeNull();
       return;
     }
-    expect(outcome.ok).toBe(false);
-    if (outcome.ok) return;
-    expect(text(outcome.refusal.code, outcome.refusal.combatantId)).toBe(message);
+    expect(refused).not.toBeNull();
+    if (refused === null) return;
+    if (code !== undefined) expect(refused.code).toBe(code);
+    expect(text(refused.code, refused.combatantId)).toBe(message);
+  });
+
+  it("every code the table expects has a text in every language", () => {
+    for (const { code } of SITUATIONS) if (typeof code === "string") expect(REFUSAL_KEYS).toContain(code);
   });
 });
 
@@ -305,6 +512,11 @@ function falseClaim(
         : null;
     case "notGM":
       return who.isGM ? `"${message}" to the GM` : null;
+    case "skipDeclarerGM":
+      if (who.isGM) return `"${message}" to the GM`;
+      return combatantId === current ? null : `"${message}" while ${current ?? "nobody"} declares`;
+    case "heroActing":
+      return combatantId === current ? null : `"${message}" while ${current ?? "nobody"} acts`;
     default:
       return null;
   }
@@ -343,11 +555,13 @@ describe("no refusal text claims something untrue", () => {
     ["individual", () => check(individualMode, INDIVIDUAL_STATES, INDIVIDUAL_COMMANDS)],
     ["sides", () => check(sidesMode, SIDES_STATES, SIDES_COMMANDS)],
     ["slots", () => check(slotsMode, SLOTS_STATES, SLOTS_COMMANDS)],
+    ["declare-resolve", () => check(declareResolveMode, DR_STATES, DR_COMMANDS)],
+    ["phases", () => check(phasesMode, PHASES_STATES, PHASES_COMMANDS)],
   ] as const)("%s: every command × requester × state", (_mode, probe) => {
     const { claims, codes } = probe();
     expect(claims).toEqual([]);
-    // The probes reach the ownership and turn refusals this checks.
-    for (const code of ["notYourTurn", "notOwner", "notGM"]) expect(codes).toContain(code);
+    // The probes reach the ownership refusals this checks.
+    for (const code of ["notOwner", "notGM"]) expect(codes).toContain(code);
   });
 });
 
@@ -359,6 +573,9 @@ describe("the situations are what their names say", () => {
       "brom",
     ]);
     expect([sidesAria, sidesBrom].map((s) => sidesMode.view(s).current)).toEqual(["aria", "brom"]);
+    expect([drDeclaring, drBromDeclares].map((s) => declareResolveMode.view(s).current)).toEqual(["trooper", "brom"]);
+    expect([drOfficerResolves, drAriaResolves].map(currentResolver)).toEqual(["officer", "aria"]);
+    expect([phasesHeroes, phasesAria].map((s) => phasesMode.view(s).current)).toEqual([null, "aria"]);
     expect([slotsOpen, slotsOfficer, slotsBrom].map((s) => slotsMode.view(s).current)).toEqual([
       null,
       "officer",

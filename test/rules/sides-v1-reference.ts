@@ -911,7 +911,9 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       if (missing !== undefined) return refuse("initiativeMissing", sideRoller(state, missing) ?? undefined);
       return pendingSideTies(state).length > 0 ? refuse("tiePending") : refuse("noCombatants");
     }
-    if (state.step === "declaration") return refuse("notDeclared", currentDeclarer(state) ?? undefined);
+    // Refusal texts as today's rules word them (issue 27 item 3): a player cannot skip a declarer.
+    if (state.step === "declaration")
+      return refuse(who.isGM ? "notDeclared" : "skipDeclarerGM", currentDeclarer(state) ?? undefined);
     const current = passCurrent(state);
     if (current === null) return refuse("wrongStep");
     // Someone else's combatant is acting: the reason is ownership, not whose turn it is.

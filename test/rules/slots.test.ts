@@ -387,7 +387,7 @@ describe("claims: a player claims a later open PC slot ahead of time, for a PC i
   it("two players claiming the same slot: the second is told who holds it", () => {
     const both = player("luke", "han");
     const first = run(battle, claim(3, "han"));
-    expect(refusal(apply(first, claim(3, "luke"), both))).toEqual({ code: "slotTaken", combatantId: "han" });
+    expect(refusal(apply(first, claim(3, "luke"), both))).toEqual({ code: "slotClaimed", combatantId: "han" });
   });
 
   it("claiming the slot whose turn it is now fills it", () => {
@@ -805,7 +805,7 @@ describe("a refused command changes nothing", () => {
     { name: "a later slot is filled now", state: battle, command: fill(2, "t1"), code: "notCurrentSlot" },
     { name: "a filled slot is filled again", state: atHan, command: fill(1, "luke"), code: "slotTaken", id: "han" },
     { name: "a filled slot is claimed", state: atHan, command: claim(1, "luke"), code: "slotTaken", id: "han" },
-    { name: "a claimed slot is claimed", state: claimed, command: claim(3, "luke"), code: "slotTaken", id: "han" },
+    { name: "a claimed slot is claimed", state: claimed, command: claim(3, "luke"), code: "slotClaimed", id: "han" },
     { name: "a PC fills an NPC slot", state: battle, command: fill(0, "luke"), code: "wrongSlotKind", id: "luke" },
     {
       name: "an NPC fills a PC slot",
@@ -858,6 +858,7 @@ describe("a refused command changes nothing", () => {
         "notYourTurn",
         "slotPassed",
         "slotTaken",
+        "slotClaimed",
         "unknownCombatant",
         "unknownCommand",
         "unknownSlot",

@@ -6,12 +6,22 @@
  * Two flavours (`RealmOptions.generation`): 13 (default) and 14. Where v14 differs, both are here,
  * each citing its source: `game.release`, ContextMenu entries, key deletion (`ForcedDeletion`), the
  * message mode (`core.messageMode`, `ChatMessage.applyMode`, `Roll#toMessage({messageMode})`), the
- * options of `combatTurn`/`combatRound`, and `getCombatantByToken`. A v14 call in its deprecated v13
+ * options of `combatTurn`/`combatRound`, and v14's timed Active Effects (./effects.ts) and
+ * `CombatantData.roundJoined`. A v14 call in its deprecated v13
  * form still works, as v14's deprecation warnings say it does until v16, and is logged in
  * `compatWarnings` (Foundry's `logCompatibilityWarning`), which the tests read.
  */
 import Handlebars from "handlebars";
 import { createRollClass, type RollInstance } from "./roll.js";
+import {
+  createEffectRegistry,
+  effectDuration,
+  effectStartNow,
+  isExpiryEvent,
+  prepareEffectCreation,
+  type EffectRealm,
+  type RefreshRecord,
+} from "./effects.js";
 import {
   canModify,
   hasPermission,
@@ -137,6 +147,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
    * (https://foundryvtt.com/api/v14/functions/foundry.utils.logCompatibilityWarning.html).
    */
   const compatWarnings: string[] = [];
+  /** v14: every `ActiveEffect.registry.refresh` call, for the tests (./effects.ts). */
+  const effectRefreshes: RefreshRecord[] = [];
   const logCompatibilityWarning = (message: string, _options: Dict = {}): void => {
     compatWarnings.push(message);
   };
@@ -270,7 +282,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     readonly [OPERATOR_IDENTIFIER] = "ForcedReplacement";
     constructor(readonly value: unknown) {}
   }
-  /** On v14, every `-=key`/`==key` of an update logs the deprecation (the rqg issue's warning). */
+  /**
+   * @behaviour On v14, every `-=key`/`==key` of an update logs the deprecation.
+   * @source https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890 (the warning);
+   * https://foundryvtt.com/api/v14/modules/foundry.data.operators.html (the operators).
+   */
   const warnLegacyKeys = (data: unknown): void => {
     if (!v14 || !isPlainObject(data)) return;
     for (const [key, value] of Object.entries(data)) {
@@ -931,6 +947,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const updateData = { round: 1, turn: 0 };
       Hooks.callAll("combatStart", this, updateData);
       await this.update(updateData);
+      /**
+       * @behaviour v14: starting a combat announces "combatStart" to the effect registry.
+       * @source https://foundryvtt.com/api/variables/CONST.ACTIVE_EFFECT_EXPIRY_EVENTS.html (a core
+       * event); a public v14 system whose own `startCombat` skips core's sends it itself after its
+       * update (the "EncounterCombat" class found through the search index: `ActiveEffect.registry.refresh("combatStart", {combat: this})`).
+       */
+      if (v14) await effectRegistry()?.refresh("combatStart", { combat: this });
       return this;
     }
     /**
@@ -1110,20 +1133,35 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         const priorCombatant = prior.combatantId ? this.combatants.get(prior.combatantId) : undefined;
         const ctx = { round: this.round, turn: this.turn, skipped: false };
         const priorCtx = { round: prior.round, turn: prior.turn, skipped: false };
+        /**
+         * @behaviour v14: core's own turn dispatch announces each event to the effect registry after
+         * the event's handler: turnEnd, roundEnd, roundStart, turnStart.
+         * @source draw-steel-combat-tools src/squad-turns.mjs (commit c3a61b8164c7fc6c733e22db082435923bfd562e)
+         * refreshes "turnStart"/"turnEnd" by hand only for the squad members core's dispatch leaves
+         * out, after the member's start and `_onEndTurn`; https://github.com/MetaMorphic-Digital/torgeternity/issues/668
+         * ("`roundStart` and `roundEnd` are handled by core Foundry").
+         */
+        const announce = async (event: string, context: Dict): Promise<void> => {
+          if (v14) await effectRegistry()?.refresh(event, { ...context, combat: this });
+        };
         if (priorCombatant && prior.round > 0) {
           await this._onEndTurn(priorCombatant, priorCtx);
+          await announce("turnEnd", priorCtx);
           await regionTurnEvent(priorCombatant, "tokenTurnEnd", priorCtx);
         }
         if (advanceRound) {
           if (prior.round > 0) {
             await this._onEndRound(priorCtx);
+            await announce("roundEnd", priorCtx);
             await regionRoundEvent(this, "tokenRoundEnd", prior.round);
           }
           await this._onStartRound(ctx);
+          await announce("roundStart", ctx);
           await regionRoundEvent(this, "tokenRoundStart", this.round);
         }
         if (this.combatant) {
           await this._onStartTurn(this.combatant, ctx);
+          await announce("turnStart", ctx);
           await regionTurnEvent(this.combatant, "tokenTurnStart", ctx);
         }
       } catch (err) {
@@ -1148,6 +1186,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       this.setupTurns();
     }
     /**
+     * @behaviour v14: a combat that ends (is deleted) announces "combatEnd" to the effect registry,
+     * once, on the active GM.
+     * @source https://foundryvtt.com/api/variables/CONST.ACTIVE_EFFECT_EXPIRY_EVENTS.html (a core
+     * event) and https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat (ending
+     * deletes the encounter). Where core sends it is on no public page: the sim sends it on deletion.
+     */
+    override _onDelete(options: Dict, userId: string): void {
+      super._onDelete(options, userId);
+      if (v14 && game.users.activeGM?.isSelf) void effectRegistry()?.refresh("combatEnd", { combat: this });
+    }
+    /**
      * A group changed: its members prepare their data again, so the group's initiative is theirs
      * before the turns are sorted (what the group's documented initiative means, seen on every client;
      * how core schedules it is not documented).
@@ -1166,8 +1215,11 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       return this.combatants.filter((c) => c.tokenId === id);
     }
     /**
-     * v13 only, deprecated for the plural (https://github.com/foundryvtt/foundryvtt/issues/9241);
-     * gone in the v14 flavour.
+     * @behaviour `Combat#getCombatantByToken`: deprecated for the plural, still working with a
+     * deprecation warning, in both flavours (no public source says v14 removed it).
+     * @source https://github.com/foundryvtt/foundryvtt/issues/9241 ("Deprecate … `Combat#getCombatantByToken`
+     * in favor of pluralized versions"); https://github.com/foundryvtt/foundryvtt/issues/10672 (v12:
+     * the singular still calls the plural).
      */
     getCombatantByToken(token: string | TokenDocument): Combatant | undefined {
       logCompatibilityWarning("Combat#getCombatantByToken is deprecated in favor of Combat#getCombatantsByToken");
@@ -1231,6 +1283,24 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
     get combat(): Combat {
       return this.parent as Combat;
+    }
+    /**
+     * @behaviour v14 `CombatantData.roundJoined`: the round a combatant joined, set when it is created
+     * (the Combat's round; before the start, round 1). The v13 flavour has no such field.
+     * @source https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.CombatantData.html
+     * ("The round this Combatant joined Combat (i.e., was created). A Combatant created before the
+     * Combat starts is considered to have joined in round 1.")
+     */
+    override async _preCreate(data: Dict, options: Dict, user: User): Promise<unknown> {
+      const result = await super._preCreate(data, options, user);
+      if (v14 && typeof this._source.roundJoined !== "number") {
+        const round = this.parent instanceof Combat ? this.parent.round : 0;
+        this.updateSource({ roundJoined: Math.max(round, 1) });
+      }
+      return result;
+    }
+    get roundJoined(): number | undefined {
+      return v14 && typeof this._source.roundJoined === "number" ? this._source.roundJoined : undefined;
     }
     get actorId(): string | null {
       return typeof this._source.actorId === "string" ? this._source.actorId : null;
@@ -1356,7 +1426,45 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     override getUserLevel(user: User | null | undefined): number {
       return this.parent instanceof Actor ? this.parent.getUserLevel(user) : super.getUserLevel(user);
     }
+    // v14's timed effects (./effects.ts, each behaviour with its source); the v13 flavour has none of them.
+    /** v14: the start record and the duration with its expiry event, filled on creation. */
+    override async _preCreate(data: Dict, options: Dict, user: User): Promise<unknown> {
+      const result = await super._preCreate(data, options, user);
+      if (v14) this.updateSource(prepareEffectCreation(effectRealm, this._source));
+      return result;
+    }
+    /** v14 `ActiveEffect#start` (https://foundryvtt.com/api/interfaces/foundry.documents.types.EffectStartData.html). */
+    get start(): Dict | undefined {
+      return v14 ? ((this._source.start ?? {}) as Dict) : undefined;
+    }
+    /** The prepared duration: v14's with what remains (./effects.ts); v13's stored fields as they are. */
+    get duration(): Dict {
+      if (v14) return { ...effectDuration(effectRealm, this._source) };
+      return (this._source.duration ?? {}) as Dict;
+    }
+    /** v14 `ActiveEffect#isExpiryEvent(event, context)` (./effects.ts). */
+    isExpiryEvent(event: string, context: Dict = {}): boolean {
+      return isExpiryEvent(this._source, event, context);
+    }
+    /** v14 `ActiveEffect.getEffectStart()` (./effects.ts). */
+    static getEffectStart(): Dict {
+      return { ...effectStartNow(effectRealm) };
+    }
   }
+  /** The parts of this realm the v14 effect machinery reads (./effects.ts). */
+  const effectRealm: EffectRealm = {
+    get game() {
+      return game as unknown as EffectRealm["game"];
+    },
+    get CONFIG() {
+      return CONFIG as unknown as EffectRealm["CONFIG"];
+    },
+  };
+  /** v14 `ActiveEffect.registry` (./effects.ts); the v13 flavour has no registry. */
+  if (v14)
+    Object.defineProperty(ActiveEffect, "registry", { value: createEffectRegistry(effectRealm, effectRefreshes) });
+  const effectRegistry = (): { refresh(event: string, context?: Dict): Promise<void> } | undefined =>
+    (ActiveEffect as unknown as { registry?: { refresh(event: string, context?: Dict): Promise<void> } }).registry;
 
   /**
    * v13 CombatantGroup (https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatData.html#groups),
@@ -1437,9 +1545,14 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
         : CONST.DOCUMENT_OWNERSHIP_LEVELS.OBSERVER;
     }
     /**
-     * The mode in the data or the options decides who sees the message: v13 `rollMode`
-     * (https://github.com/foundryvtt/foundryvtt/issues/11442); v14 `messageMode`, the old `rollMode`
-     * still read with a deprecation warning (https://github.com/Muttley/foundryvtt-fallout/issues/745).
+     * @behaviour The mode in the data or the options decides who sees the message: v13 `rollMode`;
+     * v14 `messageMode`. On v14 an old `rollMode` is still read, without a warning of its own: no
+     * public source quotes core warning about the `rollMode` creation option (the fallout issue the
+     * sim once cited is about the `core.rollMode` setting).
+     * @source https://github.com/foundryvtt/foundryvtt/issues/11442 (v13 roll modes at creation);
+     * v14 creation with `{messageMode}`: a public v14 system's roll class
+     * (`cls.create(msg.toObject(), {messageMode: rollMode})`, read through the search index) and
+     * https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html (the modes).
      */
     override async _preCreate(data: Dict, options: Dict, _user: User): Promise<unknown> {
       const read = (key: string): string | null =>
@@ -1448,8 +1561,6 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const legacy = read("rollMode");
       delete this._source.rollMode;
       delete this._source.messageMode;
-      if (v14 && modern === null && legacy !== null)
-        logCompatibilityWarning("The rollMode option of ChatMessage creation is deprecated in favor of messageMode");
       // Each generation reads only its own words: "gm" is no v13 roll mode, "gmroll" no v14 message
       // mode; an unknown mode shows the message to everyone.
       const mode = v14
@@ -1476,8 +1587,10 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       };
     }
     /**
-     * v13 (https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html): who sees each
-     * roll mode. v14 deprecates it for `applyMode` (https://github.com/JohanFalt/Foundry_WoD20/issues/1396).
+     * @behaviour `ChatMessage.applyRollMode`: who sees each v13 roll mode; v14 deprecates it for
+     * `applyMode`, with a warning.
+     * @source https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html;
+     * https://github.com/JohanFalt/Foundry_WoD20/issues/1396 (v14's warning, since 14, until 16).
      */
     static applyRollMode(chatData: Dict, rollMode: string): Dict {
       if (v14) logCompatibilityWarning("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode.");
@@ -1499,10 +1612,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
   }
   if (!v14) Reflect.deleteProperty(ChatMessage, "applyMode");
-  if (v14) Reflect.deleteProperty(Combat.prototype, "getCombatantByToken");
-  else
+  if (v14)
     Object.defineProperty(ChatMessage.prototype, "applyMode", {
-      /** The instance form (draw-steel 68856d45 `DSRoll#toMessage`: `msg.applyMode(messageMode)`). */
+      /**
+       * @behaviour v14 `ChatMessage#applyMode(mode)`: the instance form, applying a message mode to
+       * the message's own data (the static form's work); v13 has neither.
+       * @source draw-steel's v14 `DSRoll#toMessage` (MetaMorphic-Digital/draw-steel src/module/rolls/base.mjs,
+       * the version with `PART_TYPE = "roll"`: `const msg = new Cls(messageData); msg.applyMode(messageMode)`),
+       * as do the Ryuutama system's `BaseRoll#toMessage` (systems/ryuutama) and Delta Green's
+       * `createDGRollChatMessage` (each read through the search index). draw-steel 68856d45 (1.0.0) still calls the v13
+       * `core.rollMode` and `ChatMessage.applyRollMode`: it is no source for this.
+       */
       value(this: ChatMessage, mode?: string): ChatMessage {
         this.updateSource(visibility({}, mode ?? String(settings.get("core", "messageMode"))));
         return this;
@@ -1552,8 +1672,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     },
     warn: (message) => ui.notifications.warn(message),
     /**
-     * v13 `Roll#toMessage(data, {rollMode})`; v14 `{messageMode}`, the `rollMode` option deprecated
-     * (draw-steel 68856d45 src/module/rolls/base.mjs repeats core's warning).
+     * @behaviour v13 `Roll#toMessage(data, {rollMode})`; v14 `{messageMode}`, the `rollMode` option
+     * deprecated with a warning (since 14, until 16), its mode mapped to the new words.
+     * @source draw-steel's v14 `DSRoll#toMessage` (src/module/rolls/base.mjs, the version with
+     * `PART_TYPE = "roll"`, read through the search index) repeats core's warning word for word
+     * ("The rollMode option of Roll#toMessage is deprecated in favor of messageMode, a string value
+     * in CONFIG.ChatMessage.modes", `{since: 14, until: 16}`); a public v14 module's notes quote the
+     * same warning from core's log. draw-steel 68856d45 does not: its `toMessage` still takes `rollMode`.
      */
     async toMessage(roll, messageData, options, create) {
       const data: Dict = mergeObject<Dict>(
@@ -1965,6 +2090,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     registerMenu(namespace: string, key: string, data: Dict): void {
       menus.set(`${namespace}.${key}`, data);
     },
+    /**
+     * @behaviour v14 reads and writes the `core.rollMode` setting as `core.messageMode`, with a warning.
+     * @source https://github.com/JohanFalt/Foundry_WoD20/issues/1395 and
+     * https://github.com/Muttley/foundryvtt-fallout/issues/745 (the warning);
+     * https://github.com/foundryvtt/dnd5e/issues/6958 (`core.messageMode` replaces it).
+     */
     get(namespace: string, key: string): unknown {
       if (v14 && namespace === "core" && key === "rollMode") {
         logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
@@ -2122,9 +2253,12 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     onClick?: (event: Event, target: HTMLElement) => unknown;
   }
   /**
-   * An entry read the running generation's way. v14 still takes a v13 entry (its `name`, `condition`
-   * and `callback`), logging a deprecation warning for it, as v14 does for its renamed APIs until v16
-   * (the sim's reading: the v14 page documents only the new keys).
+   * @behaviour A context menu entry read the running generation's way; v14 still takes a v13 entry
+   * (`name`, `condition`, `callback`) and logs a deprecation warning for it.
+   * @source https://foundryvtt.com/api/v14/interfaces/foundry.ContextMenuEntry.html (the new keys);
+   * public v14 modules' notes, read through the search index: Beneos ("V14 deprecates
+   * ContextMenuEntry#name in favour of #label and warns when only `name` is present") and others
+   * ("ContextMenuEntry#callback is deprecated -> #onClick (support removed in v16)").
    */
   const menuItem = (
     item: ContextMenuEntry,
@@ -2957,6 +3091,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     sounds,
     errors,
     compatWarnings,
+    effectRefreshes,
     generation,
     hookLog,
     boot,

@@ -69,25 +69,6 @@ describe("patching a part in place", () => {
     expect(result.replaced).toBe(0);
   });
 
-  it("keeps the live element of a row rendered as a kept placeholder, also when it moved", () => {
-    const live = el(list(row("a", "Aria", " si-row--current"), row("b", "Brom"), row("c", "Cora")));
-    document.body.append(live);
-    const [a, b, c] = Array.from(live.children);
-    const kept = (id: string): string => `<li class="si-row" data-combatant-id="${id}" data-si-kept=""></li>`;
-    const after = list(kept("c"), row("a", "Aria"), kept("b"));
-    const { result } = patched("", after, live);
-    expect(Array.from(live.children)).toEqual([c, a, b]);
-    expect(live.outerHTML).toBe(el(list(row("c", "Cora"), row("a", "Aria"), row("b", "Brom"))).outerHTML);
-    expect(result.kept).toBeGreaterThanOrEqual(2);
-    // A placeholder with no live row to keep fails the patch (the tracker then renders whole).
-    const rendered: Record<string, unknown> = { tracker: el(`<ol class="mine">${kept("z")}</ol>`) };
-    const other = el(`<ol class="mine">${row("a", "Aria")}</ol>`);
-    document.body.append(other);
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    expect(tryPatchParts({ tracker: other }, rendered, ["tracker"], "mine")).toBe(false);
-    logged.mockRestore();
-  });
-
   it("adds and removes rows", () => {
     const live = el(list(row("a", "Aria"), row("b", "Brom")));
     document.body.append(live);

@@ -70,7 +70,9 @@ async function write(
   if (step.started) Hooks.callAll("combatStart", combat, hookData);
   else if (round !== before.round) callTurnHook("combatRound", combat, hookData, direction, delta);
   else if (view.current !== before.current) callTurnHook("combatTurn", combat, hookData, direction, delta);
-  const flags = { [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
+  // The mode's record of the step, written with the step itself (every client reads the same one).
+  const stepFlags = module?.mirror?.stepFlags?.(combat, state, applied.events) ?? null;
+  const flags = { ...stepFlags, [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls) };
   // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
   const combatants = mirror.changes;
   const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
@@ -135,6 +137,15 @@ export function applyAsAuthority(
     const bound = loadBound(combat);
     if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
     if (!moduleHooks.call(HOOKS.preCommand, combat, command, who)) return refusal("vetoed");
+    // A player's dice result the rules would refuse anyway (another's side, the wrong step) is
+    // refused for that reason, which is the real one, before its roll is looked at.
+    if (!who.isGM && isRolledCommand(combat, command as Json)) {
+      const early = bound.check(command, who);
+      if (early !== null && early.code !== "malformedCommand") {
+        moduleHooks.callAll(HOOKS.refused, combat, command, early);
+        return refusal(early.code, "combatantId" in early ? early.combatantId : undefined, refusalDetail(early));
+      }
+    }
     // A dice result must come from the requester's own roll in chat (`proofs.ts`).
     const proven = await proveCommand(combat, command as Json, who);
     if (!proven.ok) {

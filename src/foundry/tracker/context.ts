@@ -4,8 +4,7 @@
  * The controls a user sees are exactly the actions the rules allow that user now.
  */
 import { CSS_ROOT, I18N, SYSTEM_DEFAULT } from "../../constants";
-import type { AllowedAction, Requester, TurnView } from "../../core/engine";
-import type { BoundEncounter } from "../../core/binding";
+import type { TurnView } from "../../core/engine";
 import type { ModeOutput } from "../../modes/contract";
 import { loadBound, loadProblem, moduleOfCombat, modeOf, requesterFor } from "../authority/encounters";
 import { modeIds } from "../modes";
@@ -22,6 +21,8 @@ export interface RowContext {
   readonly initiative: string;
   readonly hasInitiative: boolean;
   readonly isCurrent: boolean;
+  /** The i18n key of the current row's badge. */
+  readonly currentLabel: string;
   readonly isNext: boolean;
   readonly owned: boolean;
   readonly hidden: boolean;
@@ -34,8 +35,6 @@ export interface RowContext {
   readonly ready: ControlContext | null;
   /** The data of the mode's row partial. */
   readonly mode: object | null;
-  /** Unchanged since the last render, whose element the patch keeps (set by the tracker, never here). */
-  readonly kept?: boolean;
 }
 
 /** A choice in the mode select. */
@@ -95,44 +94,6 @@ export interface TrackerContext {
   readonly opened?: Readonly<Record<string, Readonly<Record<string, true>>>>;
 }
 
-/**
- * What a requester may do in a loaded encounter. The loaded encounter is shared per stored revision
- * (see `loadBound`), so this is kept on it: Foundry re-renders the tracker on many unrelated updates,
- * and a re-render without a change reuses the rules' answer instead of probing again.
- */
-const allowedBy = new WeakMap<BoundEncounter, Map<string, readonly AllowedAction[]>>();
-
-function allowedFor(bound: BoundEncounter, who: Requester): readonly AllowedAction[] {
-  const key = [who.userId, who.isGM, who.owns.join(",")].join("|");
-  let byWho = allowedBy.get(bound);
-  if (byWho === undefined) {
-    byWho = new Map();
-    allowedBy.set(bound, byWho);
-  }
-  let actions = byWho.get(key);
-  if (actions === undefined) {
-    actions = bound.allowed(who);
-    byWho.set(key, actions);
-  }
-  return actions;
-}
-
-/**
- * Which undo steps the history holds (previous round, previous turn), kept on the loaded encounter
- * as its allowed actions are: working it out looks at the snapshots, and a re-render without a
- * change asks again.
- */
-const undoBy = new WeakMap<BoundEncounter, { readonly round: boolean; readonly turn: boolean }>();
-
-function undoSteps(bound: BoundEncounter): { readonly round: boolean; readonly turn: boolean } {
-  let steps = undoBy.get(bound);
-  if (steps === undefined) {
-    steps = { round: bound.undoTarget("previousRound") !== null, turn: bound.undoTarget("previousTurn") !== null };
-    undoBy.set(bound, steps);
-  }
-  return steps;
-}
-
 /** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */
 export function modeChoiceFor(mode: string): ModeOptionContext[] {
   return [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
@@ -174,7 +135,7 @@ export function buildTrackerContext(
   const who = requesterFor(combat, user);
   const isGM = user.isGM;
   const bound = loadBound(combat);
-  const allowedActions = bound === null ? [] : allowedFor(bound, who);
+  const allowedActions = bound === null ? [] : bound.allowed(who);
   const newerFormat = bound === null && loadProblem(combat) === "newerFormat";
   const corrupted = bound === null && !newerFormat;
   const visible = new Map<string, Combatant.Implementation>();
@@ -237,6 +198,7 @@ export function buildTrackerContext(
       initiative: initiative === null ? "" : String(initiative),
       hasInitiative: initiative !== null,
       isCurrent,
+      currentLabel: extra?.currentLabel ?? "STRUCTURED_INITIATIVE.Tracker.Current",
       isNext,
       owned: !isGM && owned.has(id),
       hidden,
@@ -253,7 +215,10 @@ export function buildTrackerContext(
   const started = view?.started ?? false;
   // Undo is offered only where the history holds a step to go back to.
   if (started && isGM && bound !== null) {
-    const undo = undoSteps(bound);
+    const undo = {
+      round: bound.undoTarget("previousRound") !== null,
+      turn: bound.undoTarget("previousTurn") !== null,
+    };
     if (undo.round) turnControls.push(control({ action: "siPreviousRound", label: "PreviousRound" }));
     if (undo.turn) turnControls.push(control({ action: "siPreviousTurn", label: "PreviousTurn" }));
   }

@@ -47,61 +47,18 @@ export interface ControlSpec {
 /** Makes a control from its plain form. */
 export type ControlFactory = (spec: ControlSpec) => ControlContext;
 
-/**
- * The controls the last context build made, by their plain form, with the localiser and language
- * they were made in. A build is handed the very control the build before it made for the same plain
- * form: the tracker then finds a row's controls equal to the ones it last rendered at once (`sameData`
- * stops at the same object), and a control's texts are formatted once, not on every render. Only the
- * last build's controls are kept. Controls are shared once made: nothing may change one.
- */
-const made: { by: Localiser | null; lang: string | undefined; last: Map<string, ControlContext> } = {
-  by: null,
-  lang: undefined,
-  last: new Map(),
-};
-
-/** The plain form of a control as one key (every field, in a fixed order). */
-function specKey(spec: ControlSpec): string {
-  return [
-    spec.action,
-    spec.label,
-    spec.aria ?? "",
-    spec.name ?? "",
-    spec.combatantId ?? "",
-    spec.groupId ?? "",
-    spec.input ?? "",
-    spec.toggle === true ? 1 : 0,
-    spec.pressed === true ? 1 : 0,
-    spec.primary === true ? 1 : 0,
-  ].join("\u0000");
-}
-
-/** The control factory of one context build (see {@link made}). */
 export function controlFactory(i18n: Localiser): ControlFactory {
-  const before = made.by === i18n && made.lang === i18n.lang ? made.last : new Map<string, ControlContext>();
-  const now = new Map<string, ControlContext>();
-  Object.assign(made, { by: i18n, lang: i18n.lang, last: now });
-  return (spec) => {
-    const key = specKey(spec);
-    const known = now.get(key) ?? before.get(key);
-    if (known !== undefined) {
-      now.set(key, known);
-      return known;
-    }
-    const control: ControlContext = {
-      action: spec.action,
-      label: `${T}.${spec.label}`,
-      ariaLabel: i18n.format(`${T}.${spec.aria ?? spec.label}`, { name: spec.name ?? "" }),
-      inputLabel: spec.input === undefined ? "" : i18n.format(`${T}.${spec.input}`, { name: spec.name ?? "" }),
-      combatantId: spec.combatantId ?? "",
-      groupId: spec.groupId ?? "",
-      toggle: spec.toggle ?? false,
-      pressed: spec.pressed ?? false,
-      primary: spec.primary ?? false,
-    };
-    now.set(key, control);
-    return control;
-  };
+  return (spec) => ({
+    action: spec.action,
+    label: `${T}.${spec.label}`,
+    ariaLabel: i18n.format(`${T}.${spec.aria ?? spec.label}`, { name: spec.name ?? "" }),
+    inputLabel: spec.input === undefined ? "" : i18n.format(`${T}.${spec.input}`, { name: spec.name ?? "" }),
+    combatantId: spec.combatantId ?? "",
+    groupId: spec.groupId ?? "",
+    toggle: spec.toggle ?? false,
+    pressed: spec.pressed ?? false,
+    primary: spec.primary ?? false,
+  });
 }
 
 /** The actions allowed to the viewer, indexed for quick look-up. */

@@ -20,11 +20,13 @@ export interface PatchResult {
 }
 
 /**
- * A fresh element carrying this attribute stands for the live element of the same tag and identity,
- * unchanged since the last render (the tracker renders an unchanged row as this placeholder): the
- * live element is kept as it is, and a patch that finds no live element for it fails.
+ * An entry of a mode's panel or list (a slot, a queued turn, an intent) that its template renders
+ * with `data-si-key="<keepKey>"`: a key unique in the tracker, by which the patch finds the entry's
+ * live element again when entries are added, removed or reordered (and keeps it).
  */
-export const KEPT_ATTRIBUTE = "data-si-kept";
+export interface KeyedEntry {
+  readonly keepKey: string;
+}
 
 /** Form controls whose typed or chosen value a re-render must not wipe. */
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -167,10 +169,6 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
   }
   const [was, will] = [live as Element, fresh as Element];
   if (!sameKind && identityKey(was) !== identityKey(will)) return false;
-  if (will.hasAttribute(KEPT_ATTRIBUTE)) {
-    result.kept++;
-    return true;
-  }
   syncAttributes(was, will);
   morphChildren(was, will, result);
   result.patched++;
@@ -217,8 +215,6 @@ function morphChildren(live: Element, fresh: Element, result: PatchResult): void
       old.delete(key);
       continue;
     }
-    if (node.nodeType === 1 && (node as Element).hasAttribute(KEPT_ATTRIBUTE))
-      throw new Error(`no live element for the kept ${key}`);
     wanted.push(node);
     result.replaced++;
   }

@@ -9,31 +9,12 @@ import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
 import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
-import { isElement, KEPT_ATTRIBUTE, tryPatchParts } from "./dom-patch";
+import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion, withPendingNotice } from "./live";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
-import { ENTRY_KEY_ATTRIBUTE, keyOfElement, markKept, rowKey } from "./kept";
-
-/** The elements a render may keep: the rows and the keyed entries of the mode's panel or list. */
-const KEPT_SELECTOR = `${ROW_SELECTOR}, [${ENTRY_KEY_ATTRIBUTE}]`;
-
-/**
- * The live elements a render may keep, by key (`kept.ts`). Two queries, not one of
- * {@link KEPT_SELECTOR}: a selector list loses the browser's fast path and matches every element
- * of the tracker against each selector, some ten times slower at 200 rows.
- */
-function keptElements(root: Element): Map<string, Element> {
-  const out = new Map<string, Element>();
-  for (const selector of [ROW_SELECTOR, `[${ENTRY_KEY_ATTRIBUTE}]`])
-    for (const element of Array.from(root.querySelectorAll(selector))) {
-      const key = keyOfElement(element);
-      if (key !== null) out.set(key, element);
-    }
-  return out;
-}
 
 /** The attribute of a disclosure filled on use: its kind (see `#opened`). */
 const FILL_ATTRIBUTE = "data-si-fill";
@@ -93,21 +74,6 @@ export function createTrackerClass(Base: TrackerClass) {
     #patching = true;
 
     /**
-     * Each row's and keyed entry's context as last rendered (by `kept.ts` key) and what else
-     * their markup depends on (the encounter, its mode's partials): one whose context is unchanged
-     * and whose live element is there is rendered as a placeholder that the patch keeps (see
-     * {@link #keptRows}).
-     */
-    #rowsRendered = new Map<string, unknown>();
-    #rowsScope = "";
-
-    /**
-     * Watches the tracker's element between renders: a row another module (a render hook) or the
-     * user's page changed since the module last patched it is rendered again, not kept.
-     */
-    #observer: MutationObserver | null = null;
-
-    /**
      * The disclosures filled on use that the user opened, by kind (`data-si-fill`) then combatant
      * id: rarely used forms (the GM's edits of a row) render their summary only until opened, then
      * stay filled (what was typed in them survives closing) while the encounter and mode stay.
@@ -160,39 +126,28 @@ export function createTrackerClass(Base: TrackerClass) {
       }
       const opened = (kind: string, id: string): boolean => this.#opened.get(kind)?.has(id) === true;
       const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null, opened);
-      return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#keptRows(combat, data) });
+      return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#withOpened(combat, data) });
     }
 
     /**
-     * Render only the rows and keyed entries that changed (`kept.ts`): one whose context equals the
-     * one it was last rendered from, and whose element is live in this tracker and untouched since, is
-     * marked `kept` (its template renders a placeholder that the patch keeps; see `dom-patch.ts`).
-     * Templates, parsing and the patch then cost what changed, not the whole list. Nothing is kept
-     * while renders do not patch.
+     * The data with the disclosures filled on use that the user opened (`opened`, by kind then
+     * combatant id); they are forgotten when the encounter, its mode or its partials change.
      */
-    #keptRows(combat: Combat.Implementation, data: TrackerContext): TrackerContext {
+    #withOpened(combat: Combat.Implementation, data: TrackerContext): TrackerContext {
       const scope = `${combat.id ?? ""}|${data.mode}|${data.rowPartial}|${data.panelPartial}|${data.listPartial}`;
-      if (this.#rowsScope !== scope) this.#opened.clear();
-      const before = this.#rowsScope === scope && this.#patching ? this.#rowsRendered : new Map<string, unknown>();
-      const live = new Set<string>();
-      const root = this.element as HTMLElement | null;
-      if (before.size > 0 && root !== null && isElement(root) && this.#observer !== null) {
-        if (root.isConnected) for (const key of keptElements(root).keys()) live.add(key);
-        this.#note(this.#observer.takeRecords());
-        for (const key of this.#touched) live.delete(key);
-      }
-      this.#touched.clear();
-      const { data: marked, rendered } = markKept(data, before, live);
-      this.#rowsRendered = rendered;
-      this.#rowsScope = scope;
+      if (this.#openedScope !== scope) this.#opened.clear();
+      this.#openedScope = scope;
       const opened = Object.fromEntries(
         Array.from(this.#opened, ([kind, ids]) => [
           kind,
           Object.fromEntries(Array.from(ids, (id) => [id, true as const])),
         ]),
       );
-      return { ...marked, opened };
+      return { ...data, opened };
     }
+
+    /** The encounter, mode and partials {@link #opened} belongs to. */
+    #openedScope = "";
 
     /**
      * The module's own parts are patched into the live ones (only changed rows are rebuilt, and
@@ -203,8 +158,6 @@ export function createTrackerClass(Base: TrackerClass) {
       content: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[1],
       options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
     ): void {
-      // What others changed since the last render is noted before this render's own changes.
-      if (this.#observer !== null) this.#note(this.#observer.takeRecords());
       const patchable = this.#patching && this.structuredCombat !== null && typeof result === "object";
       if (
         patchable &&
@@ -213,70 +166,9 @@ export function createTrackerClass(Base: TrackerClass) {
       ) {
         // A part may be half patched: stop patching and render once more, whole.
         this.#patching = false;
-        this.#rowsRendered = new Map();
         void this.render();
       }
-      if (typeof result === "object" && result !== null) this.#transplantKept(result as Record<string, unknown>);
       super._replaceHTML(result, content, options);
-      this.#watch();
-    }
-
-    /** The rows and keyed entries changed by others since they were last patched (`kept.ts` keys). */
-    #touched = new Set<string>();
-
-    #note(records: readonly MutationRecord[]): void {
-      for (const record of records) {
-        const at = record.target.nodeType === 1 ? (record.target as Element) : record.target.parentElement;
-        const el = at?.closest(KEPT_SELECTOR) ?? null;
-        const key = el === null ? null : keyOfElement(el);
-        if (key !== null) this.#touched.add(key);
-      }
-    }
-
-    /** Watch the element from now on; what this render itself changed is not a change to watch for. */
-    #watch(): void {
-      const root = this.element as HTMLElement | null;
-      if (root === null || !isElement(root) || typeof MutationObserver !== "function") return;
-      if (this.#observer === null) {
-        const View = root.ownerDocument.defaultView?.MutationObserver ?? MutationObserver;
-        this.#observer = new View((records) => {
-          this.#note(records);
-        });
-      }
-      if (this.#watched !== root) {
-        this.#observer.disconnect();
-        this.#observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-        this.#watched = root;
-      }
-      this.#observer.takeRecords();
-    }
-
-    /** The element the observer watches. */
-    #watched: HTMLElement | null = null;
-
-    /**
-     * A part that replaces its live one whole (it was not patched) gets the live elements of its
-     * kept rows in place of their placeholders; a row with no live element makes the next render
-     * whole.
-     */
-    #transplantKept(parts: Record<string, unknown>): void {
-      const root = this.element as HTMLElement | null;
-      let live: Map<string, Element> | null = null;
-      for (const part of Object.values(parts)) {
-        if (!isElement(part)) continue;
-        const kept = Array.from(part.querySelectorAll(`[${KEPT_ATTRIBUTE}]`));
-        if (kept.length === 0) continue;
-        live ??= root === null ? new Map<string, Element>() : keptElements(root);
-        for (const placeholder of kept) {
-          const key = keyOfElement(placeholder);
-          const element = key === null ? undefined : live.get(key);
-          if (element !== undefined) placeholder.replaceWith(element);
-          else if (this.#rowsRendered.size > 0) {
-            this.#rowsRendered = new Map();
-            void this.render();
-          }
-        }
-      }
     }
 
     /** Announce a turn change to screen readers through a live region outside the re-rendered parts. */
@@ -343,8 +235,6 @@ export function createTrackerClass(Base: TrackerClass) {
           const id = details.getAttribute("data-combatant-id");
           if (kind === null || id === null || this.#opened.get(kind)?.has(id) === true) return;
           this.#opened.set(kind, new Set([...(this.#opened.get(kind) ?? []), id]));
-          const row = details.closest<HTMLElement>(ROW_SELECTOR);
-          if (row !== null) this.#touched.add(rowKey(row.dataset.combatantId ?? ""));
           void this.render();
         },
         true,

@@ -42,7 +42,7 @@ import {
   type ControlFactory,
   type Localiser,
 } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const D = "DeclareResolve";
@@ -149,7 +149,7 @@ export interface TieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** An entry of a queue (kept by renders while it does not change: `keepKey`). */
+/** An entry of a queue (found again across renders by `keepKey`). */
 export interface QueueEntryContext extends KeyedEntry {
   readonly name: string;
   readonly actions: string;
@@ -457,6 +457,8 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
         controls,
         ready: null,
         acted: started && state.phase === "resolve" && row.turnsLeft === 0 && !row.current,
+        // The declarer declares: its badge says so, not "Acting now".
+        ...(state.phase === "declare" ? { currentLabel: `${K}.Declaring` } : {}),
         data: {
           needsRoll: needRoll.has(id),
           hasIP: row.baseIP !== null,

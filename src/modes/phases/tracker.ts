@@ -30,7 +30,7 @@ import { skillsOf } from "./glue";
 import { collapseShown } from "./settings";
 import type { AllowedAction } from "../../core/engine";
 import type { ControlContext, Localiser } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput, ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const P = `${I18N}.Tracker.Phases`;
@@ -138,7 +138,7 @@ export interface FailureContext {
   } | null;
 }
 
-/** One intent of the list (kept by renders while it does not change: `keepKey`). */
+/** One intent of the list (found again across renders by `keepKey`). */
 export interface IntentContext extends KeyedEntry {
   readonly id: string;
   readonly foeId: string;

@@ -18,6 +18,7 @@ import {
   rollSidesOf,
   SIDES_API,
   sidesEffects,
+  sidesStepFlags,
   syncSides,
   tickCountdowns,
 } from "./glue";
@@ -45,6 +46,7 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   mirror: {
     sync: syncSides,
     effects: (combat, events) => sidesEffects(combat, events),
+    stepFlags: sidesStepFlags,
     end: sidesEnd,
     // New combatants get their default side; side and group changes, actor traits and the
     // countdown's controls are mirrored on the active GM.

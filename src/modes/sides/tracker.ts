@@ -30,7 +30,7 @@ import {
 import { clockView } from "./glue";
 import { clock as pageClock } from "../../foundry/clock";
 import { formatCount, type ControlContext, type ControlFactory } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = "Sides";
@@ -159,7 +159,7 @@ export interface SidesTieContext {
   readonly controls: readonly ControlContext[];
 }
 
-/** One entry of the pass order (kept by renders while it does not change: `keepKey`). */
+/** One entry of the pass order (found again across renders by `keepKey`). */
 export interface PassEntryContext extends KeyedEntry {
   readonly name: string;
   readonly done: boolean;
@@ -195,10 +195,14 @@ export interface SidesPanelContext {
   readonly declarerName: string;
   readonly hasDeclarer: boolean;
   readonly hasCountdown: boolean;
-  /** Epoch ms of the deadline on this client (the ticker counts down to it). */
+  /** Epoch ms of the deadline as the GM stamped it (the ticker counts down to it); "" when none. */
   readonly deadline: string;
+  /** The whole countdown in ms: the ticker never shows more. */
+  readonly fullMs: string;
   readonly seconds: string;
   readonly paused: boolean;
+  /** Paused while no countdown shows (an NPC declares): the "Paused" badge alone. */
+  readonly pausedOnly: boolean;
   readonly excused: boolean;
   readonly passOrder: readonly PassEntryContext[];
   readonly hasPassOrder: boolean;
@@ -271,12 +275,17 @@ export const sidesTracker: ModeTracker<SidesState> = {
           }
         : null;
     const clockControls: ControlContext[] = [];
+    // The GM pauses and resumes the countdown whoever declares; extends and excuses where it counts.
     if (who.isGM && clock !== null) {
       clockControls.push(
         control({
           action: clock.paused ? "siSidesResume" : "siSidesPause",
           label: `${S}.${clock.paused ? "Resume" : "Pause"}`,
         }),
+      );
+    }
+    if (who.isGM && clock?.counts === true) {
+      clockControls.push(
         control({ action: "siSidesExtend", label: `${S}.Extend` }),
         control({
           action: clock.excused ? "siSidesUnexcuse" : "siSidesExcuse",
@@ -546,7 +555,10 @@ export const sidesTracker: ModeTracker<SidesState> = {
       }),
       earlier: side.earlier,
     }));
-    const seconds = clock === null ? 0 : Math.max(0, Math.ceil((clock.deadline - pageClock.now()) / 1000));
+    // Counted on this client's clock against the GM's stamp, never more than the whole countdown
+    // (a client whose clock runs behind the GM's); the whole of it until the stamp arrives.
+    const left = clock === null ? 0 : clock.deadline === null ? clock.fullMs : clock.deadline - pageClock.now();
+    const seconds = clock === null ? 0 : Math.ceil(Math.min(clock.fullMs, Math.max(0, left)) / 1000);
     return {
       rows,
       setupControls,
@@ -565,11 +577,13 @@ export const sidesTracker: ModeTracker<SidesState> = {
         declaring: state.step === "declaration",
         declarerName: declarer === null ? "" : nameOf(declarer),
         hasDeclarer: declarer !== null,
-        hasCountdown: clock !== null && !clock.excused,
-        deadline: clock === null || clock.paused ? "" : String(clock.deadline),
+        hasCountdown: clock !== null && clock.counts && !clock.excused,
+        deadline: clock === null || clock.paused || clock.deadline === null ? "" : String(clock.deadline),
+        fullMs: clock === null ? "" : String(clock.fullMs),
         seconds: String(seconds),
-        paused: clock?.paused === true,
-        excused: clock?.excused === true,
+        paused: clock !== null && clock.paused,
+        pausedOnly: clock !== null && clock.paused && !(clock.counts && !clock.excused),
+        excused: clock !== null && clock.counts && clock.excused,
         passOrder: passEntries,
         hasPassOrder: passEntries.length > 0,
         passTies,

@@ -10,7 +10,7 @@ import type { AllowedAction } from "../../core/engine";
 import { canAct, slotsView, type SlotsState } from "./rules/slots";
 import { skillOf as slotSkillOf } from "./glue";
 import { formatCount, remembered, type ControlContext } from "../../foundry/tracker/controls";
-import type { KeyedEntry } from "../../foundry/tracker/kept";
+import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeOutput, ModeRow, ModeTracker } from "../contract";
 
 const S = `${I18N}.Tracker.Slots`;
@@ -57,7 +57,7 @@ export interface SlotAssignContext {
   readonly options: readonly { readonly id: string; readonly name: string }[];
 }
 
-/** One slot of the list (kept by renders while it does not change: `keepKey`). */
+/** One slot of the list (found again across renders by `keepKey`). */
 export interface SlotRowContext extends KeyedEntry {
   /** 1-based position. */
   readonly number: string;

@@ -116,6 +116,9 @@ function* resolve(a: Action, now: () => SidesState, fresh: () => string): Iterab
       return;
     }
     case "declareAll":
+      // The GM's undo may have gone back before the start (`Combat#previousTurn` asks nothing): the GM
+      // starts and rolls again, as at the table, so a simulation never stays stuck before the start.
+      if (!s.started) yield* resolve({ k: "begin", totals: [1, 2, 3] }, now, fresh);
       // Everyone still to declare declares in turn, through the GM.
       for (let i = 0; i < 10; i++) {
         const state = now();

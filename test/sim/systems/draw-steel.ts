@@ -18,8 +18,12 @@ import type { Dict } from "../utils.js";
 
 type Fn = (...args: unknown[]) => unknown;
 
-/** The system as `game.system` names it. */
-export const DRAW_STEEL_SYSTEM = { id: "draw-steel", title: "Draw Steel", initiative: "1" };
+/**
+ * The system as `game.system` names it, with the initiative formula of its system.json (1.0.0).
+ * @behaviour draw-steel's system initiative formula.
+ * @source MetaMorphic-Digital/draw-steel system.json at 68856d456db33004e8a50ad46bc8504fbd336dd9 ("initiative": "2d10 + @A").
+ */
+export const DRAW_STEEL_SYSTEM = { id: "draw-steel", title: "Draw Steel", initiative: "2d10 + @A" };
 
 /** The part ids draw-steel adds in its default initiative mode. */
 export const DRAW_STEEL_PARTS = { tracker: "dsTracker", footer: "dsFooter" } as const;

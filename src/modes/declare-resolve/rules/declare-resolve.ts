@@ -411,16 +411,9 @@ function compareSpeed(
   return (joined.get(a.id) ?? 0) - (joined.get(b.id) ?? 0);
 }
 
-/** Joining places by id, computed once per state (states are never mutated). */
-const joinIndexes = new WeakMap<readonly DeclareResolveCombatant[], ReadonlyMap<string, number>>();
-
+/** Joining places by id. */
 function joinIndex(state: DeclareResolveState): ReadonlyMap<string, number> {
-  let index = joinIndexes.get(state.combatants);
-  if (index === undefined) {
-    index = new Map(state.combatants.map((c, i) => [c.id, i]));
-    joinIndexes.set(state.combatants, index);
-  }
-  return index;
+  return new Map(state.combatants.map((c, i) => [c.id, i]));
 }
 
 function sortedBySpeed(
@@ -436,23 +429,8 @@ function sortedBySpeed(
  * and the same modifier that the GM has not (fully) ordered. Each set fastest first as it stands.
  */
 export function pendingTies(state: DeclareResolveState): readonly (readonly string[])[] {
-  return memo(tieCache, state, findTies);
+  return findTies(state);
 }
-
-/** Derived data per state object: states are never mutated, so what is derived from one stays true. */
-function memo<T>(
-  cache: WeakMap<DeclareResolveState, T>,
-  state: DeclareResolveState,
-  derive: (s: DeclareResolveState) => T,
-): T {
-  const hit = cache.get(state);
-  if (hit !== undefined) return hit;
-  const value = derive(state);
-  cache.set(state, value);
-  return value;
-}
-
-const tieCache = new WeakMap<DeclareResolveState, readonly (readonly string[])[]>();
 
 function findTies(state: DeclareResolveState): readonly (readonly string[])[] {
   const groups = new Map<string, DeclareResolveCombatant[]>();
@@ -632,11 +610,9 @@ interface TurnEntry {
   readonly done: boolean;
 }
 
-const turnCache = new WeakMap<DeclareResolveState, readonly TurnEntry[]>();
-
 /** Every resolution turn of the round, done or not, in resolution order. */
 function allTurns(state: DeclareResolveState): readonly TurnEntry[] {
-  return memo(turnCache, state, listTurns);
+  return listTurns(state);
 }
 
 function listTurns(state: DeclareResolveState): readonly TurnEntry[] {
@@ -1166,10 +1142,23 @@ function viewOrder(state: DeclareResolveState): string[] {
   return [...head, ...rest];
 }
 
+/**
+ * Who comes next: the first combatant after the current one, in this round, that is someone else
+ * (a resolver with a second action in a row, or the last declarer who resolves first, is not named
+ * twice). Steps with nobody (the upkeep) are passed over; null when the round ends first.
+ */
 function nextOf(state: DeclareResolveState): string | null {
   if (!started(state) || tiePending(state)) return null;
-  const after = advance(state, []);
-  return after.round === state.round ? currentOf(after) : null;
+  const now = currentOf(state);
+  let s = state;
+  for (let guard = 0; guard < 4 * (state.combatants.length + 2); guard++) {
+    const after = advance(s, []);
+    if (after.round !== state.round || after === s) return null;
+    const who = currentOf(after);
+    if (who !== null && who !== now) return who;
+    s = after;
+  }
+  return null;
 }
 
 function view(state: DeclareResolveState): TurnView {
@@ -1247,11 +1236,12 @@ const refusalChecks = {
     if (state.phase === "resolve") {
       const current = currentResolver(state);
       if (current === null) return refuse("wrongStep");
-      if (!canControl(who, current)) return refuse("notYourTurn", current);
+      // It is the resolver's turn: only its owner or the GM ends it.
+      if (!canControl(who, current)) return refuse("notOwner", current);
     } else if (!who.isGM) {
       // Declaring is done by declaring; only the GM skips a declarer, a roll or confirms the upkeep.
       const current = currentDeclarer(state);
-      return current === null ? refuse("notGM") : refuse("notDeclared", current);
+      return current === null ? refuse("notGM") : refuse("skipDeclarerGM", current);
     }
     return null;
   },
@@ -1424,5 +1414,6 @@ export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareReso
   allowed: declareResolveAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: declareResolveTurnKey,
 };

@@ -974,5 +974,6 @@ export const individualMode: ModeDefinition<IndividualState, IndividualCommand> 
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: individualTurnKey,
 };

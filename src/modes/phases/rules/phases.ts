@@ -840,7 +840,9 @@ function actingRefusal(state: PhasesState, combatantId: string, who: Requester):
   if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
   if (state.phase !== "heroes") return refuse("wrongStep");
   const t = state.turn;
-  if (t === null || t.combatantId !== combatantId) return refuse("notYourTurn", combatantId);
+  if (t === null) return refuse("notYourTurn", combatantId);
+  // Another hero's turn runs: that is the reason (only its owner or the GM ends it).
+  if (t.combatantId !== combatantId) return refuse("heroActing", t.combatantId);
   if (t.failed) return refuse("failurePending", combatantId);
   return null;
 }
@@ -1552,5 +1554,6 @@ export const phasesMode: ModeDefinition<PhasesState, PhasesCommand> = {
   allowed: phasesAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: phasesTurnKey,
 };

@@ -342,22 +342,6 @@ export function isGMSide(state: SidesState, sideId: string): boolean {
 
 /** Who rolls for a side: the GM's pick, else the member with the best initiative score (ties: first to join). */
 export function sideRoller(state: SidesState, sideId: string): string | null {
-  let byState = rollers.get(state);
-  if (byState === undefined) {
-    byState = new Map();
-    rollers.set(state, byState);
-  }
-  const known = byState.get(sideId);
-  if (known !== undefined) return known;
-  const roller = findRoller(state, sideId);
-  byState.set(sideId, roller);
-  return roller;
-}
-
-/** Each state's rollers by side, found once (states are never mutated; a tracker row asks per row). */
-const rollers = new WeakMap<SidesState, Map<string, string | null>>();
-
-function findRoller(state: SidesState, sideId: string): string | null {
   const side = findById(state.sides, sideId);
   if (side === undefined) return null;
   const members = state.combatants.filter((c) => c.sideId === sideId);
@@ -476,20 +460,8 @@ export function declaringSides(state: SidesState): readonly string[] {
 
 /** A character's declaration this round, if it has declared (or hesitated). */
 export function declarationOf(state: SidesState, combatantId: string): Declaration | undefined {
-  const list = state.declarations;
-  if (list.length < 16) return list.find((d) => d.combatantId === combatantId);
-  let index = declarationIndexes.get(list);
-  if (index === undefined) {
-    const built = new Map<string, Declaration>();
-    for (const d of list) if (!built.has(d.combatantId)) built.set(d.combatantId, d);
-    declarationIndexes.set(list, built);
-    index = built;
-  }
-  return index.get(combatantId);
+  return state.declarations.find((d) => d.combatantId === combatantId);
 }
-
-/** Declarations by combatant, for long lists (states are never mutated). */
-const declarationIndexes = new WeakMap<readonly Declaration[], ReadonlyMap<string, Declaration>>();
 
 function declaredCount(state: SidesState, combatantId: string): number {
   const d = declarationOf(state, combatantId);
@@ -500,24 +472,6 @@ function declaredCount(state: SidesState, combatantId: string): number {
 export function currentDeclarer(state: SidesState): string | null {
   if (!state.started || state.step !== "declaration") return null;
   return declarationOrder(state).find((id) => declarationOf(state, id) === undefined) ?? null;
-}
-
-/** Derived orders of each state, worked out once (states are never mutated; a tracker asks per row). */
-interface Derived {
-  declaration?: readonly string[];
-  natural?: readonly string[];
-  pass?: readonly string[];
-  ranking?: readonly string[];
-}
-const derivedOrders = new WeakMap<SidesState, Derived>();
-
-function derived(state: SidesState): Derived {
-  let d = derivedOrders.get(state);
-  if (d === undefined) {
-    d = {};
-    derivedOrders.set(state, d);
-  }
-  return d;
 }
 
 /** A combatant's facts as they are now. */
@@ -536,8 +490,6 @@ function factsOf(state: SidesState, c: SidesCombatant): HeldFacts {
  */
 export function declarationOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "declaration") return [];
-  const d = derived(state);
-  if (d.declaration !== undefined) return d.declaration;
   const facts = state.combatants.map((c) => factsOf(state, c));
   const order = state.sideOrder.flatMap((sideId) =>
     stableSort(
@@ -545,7 +497,6 @@ export function declarationOrder(state: SidesState): readonly string[] {
       (a, b) => compareDiceCodes(trait(a.perception), trait(b.perception)),
     ).map((f) => f.combatantId),
   );
-  d.declaration = order;
   return order;
 }
 
@@ -555,14 +506,10 @@ export function declarationOrder(state: SidesState): readonly string[] {
  */
 export function naturalOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "pass") return [];
-  const d = derived(state);
-  if (d.natural !== undefined) return d.natural;
   const actors = state.declarations
     .filter((x) => !x.hesitated && x.actions.length >= state.pass)
     .map((x) => x.combatantId);
-  const natural = stableSort(actors, actorComparator(state));
-  d.natural = natural;
-  return natural;
+  return stableSort(actors, actorComparator(state));
 }
 
 /**
@@ -572,13 +519,9 @@ export function naturalOrder(state: SidesState): readonly string[] {
  */
 export function passOrder(state: SidesState): readonly string[] {
   if (!state.started || state.step !== "pass") return [];
-  const d = derived(state);
-  if (d.pass !== undefined) return d.pass;
   const out = new Set([...state.done, ...state.due]);
   const slowed = new Set(state.slowed.map((entry) => entry.combatantId));
-  const order = [...state.done, ...state.due, ...naturalOrder(state).filter((id) => !out.has(id) && !slowed.has(id))];
-  d.pass = order;
-  return order;
+  return [...state.done, ...state.due, ...naturalOrder(state).filter((id) => !out.has(id) && !slowed.has(id))];
 }
 
 /**
@@ -586,14 +529,10 @@ export function passOrder(state: SidesState): readonly string[] {
  * orders; joining order): the tracker's order all round.
  */
 function ranking(state: SidesState): readonly string[] {
-  const d = derived(state);
-  if (d.ranking !== undefined) return d.ranking;
-  const order = stableSort(
+  return stableSort(
     state.combatants.map((c) => c.id),
     actorComparator(state),
   );
-  d.ranking = order;
-  return order;
 }
 
 /** The current pass number during the passes, else null. */
@@ -1155,7 +1094,11 @@ const handlers: Handlers<SidesState, SidesCommand> = {
       if (missing !== undefined) return refuse("initiativeMissing", sideRoller(state, missing) ?? undefined);
       return pendingSideTies(state).length > 0 ? refuse("tiePending") : refuse("noCombatants");
     }
-    if (state.step === "declaration") return refuse("notDeclared", currentDeclarer(state) ?? undefined);
+    if (state.step === "declaration") {
+      // Declaring is done by declaring (or hesitating): a player cannot skip a declarer.
+      const declarer = currentDeclarer(state) ?? undefined;
+      return refuse(who.isGM ? "notDeclared" : "skipDeclarerGM", declarer);
+    }
     const current = passCurrent(state);
     if (current === null) return refuse("wrongStep");
     // Someone else's combatant is acting: the reason is ownership, not whose turn it is.
@@ -1505,6 +1448,7 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   allowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: sidesTurnKey,
   // Previous round keeps the round's side rolls: it lands where the declaration step began.
   roundStart: (state) => state.started && state.step !== "initiative",

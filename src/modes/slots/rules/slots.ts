@@ -485,9 +485,15 @@ function newCombatant(entry: RosterEntry): SlotsCombatant {
   return { id: entry.id, name: entry.name, isPC: entry.isPC, check: null, defeated: false, slotted: false };
 }
 
-/** The holder of a slot (its filler or claimant), for a `slotTaken` refusal. */
+/** The holder of a slot (its filler or claimant), or null. */
 function holder(slot: InitiativeSlot): string | null {
   return slot.filledBy ?? slot.claimedBy;
+}
+
+/** The refusal of a slot someone holds: taken (filled) or claimed, naming the holder; null when free. */
+function heldRefusal(slot: InitiativeSlot): Outcome<SlotsState> | null {
+  if (slot.filledBy !== null) return refuse("slotTaken", slot.filledBy);
+  return slot.claimedBy === null ? null : refuse("slotClaimed", slot.claimedBy);
 }
 
 /** Why `c` may not take slot `slot` of kind `kind` now, or null. Shared by claims and fills. */
@@ -525,8 +531,8 @@ function claimRefusal(
   const slot = state.slots[index];
   if (slot === undefined) return refuse("unknownSlot");
   if (isPassed(state, index)) return refuse("slotPassed");
-  const taken = holder(slot);
-  if (taken !== null) return refuse("slotTaken", taken);
+  const held = heldRefusal(slot);
+  if (held !== null) return held;
   // Only PC slots are claimed; the GM fills NPC slots when they come up.
   if (slot.kind !== "pc") return refuse("wrongSlotKind", combatantId);
   const why = takeRefusal(state, slot, c);
@@ -548,11 +554,12 @@ function fillRefusal(
   const slot = state.slots[index];
   if (slot === undefined) return refuse("unknownSlot");
   if (isPassed(state, index)) return refuse("slotPassed");
-  if (index !== state.slotIndex) return refuse("notCurrentSlot");
-  const taken = holder(slot);
-  if (taken !== null) return refuse("slotTaken", taken);
-  // A PC slot: the GM or a player who owns the PC. An NPC slot: the GM alone.
+  // An NPC slot is the GM's alone, now or later: a player can neither fill nor claim it.
   if (slot.kind === "npc" && !who.isGM) return refuse("notGM");
+  if (index !== state.slotIndex) return refuse("notCurrentSlot");
+  const held = heldRefusal(slot);
+  if (held !== null) return held;
+  // A PC slot: the GM or a player who owns the PC.
   if (!canControl(who, combatantId)) return refuse("notOwner", combatantId);
   return takeRefusal(state, slot, c);
 }
@@ -846,5 +853,6 @@ export const slotsMode: ModeDefinition<SlotsState, SlotsCommand> = {
   allowed: slotsAllowed,
   isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
   parseCommand,
+  commandTypes: new Set(Object.keys(handlers)),
   turnKey: slotsTurnKey,
 };
