@@ -12,8 +12,10 @@ import { SAMPLES, SCENE, sceneCombatants } from "./world.js";
 import { RenderOracle, type OracleRealm, type OracleTracker } from "../test/oracle/render-oracle.js";
 const host = window.parent.siPlayground;
 if (host === undefined) throw new Error("Open the playground's index.html: this page is one of its views.");
-const { server, generation } = host;
+const { server, generation, lang } = host;
 const userId = new URLSearchParams(location.search).get("user") ?? "";
+// The page's language picks the fonts a browser uses for CJK text.
+document.documentElement.lang = lang;
 
 function byId(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -176,7 +178,7 @@ function watchRenders(realm: SimRealm): void {
 }
 
 async function boot(): Promise<void> {
-  api = await bootRealm(server, userId, prepare, generation);
+  api = await bootRealm(server, userId, prepare, generation, lang);
   const element = (api.ui.combat as { element?: HTMLElement | null }).element;
   if (element) {
     element.classList.add("pg-tracker", "tab", "sidebar-tab");

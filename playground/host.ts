@@ -16,6 +16,8 @@ export interface PlaygroundHost {
    * (`?oracle=1`, which the browser tests always set; test/oracle/render-oracle.ts).
    */
   readonly oracle: boolean;
+  /** The language every client shows (`?lang=ja`, a code of module.json's `languages`; "en" by default). */
+  readonly lang: string;
 }
 
 /** What a client iframe exposes to the top page. */

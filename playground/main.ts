@@ -4,6 +4,7 @@
  */
 import { SimServer } from "../test/sim/server.js";
 import { resetIds } from "../test/sim/utils.js";
+import manifest from "../module.json";
 import type { PlaygroundHost } from "./host.js";
 import { SAMPLES, sampleWorld, USERS } from "./world.js";
 
@@ -15,6 +16,8 @@ let theme: "dark" | "light" = params.get("theme") === "light" ? "light" : "dark"
 const generation: 13 | 14 = params.get("generation") === "14" ? 14 : 13;
 /** The render oracle in every view: `?oracle=1` (the browser tests' setting). */
 const oracle = params.get("oracle") === "1";
+/** The language every view shows: `?lang=<code>` of a language module.json lists, else English. */
+const lang = manifest.languages.some((l) => l.lang === params.get("lang")) ? (params.get("lang") ?? "en") : "en";
 
 const VIEWS = [
   { userId: USERS.gm, title: "GM", who: "Gamemaster" },
@@ -31,7 +34,7 @@ function byId(id: string): HTMLElement {
 function freshHost(): PlaygroundHost {
   resetIds(seed);
   const server = new SimServer({ ...sampleWorld(), combats: [], seed });
-  return { server, sample, theme, generation, oracle };
+  return { server, sample, theme, generation, oracle, lang };
 }
 
 const frames: HTMLIFrameElement[] = [];
@@ -98,6 +101,22 @@ for (const { id: mode, label } of SAMPLES) {
     location.search = next.toString();
   });
 }
+
+// The language switch: every language module.json lists; another reloads the page in it.
+const languages = byId("pg-lang") as HTMLSelectElement;
+for (const language of manifest.languages) {
+  const option = document.createElement("option");
+  option.value = language.lang;
+  option.textContent = language.name;
+  option.selected = language.lang === lang;
+  languages.append(option);
+}
+languages.addEventListener("change", () => {
+  const next = new URLSearchParams(location.search);
+  next.set("lang", languages.value);
+  location.search = next.toString();
+});
+document.documentElement.lang = lang;
 
 reset();
 applyTheme();

@@ -4,11 +4,19 @@
  * simulated server. Used by every playground view and by the render benchmark.
  */
 import bundle from "../dist/scripts/structured-initiative.js?raw";
-// The language file as the build copies it into dist/ (read from its source so lint and type check need no build).
-import lang from "../lang/en.json";
 import { createRealm, type SimRealm } from "../test/sim/runtime.js";
 import type { ClientRequest, ServerMessage, SimServer } from "../test/sim/server.js";
 import type { Dict, Json } from "../test/sim/utils.js";
+
+// The language files as the build copies them into dist/ (read from their source so lint and type check need no build).
+// Each is loaded when a client boots in it, so a page holds only the language it shows.
+const LANGUAGES = import.meta.glob<Dict>("../lang/*.json", { import: "default" });
+
+/** The module's texts in `lang` (a code of module.json's `languages`); English for an unknown code. */
+export async function translationsOf(lang: string): Promise<Dict> {
+  const load = LANGUAGES[`../lang/${lang}.json`] ?? LANGUAGES["../lang/en.json"];
+  return load === undefined ? {} : load();
+}
 
 const TEMPLATES = import.meta.glob<string>("../dist/templates/**/*.hbs", {
   query: "?raw",
@@ -23,18 +31,20 @@ export const MODULE_ID = "structured-initiative";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
- * Start the client of `userId` on `server`, emulating Foundry `generation`. `prepare` runs once the
- * globals exist and before the module's bundle does (install UI stand-ins there).
+ * Start the client of `userId` on `server`, emulating Foundry `generation`, in the language `lang`.
+ * `prepare` runs once the globals exist and before the module's bundle does (install UI stand-ins there).
  */
 export async function bootRealm(
   server: SimServer,
   userId: string,
   prepare: (api: SimRealm) => void = () => undefined,
   generation: 13 | 14 = 13,
+  lang = "en",
 ): Promise<SimRealm> {
   let seq = 0;
   const pending = new Map<string, { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }>();
   const queries = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const translations = await translationsOf(lang);
   const api = createRealm(
     window as unknown as Dict,
     {
@@ -70,7 +80,8 @@ export async function bootRealm(
       loadTemplate: (path) => TEMPLATES[`../dist/${path.replace(/^modules\/[^/]+\//, "")}`] ?? null,
     },
     {
-      translations: copy(lang),
+      translations: copy(translations),
+      lang,
       modules: [MODULE_ID],
       system: { id: "sim-system", title: "Simulated System", initiative: "1d20" },
       renderTemplates: true,

@@ -11,6 +11,10 @@ export function releaseUrls(
   repo: string,
   version: string,
 ): { url: string; manifest: string; download: string; bugs: string; changelog: string };
+/** A file of `repo` at the tag of `version`, as a web URL. */
+export function rawUrl(repo: string, version: string, file: string): string;
+/** The repository file a `rawUrl` names, or null. */
+export function mediaFile(url: unknown): string | null;
 /** The manifest a release ships. */
 export function releaseManifest(
   manifest: Record<string, unknown>,

@@ -54,11 +54,33 @@ export function releaseUrls(repo, version) {
   };
 }
 
-/** The manifest a release of `repo` ships: the source manifest with its URLs for that repository. */
+/** A file of `repo` at the tag of `version`, as a web URL (the manifest's `media` point at these). */
+export function rawUrl(repo, version, file) {
+  return `https://raw.githubusercontent.com/${repo}/v${version}/${file}`;
+}
+
+/** The repository file a `rawUrl` names (its path after the tag), or null for another URL. */
+export function mediaFile(url) {
+  return /^https:\/\/raw\.githubusercontent\.com\/[^/]+\/[^/]+\/v[^/]+\/(.+)$/.exec(String(url))?.[1] ?? null;
+}
+
+/**
+ * The manifest a release of `repo` ships: the source manifest with its URLs for that repository,
+ * its `media` included (each names the file at the release's tag in that repository).
+ */
 export function releaseManifest(manifest, pkg, env = process.env) {
   if (manifest.version !== pkg.version)
     throw new Error(`module.json version ${manifest.version} differs from package.json version ${pkg.version}`);
-  return { ...manifest, ...releaseUrls(releaseRepository(pkg, env), pkg.version) };
+  const repo = releaseRepository(pkg, env);
+  const media = Array.isArray(manifest.media)
+    ? {
+        media: manifest.media.map((item) => {
+          const file = mediaFile(item.url);
+          return file === null ? item : { ...item, url: rawUrl(repo, pkg.version, file) };
+        }),
+      }
+    : {};
+  return { ...manifest, ...releaseUrls(repo, pkg.version), ...media };
 }
 
 /** LevelDB's lock and log-of-operations files: it makes them afresh when Foundry opens a pack. */

@@ -6,7 +6,8 @@
  * agreeing on round 2.
  *
  * With SI_JOURNAL_IMAGES=1 (`npm run journal:images`) it also saves the GM's tracker of each mode,
- * mid-round, as the rules journal's images (assets/journal/<mode>.png); otherwise they go to
+ * mid-round, as the rules journal's images (assets/journal/<mode>.png), and the three views of the
+ * slots mode side by side as the manifest's cover (assets/journal/cover.png); otherwise they go to
  * test-artefacts/.
  */
 import { createServer } from "node:http";
@@ -228,6 +229,9 @@ describe("the static playground (npm run build:playground) on a plain static ser
           const folder = JOURNAL_IMAGES ? path.join(ROOT, "assets/journal") : ARTEFACTS;
           mkdirSync(folder, { recursive: true });
           await gm.locator("#pg-combat").screenshot({ path: path.join(folder, `${mode}.png`) });
+          // The manifest's cover: the three views side by side, mid-round in the slots mode.
+          if (mode === "slots")
+            await session.page.locator("#pg-views").screenshot({ path: path.join(folder, "cover.png") });
         }
         if (round.includes("2")) break;
       }

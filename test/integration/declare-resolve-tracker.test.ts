@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
-import { ALICE, BOB, combatOn, idOf } from "./world.js";
+import { ALICE, BOB, combatOn, idOf, serverCombatJson } from "./world.js";
 import { commandAs, declareAs, drEncounter, drWorld, rollIPs } from "./declare-resolve-world.js";
 
 interface TrackerApp {
@@ -77,6 +77,23 @@ describe("the declare-resolve tracker", () => {
     expect(html).toContain("No actions picked: declaring now means no actions this round.");
     for (const b of html.match(/<button[^>]*>/g) ?? []) expect(b).toMatch(/aria-label="[^"]+"/);
     expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);
+  });
+
+  it("in Polish, the default catalogue actions are shown by their Polish names and stored by their English ones", async () => {
+    const sim = await drWorld({ renderTemplates: true, lang: "pl", langPath: "lang/pl.json" });
+    await drEncounter(sim, ["aria", "brom", "officer"]);
+    await rollIPs(sim, { aria: [5, 5], brom: [3, 3], officer: [6, 6] });
+    await combatOn(sim.gm).startCombat();
+    await sim.settle();
+    const form = (await contextOf(sim.client(BOB))).panel?.declareForm as { picks: { text: string }[] };
+    expect(form.picks.map((p) => p.text)).toEqual(["Unik · 2 PA", "Atak wręcz · 4 PA", "Potężny atak · 7 PA"]);
+    expect(await declareAs(sim, sim.client(BOB), "brom", [{ catalogue: "Dodge" }])).toMatchObject({ ok: true });
+    const chips = row(await contextOf(sim.client(ALICE)), "Brom").actions as { name: string }[];
+    expect(chips.map((c) => c.name)).toEqual(["Unik"]);
+    // Stored as the catalogue names it: the world's data does not depend on who declared.
+    expect(serverCombatJson(sim)).toContain('"name":"Dodge"');
+    expect(serverCombatJson(sim)).not.toContain("Unik");
+    expect(await htmlOf(sim.client(ALICE))).not.toMatch(/STRUCTURED_INITIATIVE\.|Dodge/);
   });
 
   it("rows show IP base → current, the AP bar, chips with costs, DEF, carried AP and finishing", async () => {

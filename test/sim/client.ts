@@ -30,6 +30,8 @@ export interface SimClientOptions {
   clock?: ManualClock;
   /** The Foundry generation the realm emulates (default 13). */
   generation?: SimGeneration;
+  /** The user's language code (`game.i18n.lang`, default "en"); `translations` are that language's. */
+  lang?: string;
 }
 
 const scriptCache = new Map<string, { mtimeMs: number; script: vm.Script }>();
@@ -232,6 +234,7 @@ export class SimClient {
         renderTemplates: this.opts.renderTemplates ?? false,
         generation: this.opts.generation ?? 13,
         turnEventsOnCombatantChange: this.opts.turnEventsOnCombatantChange ?? false,
+        lang: this.opts.lang ?? "en",
       },
     );
 

@@ -70,6 +70,8 @@ export interface CreateSimOptions {
   bundleCode?: string;
   /** Lang file; default `dist/lang/en.json` (missing file: no translations). */
   langPath?: string;
+  /** The language code every client reports as `game.i18n.lang` (default "en"); give its file as `langPath`. */
+  lang?: string;
   users?: SimUserSpec[];
   actors?: JsonObject[];
   scenes?: JsonObject[];
@@ -174,6 +176,7 @@ export async function createSim(options: CreateSimOptions = {}): Promise<Sim> {
     renderTemplates: options.renderTemplates ?? false,
     generation,
     turnEventsOnCombatantChange: options.turnEventsOnCombatantChange ?? false,
+    lang: options.lang ?? "en",
     ...(clock ? { clock } : {}),
   });
 

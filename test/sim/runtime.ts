@@ -80,6 +80,8 @@ export interface RealmOptions {
   renderTemplates: boolean;
   /** The Foundry generation to emulate (default 13). */
   generation?: 13 | 14;
+  /** The user's language code, `game.i18n.lang` (default "en"); `translations` are that language's. */
+  lang?: string;
   /** See `CreateSimOptions.turnEventsOnCombatantChange`. */
   turnEventsOnCombatantChange?: boolean;
 }
@@ -2221,7 +2223,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   // ------------------------------------------------------------------ i18n
   // https://foundryvtt.com/api/classes/foundry.helpers.Localization.html
   const i18n = {
-    lang: "en",
+    lang: opts.lang ?? "en",
     translations: opts.translations,
     has(key: string): boolean {
       return typeof getProperty(opts.translations, key) === "string";

@@ -1,5 +1,5 @@
 /** The bundle's size figures (scripts/bundle-size.mjs) and what the minified bundle must keep. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_TARGET_GZIP_KB, bundleSizes, codeBySource, shareOf } from "../../scripts/bundle-size.mjs";
@@ -37,5 +37,42 @@ describe("the minified bundle", () => {
     const code = readFileSync(bundleFile, "utf8");
     for (const name of ["SICombatTracker", "SICombat", "SICombatant", "SISettingsForm", "CatalogueForm"])
       expect(code).toMatch(new RegExp(`\\bclass ${name} extends\\b`));
+  });
+});
+
+describe("figures of the bundle's size are the build's, never typed by hand (issue 31 item 5)", () => {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const documents = [
+    "README.md",
+    "CHANGELOG.md",
+    ...readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => path.join("docs", f)),
+  ];
+
+  /** Every sentence of a text that speaks of the bundle's size, with the KB figures it quotes. */
+  function sizeClaims(text: string): { sentence: string; figures: string[] }[] {
+    return text
+      .replace(/\s+/g, " ")
+      .split(/(?<=[.;:!?])\s/)
+      .filter((sentence) => /\b(bundle|gzip|module script|minified)\b/i.test(sentence))
+      .map((sentence) => ({
+        sentence,
+        figures: [...sentence.matchAll(/(?<!at most |≤ ?|<= ?)\b(\d+(?:\.\d+)?)\s*KB\b(?! target)/g)].map((m) => m[0]),
+      }))
+      .filter((claim) => claim.figures.length > 0);
+  }
+
+  it("no document quotes a KB figure of the bundle (a target, at most N KB, is no measurement)", () => {
+    for (const file of documents) expect(sizeClaims(readFileSync(path.join(root, file), "utf8")), file).toEqual([]);
+  });
+
+  it("catches a hand-typed figure", () => {
+    expect(
+      sizeClaims("The module script is minified: about 75 KB gzip instead of 92 KB.").map((c) => c.figures),
+    ).toEqual([["75 KB", "92 KB"]]);
+    expect(sizeClaims("A step sends under 1 KB at 100 combatants. The gzip size against the 60 KB target.")).toEqual(
+      [],
+    );
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { REFUSAL_CODES } from "../../src/core/engine";
+import { intlLocale } from "../../src/foundry/tracker/controls";
 import { GLUE_REFUSAL_CODES } from "../../src/core/protocol";
 import { MODES } from "../../src/modes/registry";
 
@@ -81,6 +82,17 @@ describe("translations (issue 16 item 4): every language module.json lists is a 
     return into;
   }
   const english = leaves(lang) as Map<string, string>;
+  const parentOf = (key: string): string => key.slice(0, key.lastIndexOf("."));
+  // The ordinal texts: the k-th attack (declare-resolve/tracker.ts reads them with ordinal rules).
+  const ORDINAL = new Set(["STRUCTURED_INITIATIVE.Tracker.DeclareResolve.Pass.extra"]);
+  /** Every English plural text (a group whose keys are all plural forms) and the rules it follows. */
+  const pluralGroups = new Map<string, Intl.PluralRuleType>();
+  for (const key of english.keys()) {
+    const group = parentOf(key);
+    const forms = [...english.keys()].filter((k) => parentOf(k) === group).map((k) => k.slice(group.length + 1));
+    if (forms.every((form) => PLURAL.includes(form)))
+      pluralGroups.set(group, ORDINAL.has(group) ? "ordinal" : "cardinal");
+  }
   const placeholders = (text: string): string[] => [...new Set(text.match(/\{\w+\}/g))].sort();
   const load = (language: Language): Map<string, unknown> =>
     leaves(JSON.parse(readFileSync(path.join(root, language.path), "utf8")) as unknown);
@@ -88,7 +100,7 @@ describe("translations (issue 16 item 4): every language module.json lists is a 
   it("registers each language once, as lang/<code>.json with its own name, and every file in lang/ is registered", () => {
     const codes = manifest.languages.map((l) => l.lang);
     expect(new Set(codes).size).toBe(codes.length);
-    expect(codes).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "pt-BR"]));
+    expect(codes).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "pt-BR", "ja", "ko", "cn", "it", "pl"]));
     for (const language of manifest.languages) {
       expect(language.path, language.lang).toBe(`lang/${language.lang}.json`);
       expect(existsSync(path.join(root, language.path)), language.path).toBe(true);
@@ -104,25 +116,37 @@ describe("translations (issue 16 item 4): every language module.json lists is a 
       expect(() => load(language)).not.toThrow();
     });
 
-    it("has every key of en.json and none that en.json lacks (a plural form the language uses aside)", () => {
+    it("has every key of en.json and none that en.json lacks, plural texts aside", () => {
       const texts = load(language);
-      const categories = new Intl.PluralRules(language.lang).resolvedOptions().pluralCategories as string[];
-      const missing = [...english.keys()].filter((key) => !texts.has(key));
-      const extra = [...texts.keys()].filter((key) => {
-        if (english.has(key)) return false;
-        // A language with more plural forms than English may add one beside an English plural text.
-        const parent = key.slice(0, key.lastIndexOf("."));
-        const form = key.slice(key.lastIndexOf(".") + 1);
-        return !(PLURAL.includes(form) && categories.includes(form) && english.has(`${parent}.other`));
-      });
-      expect(missing).toEqual([]);
-      expect(extra).toEqual([]);
+      const plainKeys = (keys: Iterable<string>): string[] =>
+        [...keys].filter((key) => !pluralGroups.has(parentOf(key)));
+      expect(plainKeys(english.keys()).filter((key) => !texts.has(key))).toEqual([]);
+      expect(plainKeys(texts.keys()).filter((key) => !english.has(key))).toEqual([]);
+    });
+
+    it("has, for every plural text, exactly the plural forms its language's rules pick (Intl.PluralRules)", () => {
+      const texts = load(language);
+      const locale = intlLocale(language.lang);
+      const wrong: string[] = [];
+      for (const [group, type] of pluralGroups) {
+        const forms = [...texts.keys()]
+          .filter((key) => parentOf(key) === group)
+          .map((key) => key.slice(group.length + 1));
+        const rules = new Intl.PluralRules(locale, { type });
+        // The forms the tracker asks for: counts 0 to 1000, passes (ordinals) from the second on.
+        const needed = new Set<string>(["other"]);
+        for (let n = type === "ordinal" ? 2 : 0; n <= 1000; n += 1) needed.add(rules.select(n));
+        const expected = [...needed].sort();
+        if (forms.sort().join() !== expected.join())
+          wrong.push(`${group}: ${forms.join()} instead of ${expected.join()}`);
+      }
+      expect(wrong).toEqual([]);
     });
 
     it("gives every key a non-empty text with exactly the {placeholders} of the English", () => {
       const wrong: string[] = [];
       for (const [key, text] of load(language)) {
-        const source = english.get(key) ?? english.get(`${key.slice(0, key.lastIndexOf("."))}.other`) ?? "";
+        const source = english.get(key) ?? english.get(`${parentOf(key)}.other`) ?? "";
         if (typeof text !== "string" || text.trim() === "") wrong.push(`${key}: empty or not a text`);
         else if (placeholders(text).join() !== placeholders(source).join())
           wrong.push(`${key}: ${placeholders(text).join()} instead of ${placeholders(source).join()}`);

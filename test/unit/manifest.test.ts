@@ -3,6 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // The same counter the build uses to check the pack, so the test reads the pack as Foundry would.
 import { collapseTemplateWhitespace, countPackDocuments } from "../../scripts/build.mjs";
+import { mediaFile, rawUrl, releaseManifest, repositoryOf } from "../../scripts/package.mjs";
+
+/** The five modes, in the order the manifest shows them. */
+const MODE_IDS = ["individual", "sides", "slots", "declare-resolve", "phases"];
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dist = path.join(root, "dist");
@@ -20,16 +24,21 @@ interface Manifest {
   manifest: string;
   download: string;
   authors: { name: string }[];
+  media: { type: string; url: string; caption?: string }[];
 }
 
 const manifest = JSON.parse(readFileSync(path.join(dist, "module.json"), "utf8")) as Manifest;
 
 describe("the built module (dist/) is what Foundry v13 and v14 install", () => {
-  it("names the module structured-initiative, v0.1.0, for Foundry 13, verified on 14 (the sim's v14 flavour passes)", () => {
+  it("names the module structured-initiative, v0.1.0, for Foundry 13, verified on the v14 build the sim emulates", () => {
     expect(manifest.id).toBe("structured-initiative");
     expect(manifest.title).toBe("Structured Initiative");
     expect(manifest.version).toBe("0.1.0");
-    expect(manifest.compatibility).toEqual({ minimum: "13", verified: "14" });
+    // 14.360: the build the simulated Foundry's v14 flavour reports (`game.release` in test/sim/runtime.ts);
+    // no real Foundry server ran the checks (README, Compatibility).
+    const runtime = readFileSync(path.join(root, "test/sim/runtime.ts"), "utf8");
+    expect(runtime).toContain('{ generation: 14, build: 360, version: "14.360", stable: true }');
+    expect(manifest.compatibility).toEqual({ minimum: "13", verified: "14.360" });
     expect(manifest.authors.length).toBeGreaterThan(0);
     for (const url of [manifest.url, manifest.manifest, manifest.download]) expect(url).toMatch(/^https:\/\//);
   });
@@ -109,5 +118,40 @@ describe("templates as shipped", () => {
     expect(collapseTemplateWhitespace(source)).toBe(
       '<ol>{{#each rows}}<li class="a">{{name}}</li>{{/each}}</ol><p>One two</p>\n',
     );
+  });
+});
+
+describe("the manifest shows the module (media)", () => {
+  const source = JSON.parse(readFileSync(path.join(root, "module.json"), "utf8")) as Manifest;
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { repository: unknown };
+
+  it("has a cover and a screenshot of each mode, captioned, each a file of the repository at the version's tag", () => {
+    expect(source.media.filter((m) => m.type === "cover")).toHaveLength(1);
+    const shots = source.media.filter((m) => m.type === "screenshot").map((m) => mediaFile(m.url));
+    expect(shots).toEqual(MODE_IDS.map((mode) => `assets/journal/${mode}.png`));
+    const repo = repositoryOf(pkg.repository) ?? "";
+    for (const item of source.media) {
+      const file = mediaFile(item.url) ?? "";
+      expect(item.url, item.url).toBe(rawUrl(repo, source.version, file));
+      expect(item.caption?.length, item.url).toBeGreaterThan(10);
+      // The file exists, is a PNG, and the build ships it.
+      const bytes = readFileSync(path.join(root, file));
+      expect(bytes.subarray(1, 4).toString("latin1"), file).toBe("PNG");
+      expect(existsSync(path.join(dist, file)), file).toBe(true);
+    }
+  });
+
+  it("a release names its own repository in the media URLs", () => {
+    const released = releaseManifest(
+      source as unknown as Record<string, unknown>,
+      { version: source.version, repository: pkg.repository },
+      {
+        GITHUB_REPOSITORY: "octo-cat/initiative-fork",
+      },
+    ) as unknown as Manifest;
+    for (const item of released.media)
+      expect(item.url).toMatch(
+        /^https:\/\/raw\.githubusercontent\.com\/octo-cat\/initiative-fork\/v0\.1\.0\/assets\/journal\//,
+      );
   });
 });

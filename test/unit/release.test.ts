@@ -27,6 +27,13 @@ import {
   repositoryOf,
   zip,
 } from "../../scripts/package.mjs";
+import {
+  announceRelease,
+  RELEASE_API,
+  releaseRequest,
+  TOKEN_VARIABLE,
+  versionManifestUrl,
+} from "../../scripts/foundry-release.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dist = path.join(root, "dist");
@@ -133,10 +140,13 @@ describe("npm run package", () => {
     expect(released.url).toBe("https://github.com/octo-cat/initiative-fork");
     expect(released.bugs).toBe("https://github.com/octo-cat/initiative-fork/issues");
     expect(released.changelog).toBe(`https://github.com/octo-cat/initiative-fork/blob/v${pkg.version}/CHANGELOG.md`);
-    // Everything else is the source manifest's.
-    expect({ ...released, ...releaseUrls("x/y", pkg.version) }).toEqual({
+    // The media name the fork's files at the version's tag; everything else is the source manifest's.
+    for (const item of released.media as { url: string }[])
+      expect(item.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/octo-cat\/initiative-fork\/v/);
+    expect({ ...released, ...releaseUrls("x/y", pkg.version), media: [] }).toEqual({
       ...source,
       ...releaseUrls("x/y", pkg.version),
+      media: [],
     });
   });
 
@@ -214,5 +224,95 @@ describe("the release workflow (.github/workflows/release.yml)", () => {
     expect(workflow).toContain("release/structured-initiative.zip");
     // Every action is pinned to a commit.
     for (const uses of workflow.matchAll(/uses: (\S+)/g)) expect(uses[1]).toMatch(/@[0-9a-f]{40}$/);
+  });
+
+  it("announces the release on Foundry's listing after the upload, a dry run first, with the token from a secret", () => {
+    const upload = workflow.indexOf("softprops/action-gh-release");
+    const dryRun = workflow.indexOf("run: node scripts/foundry-release.mjs --dry-run");
+    const real = workflow.indexOf("run: node scripts/foundry-release.mjs\n");
+    expect(upload).toBeGreaterThan(0);
+    expect(dryRun).toBeGreaterThan(upload);
+    expect(real).toBeGreaterThan(dryRun);
+    // Both steps read the token from the repository secret, and the workflow says so.
+    expect(workflow.match(/FOUNDRY_RELEASE_TOKEN: \$\{\{ secrets\.FOUNDRY_RELEASE_TOKEN \}\}/g)).toHaveLength(2);
+    expect(workflow).toMatch(/repository\s+#? ?secret FOUNDRY_RELEASE_TOKEN/);
+    expect(workflow).toContain("https://foundryvtt.com/article/package-release-api/");
+    expect(TOKEN_VARIABLE).toBe("FOUNDRY_RELEASE_TOKEN");
+  });
+});
+
+describe("the Foundry listing (Package Release API, https://foundryvtt.com/article/package-release-api/)", () => {
+  const token = "fvttp_not-a-real-token";
+
+  it("the dry-run request names the package, this version's manifest, its notes and the compatibility", () => {
+    const { url, init } = releaseRequest(released, token, { dryRun: true });
+    expect(url).toBe("https://foundryvtt.com/_api/packages/release_version/");
+    expect(url).toBe(RELEASE_API);
+    expect(init.method).toBe("POST");
+    expect(init.headers).toEqual({ "Content-Type": "application/json", Authorization: token });
+    expect(JSON.parse(init.body)).toEqual({
+      id: "structured-initiative",
+      "dry-run": true,
+      release: {
+        version: pkg.version,
+        // This version's own manifest (uploaded beside its zip), not the "latest" one.
+        manifest: `https://github.com/octo-cat/initiative-fork/releases/download/v${pkg.version}/module.json`,
+        notes: `https://github.com/octo-cat/initiative-fork/blob/v${pkg.version}/CHANGELOG.md`,
+        compatibility: source.compatibility,
+      },
+    });
+    expect(JSON.parse(releaseRequest(released, token).init.body)).toMatchObject({ "dry-run": false });
+    expect(versionManifestUrl(released)).toBe(String(released.download).replace(/[^/]+$/, "module.json"));
+  });
+
+  it("sends it with the given fetch and returns the API's answer; a refusal or a missing token is an error", async () => {
+    const sent: { url: string; body: string }[] = [];
+    const answer = (status: number, body: unknown) =>
+      Promise.resolve({ ok: status < 300, status, text: () => Promise.resolve(JSON.stringify(body)) });
+    const result = await announceRelease(released, token, {
+      dryRun: true,
+      fetchImpl: (url, init) => {
+        sent.push({ url, body: init.body });
+        return answer(200, { status: "success", message: "dry run" });
+      },
+    });
+    expect(result).toEqual({ status: "success", message: "dry run" });
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]?.body ?? "{}")).toMatchObject({ "dry-run": true, id: "structured-initiative" });
+    await expect(
+      announceRelease(released, token, {
+        fetchImpl: () => answer(400, { status: "error", errors: { manifest: ["not found"] } }),
+      }),
+    ).rejects.toThrow(/400.*not found/);
+    // Nothing is sent without a token or with a manifest missing a field.
+    const refuse = () => Promise.reject(new Error("no request may be sent"));
+    await expect(announceRelease(released, "", { fetchImpl: refuse })).rejects.toThrow(/FOUNDRY_RELEASE_TOKEN.*secret/);
+    await expect(
+      announceRelease({ ...released, compatibility: { minimum: "13" } }, token, { fetchImpl: refuse }),
+    ).rejects.toThrow(/verified/);
+  });
+});
+
+describe("the playground's web page (.github/workflows/pages.yml)", () => {
+  const workflow = readFileSync(path.join(root, ".github/workflows/pages.yml"), "utf8");
+
+  it("on each version tag builds dist-playground/ and publishes it to GitHub Pages, every action pinned", () => {
+    expect(workflow).toMatch(/tags: \["v\*"\]/);
+    expect(workflow).toContain("run: npm run build:playground");
+    expect(workflow).toMatch(/upload-pages-artifact@[0-9a-f]{40}[^\n]*\n\s+with:\n\s+path: dist-playground\n/);
+    expect(workflow).toMatch(/deploy-pages@[0-9a-f]{40}/);
+    expect(workflow).toMatch(/pages: write\n\s+id-token: write/);
+    for (const uses of workflow.matchAll(/uses: (\S+)/g)) expect(uses[1]).toMatch(/@[0-9a-f]{40}$/);
+  });
+
+  it("the README links the page, from package.json's repository, before anything else a GM reads", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const [owner, name] = (repositoryOf(pkg.repository) ?? "/").split("/");
+    const page = `https://${String(owner)}.github.io/${String(name)}/`;
+    const at = readme.indexOf(`](${page})`);
+    expect(at).toBeGreaterThan(0);
+    // Before the first section and before any other link.
+    expect(at).toBeLessThan(readme.indexOf("\n## "));
+    expect(readme.indexOf("](")).toBe(at);
   });
 });

@@ -131,12 +131,23 @@ export function remembered<A extends ReadonlyArray<string | number | boolean>, V
 /** Plural rules by language and type, built once each (building one costs far more than a lookup). */
 const pluralRules = new Map<string, Intl.PluralRules>();
 
+/**
+ * Foundry language codes that are not the BCP 47 tag of their language: "cn" is the code Foundry's
+ * community uses for simplified Chinese (Intl would read it as an unknown language and use English rules).
+ */
+const INTL_LOCALES: Readonly<Record<string, string>> = { cn: "zh-CN" };
+
+/** The BCP 47 locale Intl reads for a Foundry language code. */
+export function intlLocale(lang: string): string {
+  return INTL_LOCALES[lang] ?? lang;
+}
+
 /** The plural category of `count` in `lang` (cardinal or ordinal); throws for an unknown language code. */
 export function pluralCategory(lang: string, count: number, type: Intl.PluralRuleType = "cardinal"): string {
   const key = `${type}:${lang}`;
   let rules = pluralRules.get(key);
   if (rules === undefined) {
-    rules = new Intl.PluralRules(lang, { type });
+    rules = new Intl.PluralRules(intlLocale(lang), { type });
     pluralRules.set(key, rules);
   }
   return rules.select(count);
@@ -145,12 +156,18 @@ export function pluralCategory(lang: string, count: number, type: Intl.PluralRul
 /**
  * A count in words that agree with it: `key` holds one text per plural category of the language
  * (`one`, `other`, and `few`, `many`… where the language has them), each with `{count}`; a missing
- * category falls back to `other`.
+ * category falls back to `other`. `lang` is the language whose plural rules apply (default `i18n.lang`).
  */
-export function formatCount(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
+export function formatCount(
+  i18n: Localiser,
+  key: string,
+  count: number,
+  data: Record<string, string> = {},
+  lang: string = i18n.lang ?? "en",
+): string {
   let category: string = "other";
   try {
-    category = pluralCategory(i18n.lang ?? "en", count);
+    category = pluralCategory(lang, count);
   } catch {
     // An unknown language code: the "other" text.
   }

@@ -15,7 +15,7 @@ import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, rolledWith, totalOf } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import { deletePath } from "../../foundry/compat";
-import { pluralCategory } from "../../foundry/tracker/controls";
+import { formatCount } from "../../foundry/tracker/controls";
 import type { RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
 import type { EventOrigin } from "../contract";
@@ -288,10 +288,9 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/** "1 hit" / "2 hits": the plural form of `key` for `count` (`<key>.one`, `<key>.other`). */
+/** "1 hit" / "2 hits": `count` in the plural form of the user's language (`<key>.one`, `.few`…). */
 export function plural(key: string, count: number, data: Record<string, string> = {}): string {
-  const form = pluralCategory(game.i18n.lang, count) === "one" ? "one" : "other";
-  return game.i18n.format(`${key}.${form}`, { ...data, count: String(count) });
+  return formatCount(game.i18n, key, count, data, game.i18n.lang);
 }
 
 const U = `${I18N}.Chat.DeclareResolveUpkeep`;

@@ -31,10 +31,11 @@ import {
   type DeclaredAction,
   type ResolutionTurn,
 } from "./rules/declare-resolve";
-import type { CatalogueEntry } from "./rules/catalogue";
+import { DEFAULT_ACTION_KEYS, type CatalogueEntry } from "./rules/catalogue";
 import { actionCatalogue } from "./settings";
 import { draftOf } from "./glue";
 import {
+  formatCount,
   pluralCategory,
   remembered,
   type ControlContext,
@@ -187,15 +188,20 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** "1 AP" / "2 AP" and the like: a count with its plural form (`<key>.one` / `<key>.other`). */
+/** "1 AP" / "2 AP" and the like: a count in the plural form of the user's language (`<key>.one`, `.few`…). */
 function counted(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
-  const form = pluralCategory(game.i18n.lang, count) === "one" ? "one" : "other";
-  return i18n.format(`${key}.${form}`, { ...data, count: String(count) });
+  return formatCount(i18n, key, count, data, game.i18n.lang);
+}
+
+/** An action's name as shown: a default catalogue action's in the user's language, any other as typed. */
+function actionName(i18n: Localiser, name: string): string {
+  const key = DEFAULT_ACTION_KEYS.get(name);
+  return key === undefined ? name : i18n.localize(`${K}.DefaultAction.${key}`);
 }
 
 function chip(i18n: Localiser, action: DeclaredAction, extra: boolean, done: boolean): ActionChipContext {
   return {
-    name: action.name,
+    name: actionName(i18n, action.name),
     cost: counted(i18n, `${K}.AP`, action.cost),
     kind: action.kind,
     kindLabel: i18n.localize(`${K}.Kind.${action.kind}`),
@@ -255,7 +261,9 @@ function queueEntries(
   i18n: Localiser,
 ): QueueEntryContext[] {
   // Most turns share their actions and pass: each text is formatted once.
-  const actionsText = remembered((name: string, cost: number) => `${name} (${counted(i18n, `${K}.AP`, cost)})`);
+  const actionsText = remembered(
+    (name: string, cost: number) => `${actionName(i18n, name)} (${counted(i18n, `${K}.AP`, cost)})`,
+  );
   const passOf = remembered((pass: number) => passText(pass, i18n));
   return turns.map((t) => ({
     keepKey: `dr-turn:${t.combatantId}:${t.pass}`,
@@ -304,7 +312,10 @@ function declareForm(
     combatantId: declarer,
     heading: text("DeclareFor", { name }),
     picks: catalogue.map((entry, i) => {
-      const label = i18n.format(`${K}.PickText`, { action: entry.name, cost: counted(i18n, `${K}.AP`, entry.cost) });
+      const label = i18n.format(`${K}.PickText`, {
+        action: actionName(i18n, entry.name),
+        cost: counted(i18n, `${K}.AP`, entry.cost),
+      });
       return {
         index: String(i),
         combatantId: declarer,
@@ -322,7 +333,7 @@ function declareForm(
       return {
         ...chip(i18n, valid, flags[i] ?? false, false),
         index: String(i),
-        removeLabel: text("RemoveFor", { action: a.name }),
+        removeLabel: text("RemoveFor", { action: actionName(i18n, a.name) }),
       };
     }),
     hasDraft: draft.length > 0,
@@ -480,7 +491,7 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
           finishing:
             row.finishing && row.carriedIn !== null
               ? text("Finishing", {
-                  action: row.carriedIn.action.name,
+                  action: actionName(i18n, row.carriedIn.action.name),
                   cost: counted(i18n, `${K}.AP`, row.carriedIn.ap),
                 })
               : "",
@@ -511,7 +522,9 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
     // Who now
     const declarer = currentDeclarer(state);
     const nowActions =
-      turn === null ? "" : turn.actions.map((a) => `${a.name} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", ");
+      turn === null
+        ? ""
+        : turn.actions.map((a) => `${actionName(i18n, a.name)} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", ");
     const form =
       declarer !== null && allowed.for(declarer, "declare")
         ? declareForm(state, declarer, draftOf(combat, declarer), actionCatalogue(), i18n, nameOf, control)

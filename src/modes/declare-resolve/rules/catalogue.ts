@@ -27,6 +27,17 @@ export const DEFAULT_CATALOGUE: readonly CatalogueEntry[] = [
   { name: "Power Attack", cost: 7, kind: "attack", def: 0 },
 ];
 
+/**
+ * The last part of the i18n key that names each default action in the user's language
+ * (`Tracker.DeclareResolve.DefaultAction.<key>`). The catalogue setting, declarations and macros keep
+ * the English names above, so stored data does not depend on who saved it; only what is shown changes.
+ */
+export const DEFAULT_ACTION_KEYS: ReadonlyMap<string, string> = new Map([
+  ["Dodge", "dodge"],
+  ["Melee Attack", "meleeAttack"],
+  ["Power Attack", "powerAttack"],
+]);
+
 function isKind(value: unknown): value is ActionKind {
   return ACTION_KINDS.some((k) => k === value);
 }
