@@ -1,10 +1,10 @@
 /**
- * Star Wars FFG's initiative pool as the system builds it (`src/modes/slots/pools.ts`; StarWarsFFG
+ * Star Wars FFG's initiative pool as the system builds it (`src/modes/slots/rules/pools.ts`; StarWarsFFG
  * 2.0.3 `modules/combat-ffg.js` `_getInitiativeFormula`, `modules/dice/pool.js` `upgrade` and
  * `renderDiceExpression`).
  */
 import { describe, expect, it } from "vitest";
-import { ffgInitiativePool, hasSkills } from "../../src/modes/slots/pools";
+import { ffgInitiativePool, hasSkills } from "../../src/modes/slots/rules/pools";
 
 const actor = (presence: unknown, cool: Record<string, unknown> | undefined) => ({
   characteristics: { Presence: { value: presence }, Willpower: { value: 1 } },

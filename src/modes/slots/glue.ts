@@ -16,7 +16,7 @@ import type { RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
 import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
-import { ffgInitiativePool, hasSkills } from "./pools";
+import { ffgInitiativePool, hasSkills } from "./rules/pools";
 
 /** The skills a `slots` initiative check can use. */
 export const SLOT_SKILLS = ["cool", "vigilance"] as const;
@@ -84,7 +84,7 @@ function checkData(actor: Actor.Implementation): unknown {
 /**
  * The formula of the game system's own pool for this check, or null when the world does not use it,
  * the system builds none for the combatant, or it is not a valid roll: Star Wars FFG's pool from the
- * actor's (or its pilot's) data (`./pools.ts`); Genesys's from the combatant's own builder,
+ * actor's (or its pilot's) data (`./rules/pools.ts`); Genesys's from the combatant's own builder,
  * `getInitiativeRoll("Cool", "presence")`, which reads the actor's skill Items.
  */
 function systemPoolFormula(combatant: Combatant.Implementation | undefined, skill: SlotSkill): string | null {
@@ -215,8 +215,13 @@ export async function rollSlotsChecks(
   return rollEach(combat, ids, probeOf, async (combatant, actor) => {
     const probe = probeOf(combatant);
     // A narrative-dice check reads skills or characteristics; an actor with neither (a vehicle
-    // without a pilot) is said so, rather than "invalid formula".
-    if (preset.scoring === "symbols" && !hasSkills(checkData(actor)))
+    // without a pilot) is said so, rather than "invalid formula". Without narrative dice at all,
+    // the formula is what is wrong, and says so below.
+    const narrative =
+      symbolRollClass(CONFIG.Dice.rolls, null) !== null ||
+      game.system.id === SYSTEM_IDS.starwarsffg ||
+      game.system.id === SYSTEM_IDS.genesys;
+    if (preset.scoring === "symbols" && narrative && !hasSkills(checkData(actor)))
       return shownRefusal(combat, { ok: false, code: "noSkills", combatantId: probe.combatantId });
     const formulas = formulasFor(preset, probe.skill, actor.getRollData(), combatant);
     const scores =
