@@ -159,7 +159,7 @@ describe("the slots sample in Chromium", () => {
     const claimed = await agreed((s) => s.slots.some((x) => x.includes("Claimed by")));
     const winner = claimed.slots.find((x) => x.includes("Claimed by"))?.includes("Aria") ? "Aria" : "Brom";
     const loser: View = winner === "Aria" ? "bob" : "alice";
-    await expect.poll(() => toasts(loser)).toContain(`${winner} has already taken that slot.`);
+    await expect.poll(() => toasts(loser)).toContain(`${winner} has already claimed that slot.`);
     expect(await toasts(loser === "bob" ? "alice" : "bob")).toBe("");
     for (const view of VIEWS) expect(await overflowing(frames[view]), view).toEqual([]);
     await screenshots(session.page, "slots-race");
