@@ -218,7 +218,7 @@ export async function rollSlotsChecks(
     // without a pilot) is said so, rather than "invalid formula". Without narrative dice at all,
     // the formula is what is wrong, and says so below.
     const narrative =
-      symbolRollClass(CONFIG.Dice.rolls, null) !== null ||
+      symbolRollClass<unknown>(CONFIG.Dice.rolls, null) !== null ||
       game.system.id === SYSTEM_IDS.starwarsffg ||
       game.system.id === SYSTEM_IDS.genesys;
     if (preset.scoring === "symbols" && narrative && !hasSkills(checkData(actor)))
