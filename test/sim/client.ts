@@ -284,7 +284,11 @@ export class SimClient {
       this.api.errors.push(err);
       console.error(`[sim ${this.userId}] failed to apply`, err);
     }
-    if ((msg.type === "broadcast" || msg.type === "setting") && msg.requestId && msg.userId === this.userId) {
+    if (
+      (msg.type === "broadcast" || msg.type === "setting" || msg.type === "batch") &&
+      msg.requestId &&
+      msg.userId === this.userId
+    ) {
       const p = this.pending.get(msg.requestId);
       this.pending.delete(msg.requestId);
       p?.resolve(msg);

@@ -62,11 +62,25 @@ export interface DocOperation {
   ids?: string[];
   options: JsonObject;
 }
-export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json };
+export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json } | BatchRequest;
+
+/**
+ * v14's `foundry.documents.modifyBatch`: several operations in one request, "made in sequence without a
+ * network delay between each", all or nothing ("A cancellation ... or exception thrown by a single
+ * operation will cancel the entire batch. No changes will be made":
+ * https://foundryvtt.com/api/v14/functions/foundry.documents.modifyBatch.html). Each operation is an
+ * ordinary one and reaches every client as such, with its own hooks (each modification is broadcast:
+ * https://github.com/foundryvtt/foundryvtt/issues/14174); the sim sends them in one message.
+ */
+export interface BatchRequest {
+  action: "batch";
+  operations: DocOperation[];
+}
 
 export type ServerMessage =
   | ({ type: "broadcast"; requestId: string | null; userId: string } & DocOperation)
   | { type: "setting"; requestId: string | null; userId: string; key: string; value: Json }
+  | { type: "batch"; requestId: string | null; userId: string; operations: BroadcastMessage[] }
   | { type: "reject"; requestId: string; error: string }
   | { type: "query"; queryId: string; name: string; data: Json }
   | { type: "queryResult"; queryId: string; ok: boolean; result: Json; error: string }
@@ -148,6 +162,9 @@ const DEFAULTS: Record<DocumentName, () => JsonObject> = {
     flags: {},
   }),
 };
+
+/** One document operation as every client receives it. */
+export type BroadcastMessage = Extract<ServerMessage, { type: "broadcast" }>;
 
 type Listener = (msg: ServerMessage) => void;
 interface Connection {
@@ -341,7 +358,12 @@ export class SimServer {
       const rec: OpRecord = {
         userId,
         action: req.action,
-        documentName: req.action === "setting" ? "Setting" : req.documentName,
+        documentName:
+          req.action === "setting"
+            ? "Setting"
+            : req.action === "batch"
+              ? (req.operations[0]?.documentName ?? "Batch")
+              : req.documentName,
         writes: 0,
         requestBytes: payload.length,
         broadcastBytes: 0,
@@ -349,6 +371,17 @@ export class SimServer {
       };
       this.ops.push(rec);
       try {
+        if (req.action === "batch") {
+          const batch = this.applyBatch(userId, req.operations);
+          batch.requestId = requestId;
+          rec.writes = 1;
+          for (const op of batch.operations) {
+            const time = this.advanceTime(op, userId);
+            if (time !== null) rec.broadcastBytes += this.broadcast(time);
+          }
+          rec.broadcastBytes += this.broadcast(batch);
+          return;
+        }
         const msg = req.action === "setting" ? this.applySetting(userId, req.key, req.value) : this.apply(userId, req);
         msg.requestId = requestId;
         rec.writes = 1;
@@ -379,6 +412,21 @@ export class SimServer {
     return { type: "setting", requestId: null, userId, key: "core.time", value: now + delta };
   }
 
+  /**
+   * Apply a batch's operations in sequence (`BatchRequest`); when one is refused, the world is put
+   * back as it was before the batch and the whole batch is refused.
+   */
+  private applyBatch(userId: string, operations: DocOperation[]): Extract<ServerMessage, { type: "batch" }> {
+    const before = deepClone(this.world);
+    try {
+      const applied = operations.map((op) => this.apply(userId, op));
+      return { type: "batch", requestId: null, userId, operations: applied };
+    } catch (err) {
+      Object.assign(this.world, before);
+      throw err;
+    }
+  }
+
   /** World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). */
   private applySetting(userId: string, key: string, value: Json): ServerMessage & { requestId: string | null } {
     const user = this.user(userId);
@@ -404,7 +452,7 @@ export class SimServer {
     return doc;
   }
 
-  private apply(userId: string, op: DocOperation): ServerMessage & { requestId: string | null } {
+  private apply(userId: string, op: DocOperation): BroadcastMessage {
     const user = this.user(userId);
     if (!user) throw new Error("Unknown user");
     const name = op.documentName;
