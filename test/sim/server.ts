@@ -86,6 +86,16 @@ export type ServerMessage =
   | { type: "queryResult"; queryId: string; ok: boolean; result: Json; error: string }
   | { type: "socket"; event: string; data: Json; userId: string };
 
+/**
+ * The id of this user's own request that a message answers (a document operation, a setting or a
+ * batch the server applied), or null. Every transport (test/sim/client.ts, playground/realm.ts)
+ * settles its pending requests by this one rule, so a new kind of answer reaches them all.
+ */
+export function answeredRequest(msg: ServerMessage, userId: string): string | null {
+  if (msg.type !== "broadcast" && msg.type !== "setting" && msg.type !== "batch") return null;
+  return msg.requestId !== null && msg.requestId !== "" && msg.userId === userId ? msg.requestId : null;
+}
+
 export interface OpRecord {
   userId: string;
   action: string;
