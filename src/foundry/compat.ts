@@ -357,7 +357,7 @@ export interface MirrorWrite {
   readonly initiative: number | null;
 }
 
-/** The v14 batch call (https://foundryvtt.com/api/v14/functions/foundry.documents.modifyBatch.html). */
+/** The v14 batch call (https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html). */
 type ModifyBatch = (operations: Record<string, unknown>[]) => Promise<unknown>;
 
 /**
@@ -367,7 +367,7 @@ type ModifyBatch = (operations: Record<string, unknown>[]) => Promise<unknown>;
  * - v14: one `foundry.documents.modifyBatch` request holding both operations, made in sequence
  *   without a network delay and all or nothing; each is an ordinary database operation (its own
  *   `_preUpdate`, which may cancel the whole batch, and hooks, which `noHook` would block:
- *   https://foundryvtt.com/api/v14/functions/foundry.documents.modifyBatch.html,
+ *   https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html,
  *   https://foundryvtt.com/api/v14/interfaces/foundry.abstract.types.DatabaseUpdateOperation.html;
  *   each modification is broadcast to the other clients: https://github.com/foundryvtt/foundryvtt/issues/14174).
  * - v13, which has no batch call (https://github.com/foundryvtt/foundryvtt/issues/11898): the Combat

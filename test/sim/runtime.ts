@@ -1920,12 +1920,17 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   }
 
   /**
-   * v14 only: `foundry.documents.modifyBatch(operations)`
-   * (https://foundryvtt.com/api/v14/functions/foundry.documents.modifyBatch.html): each operation
-   * `{action, documentName, updates, parent?, ...options}` is prepared as its own `update` would be,
-   * a cancelled one cancels the whole batch (nothing is sent), and the rest go in one request
-   * (`BatchRequest`, test/sim/server.ts), applied in order on every client, each with its own
-   * `_onUpdate` and hooks. Resolves with each operation's documents. The sim emulates updates only.
+   * @behaviour v14 only: `foundry.documents.modifyBatch(operations)`. Each operation
+   * `{action, documentName, updates, parent?, ...options}` is prepared as its own `update` would be;
+   * one cancelled by its `_preUpdate` (or a `preUpdate` hook) cancels the whole batch and nothing is
+   * written; the rest go to the server in one request (`BatchRequest`, test/sim/server.ts) and are
+   * applied in order on every client as ordinary updates, each with its own `_onUpdate` and hooks.
+   * Resolves with each operation's documents. The sim emulates update operations only.
+   * @source https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html (the v14 API page:
+   * one batched request, the operations' shape, applied in sequence, a cancellation or error in one
+   * cancels the whole batch); https://github.com/foundryvtt/foundryvtt/issues/11898 (requested for
+   * v13, shipped with v14); https://github.com/foundryvtt/foundryvtt/issues/14174 (a batch's
+   * modifications are broadcast to the other clients).
    */
   async function modifyBatch(operations: Dict[]): Promise<ClientDocument[][]> {
     const prepared = [];

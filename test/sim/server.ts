@@ -65,12 +65,14 @@ export interface DocOperation {
 export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json } | BatchRequest;
 
 /**
- * v14's `foundry.documents.modifyBatch`: several operations in one request, "made in sequence without a
- * network delay between each", all or nothing ("A cancellation ... or exception thrown by a single
- * operation will cancel the entire batch. No changes will be made":
- * https://foundryvtt.com/api/v14/functions/foundry.documents.modifyBatch.html). Each operation is an
- * ordinary one and reaches every client as such, with its own hooks (each modification is broadcast:
- * https://github.com/foundryvtt/foundryvtt/issues/14174); the sim sends them in one message.
+ * @behaviour v14's `foundry.documents.modifyBatch` on the server: several operations in one request,
+ * applied one after another with no round trip between them, all or nothing (when one fails, the
+ * world is left as it was). Each operation reaches every client as an ordinary one, with its own
+ * hooks; the sim sends them in one message.
+ * @source https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html (the v14 API page:
+ * in sequence without network delay; one cancellation or error cancels the whole batch);
+ * https://github.com/foundryvtt/foundryvtt/issues/14174 (a batch's modifications are broadcast to the
+ * other clients).
  */
 export interface BatchRequest {
   action: "batch";
