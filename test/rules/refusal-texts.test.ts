@@ -19,7 +19,8 @@ import {
   type IndividualCommand,
   type IndividualState,
 } from "../../src/modes/individual/rules/individual";
-import { sidesMode, type SidesCommand, type SidesState } from "../../src/modes/sides/rules/sides";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
 import {
   currentResolver,
