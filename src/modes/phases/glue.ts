@@ -8,15 +8,10 @@
  */
 import { I18N, MODULE_ID } from "../../constants";
 import { PHASES_ROLL_FLAG } from "./constants";
-import {
-  FIRST_COMPLEXITY,
-  isDieSize,
-  nextComplexity,
-  phasesMode,
-  type DieSize,
-  type PhasesEvent,
-  type PhasesState,
-} from "./rules/phases";
+import { FIRST_COMPLEXITY, type DieSize, type PhasesEvent, type PhasesState } from "./rules/types";
+import { isDieSize } from "./rules/dice";
+import { nextComplexity } from "./rules/derived";
+import { phasesMode } from "./rules/mode";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { stateOf } from "../../foundry/authority/encounters";
 import { rolledWith } from "../../foundry/chat";

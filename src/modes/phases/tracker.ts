@@ -10,10 +10,9 @@
  */
 import { I18N } from "../../constants";
 import { PHASES_TEMPLATES } from "./constants";
+import { DIE_SIZES, type DieSize, type PhasesAllowedAction, type PhasesState } from "./rules/types";
 import {
-  DIE_SIZES,
   advantagePool,
-  dicePool,
   handOffPicker,
   heroesToAct,
   intentsView,
@@ -21,11 +20,9 @@ import {
   pendingFailure,
   phaseBanner,
   pressYourLuck,
-  type DieSize,
   type IntentView,
-  type PhasesAllowedAction,
-  type PhasesState,
-} from "./rules/phases";
+} from "./rules/derived";
+import { dicePool } from "./rules/dice";
 import { skillsOf } from "./glue";
 import { collapseShown } from "./settings";
 import type { AllowedAction } from "../../core/engine";
