@@ -10,7 +10,7 @@ import {
   currentDeclarer as drDeclarer,
 } from "../src/modes/declare-resolve/rules/declare-resolve.js";
 import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/declare-resolve.js";
-import type { PhasesState } from "../src/modes/phases/rules/phases.js";
+import type { PhasesState } from "../src/modes/phases/rules/types.js";
 import { currentDeclarer, pendingSideTies, pendingTies, sidesToRoll } from "../src/modes/sides/rules/derived.js";
 import type { SidesState } from "../src/modes/sides/rules/types.js";
 import type { SlotsState } from "../src/modes/slots/rules/slots.js";

@@ -28,7 +28,8 @@ import {
   type DeclareResolveCommand,
   type DeclareResolveState,
 } from "../../src/modes/declare-resolve/rules/declare-resolve";
-import { phasesMode, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/phases";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
+import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
 
 const EN = (
