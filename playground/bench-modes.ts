@@ -7,7 +7,7 @@
 import { availableAP, declareOrder } from "../src/modes/declare-resolve/rules/points.js";
 import { currentDeclarer as drDeclarer } from "../src/modes/declare-resolve/rules/derived.js";
 import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/types.js";
-import type { PhasesState } from "../src/modes/phases/rules/phases.js";
+import type { PhasesState } from "../src/modes/phases/rules/types.js";
 import { currentDeclarer, pendingSideTies, pendingTies, sidesToRoll } from "../src/modes/sides/rules/derived.js";
 import type { SidesState } from "../src/modes/sides/rules/types.js";
 import type { SlotsState } from "../src/modes/slots/rules/slots.js";

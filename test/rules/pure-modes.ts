@@ -8,7 +8,7 @@ import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { individualMode } from "../../src/modes/individual/rules/individual";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
-import { phasesMode } from "../../src/modes/phases/rules/phases";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import { parseSidesState } from "../../src/modes/sides/rules/state";

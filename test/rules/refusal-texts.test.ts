@@ -25,7 +25,8 @@ import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/s
 import { currentResolver } from "../../src/modes/declare-resolve/rules/derived";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
-import { phasesMode, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/phases";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
+import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
 
 const EN = (
