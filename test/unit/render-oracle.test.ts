@@ -41,6 +41,7 @@ function trackerOf(markup: string): OracleTracker & { state: { markup: string; w
       return { glance: element.firstElementChild };
     },
     renderFreshParts: () => Promise.resolve({ glance: el(state.markup) }),
+    _prepareContext: (options: unknown): unknown => options,
     _replaceHTML(): void {
       const live = element.firstElementChild;
       if (live !== null) patchChildren(live, el(state.markup));
