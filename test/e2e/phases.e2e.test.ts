@@ -171,6 +171,10 @@ describe("the phases sample in Chromium", () => {
       .toBe("1 of 4 foes have declared an intent.");
     expect(await frames.alice.locator(".si-phases-intent").count()).toBe(0);
     await expectNoGMControls();
+    // The GM's button and status name the phase that really comes; no hand-off for the skipped phase.
+    expect(await frames.gm.locator('button[data-action="siPhasesNextPhase"]').textContent()).toContain("Foes resolve");
+    expect(await frames.gm.locator("[data-si=phase-status]").textContent()).toContain("Then: Foes resolve.");
+    expect(await frames.gm.locator('button[data-action="siPhasesHandOff"]').count()).toBe(0);
     await screenshots(session.page, "phases-declare");
     await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
     // The heroes' phase is skipped: the foes resolve at once.
@@ -230,7 +234,7 @@ describe("the phases sample in Chromium", () => {
         await box.check();
         going = await roll(winner, "Athletics", false);
       }
-      if (going) await frames[winner].locator('.si-phases-luck button[data-action="siPhasesEndTurn"]').click();
+      if (going) await frames[winner].locator('.si-footer button[data-action="siNextTurn"]').click();
     }
     await agreed((s) => s.acting === "");
 
@@ -239,8 +243,12 @@ describe("the phases sample in Chromium", () => {
     await agreed((s) => s.acting === `Turn of ${loserHero}`);
     await frames[loser].locator('button[data-action="siPhasesFreeMove"]').click();
     await expect.poll(() => frames[loser].locator(".si-phases-luck").textContent()).toContain("Free move used");
+    // One End turn for the acting player: the footer's.
+    expect(
+      await frames[loser].locator('button[data-action="siPhasesEndTurn"], button[data-action="siNextTurn"]').count(),
+    ).toBe(1);
     await screenshots(session.page, "phases-turn");
-    await frames[loser].locator('.si-phases-luck button[data-action="siPhasesEndTurn"]').click();
+    await frames[loser].locator('.si-footer button[data-action="siNextTurn"]').click();
 
     // Phase 3: the foes resolve, one by one, into round 3.
     await agreed((s) => s.banner === "Foes resolve");
