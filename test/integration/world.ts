@@ -100,19 +100,22 @@ export function combatOn(client: SimClient): SimCombat {
 }
 
 /**
- * The order core gives a client's combatants from their live initiative alone, as Carousel Combat
- * Tracker and turn-marker modules see it: initiative descending (none last), then name, then id
- * (Combat#_sortCombatants, https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants;
- * the sim's base class, test/sim/runtime.ts, sorts the same way).
+ * The order core gives a client's combatants from their live initiative, as Carousel Combat Tracker
+ * and turn-marker modules see it: initiative descending (none last); combatants with equal
+ * initiative (a tie, which the initiative mirror shows as the mode's own number on each, or none) in
+ * the order the Combat's own `_sortCombatants` gives them, which core's `setupTurns` and a carousel
+ * sort with (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants: core's
+ * own sorts a tie by name, then id; the module's keeps the mode's order, `src/foundry/combat.ts`).
  */
 export function coreOrderOn(client: SimClient): string[] {
+  const combat = combatOn(client);
   const initiative = (c: { initiative: number | null }): number =>
     typeof c.initiative === "number" ? c.initiative : -Infinity;
-  return [...combatOn(client).combatants.contents]
-    .sort(
-      (a, b) =>
-        initiative(b) - initiative(a) || a.name.localeCompare(b.name) || String(a.id).localeCompare(String(b.id)),
-    )
+  const method: unknown = Reflect.get(combat, "_sortCombatants");
+  const combatSort = (a: unknown, b: unknown): number =>
+    Number(Reflect.apply(method as () => number, undefined, [a, b]));
+  return [...combat.combatants.contents]
+    .sort((a, b) => initiative(b) - initiative(a) || combatSort(a, b))
     .map((c) => c.id ?? "?");
 }
 
