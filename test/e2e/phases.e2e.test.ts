@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { agreedOn, USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -41,27 +41,13 @@ function phasesShown(frame: Frame): Promise<PhasesShown> {
 }
 
 /** Wait until all three views show the same panel (and it satisfies `check`); return it. */
-async function agreed(check: (s: PhasesShown) => boolean = () => true, compareIntents = true): Promise<PhasesShown> {
-  let last: PhasesShown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => phasesShown(frames[view])));
-        const key = (s: PhasesShown): string => JSON.stringify(compareIntents ? s : { ...s, intents: [] });
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => key(s) === key(first)) && check(first);
-      },
-      { timeout: 10_000, interval: 50, message: "views agree" },
-    )
-    .toBe(true)
-    .catch((error: unknown) => {
-      throw new Error(`the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")}`, {
-        cause: error,
-      });
-    });
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+function agreed(check: (s: PhasesShown) => boolean = () => true, compareIntents = true): Promise<PhasesShown> {
+  return agreedOn(frames, phasesShown, {
+    check,
+    key: (s) => (compareIntents ? s : { ...s, intents: [] }),
+    timeout: 10_000,
+    detail: () => session.errors.join(" ; "),
+  });
 }
 
 /** The warnings and errors a view shows (turn notices are info toasts: `keys`/`notices` tests cover them). */

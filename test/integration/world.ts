@@ -245,3 +245,27 @@ export function stateOn(client: SimClient): IndividualState {
 export function initiativesOn(client: SimClient): Record<string, number | null> {
   return Object.fromEntries(stateOn(client).combatants.map((c) => [c.name, c.initiative]));
 }
+
+/** A roll as a chat message stores it (Foundry keeps each roll as JSON text in `message.rolls`). */
+export interface StoredRoll {
+  formula: string;
+  total: number;
+  terms: { results?: { result: number }[] }[];
+}
+
+/** The rolls a chat message holds, parsed. */
+export function rollsOf(message: JsonObject): StoredRoll[] {
+  const list = Array.isArray(message.rolls) ? message.rolls : [];
+  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
+}
+
+/** Every chat message the server holds, oldest first. */
+export function chat(sim: Sim): JsonObject[] {
+  return sim.server.world.messages;
+}
+
+/** The GM sets a world setting of the module; every client has it after. */
+export async function setWorld(sim: Sim, key: string, value: unknown): Promise<void> {
+  await sim.gm.game.settings.set("structured-initiative", key, value);
+  await sim.settle();
+}

@@ -19,8 +19,8 @@ import {
   type IndividualCommand,
   type IndividualState,
 } from "../../src/modes/individual/rules/individual";
+import { GM } from "./harness";
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const PLAYER: Requester = { userId: "p", isGM: false, owns: ["a"] };
 
 type Enc = Encounter<IndividualState>;

@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Command, ModeDefinition, Outcome, Requester, RosterEntry } from "../../src/core/engine";
+import type { Command, ModeDefinition, Outcome, Requester } from "../../src/core/engine";
 import {
   individualMode,
   type IndividualCommand,
@@ -28,6 +28,7 @@ import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes
 import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
+import { GM, npc, pc, player } from "./harness";
 
 const EN = (
   JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../lang/en.json"), "utf8")) as {
@@ -35,10 +36,6 @@ const EN = (
   }
 ).STRUCTURED_INITIATIVE.Refusal;
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
 const NAMES: Record<string, string> = { aria: "Aria", brom: "Brom", officer: "Officer", trooper: "Trooper" };
 const REFUSAL_KEYS = new Set(Object.keys(EN));
 
