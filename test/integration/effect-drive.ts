@@ -215,7 +215,7 @@ export async function drive(id: string, options: DriveOptions): Promise<Drive> {
     // Of the wanted type, each in turn (two sides each owe a roll: not the same one again and again).
     const action = ofType[n % Math.max(ofType.length, 1)];
     if (action === undefined) throw new Error(`${id}: stuck, allowed ${JSON.stringify(allowed)}`);
-    const result = await api.command(combat, build(kit, stateOn(module, sim.gm), action as AllowedAction));
+    const result = await api.command(combat, build(kit, stateOn(module, sim.gm), action));
     expect(result, `${id}: ${action.type}`).toEqual({ ok: true });
     await sim.settle();
     const now = key();

@@ -105,7 +105,7 @@ async function claimOutOfOrder(ctx: DriveContext): Promise<string | false> {
     combatants: { id: string; isPC: boolean }[];
   };
   const current = state.slotIndex;
-  if (current === null || state.slots[current]?.kind !== "pc" || state.slots[current]?.filledBy !== null) return false;
+  if (current === null || state.slots[current]?.kind !== "pc" || state.slots[current].filledBy !== null) return false;
   const laterPC = state.slots.findIndex((s, i) => i > current && s.kind === "pc" && s.claimedBy === null);
   const other = state.combatants.find((c) => c.isPC && c.id !== ctx.bearer.combatantId);
   if (laterPC < 0 || other === undefined) return false;
@@ -134,7 +134,8 @@ function join(roll: ((ctx: DriveContext, id: string) => Record<string, unknown>)
     ])) as { id: string }[];
     await ctx.sim.settle();
     const id = created?.id ?? "";
-    if (roll !== null) expect(await ctx.api.command(ctx.combat, roll(ctx, id)), "the joiner's roll").toEqual({ ok: true });
+    if (roll !== null)
+      expect(await ctx.api.command(ctx.combat, roll(ctx, id)), "the joiner's roll").toEqual({ ok: true });
     return `joined (${id})`;
   };
 }
