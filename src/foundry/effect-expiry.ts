@@ -63,27 +63,45 @@ export async function announceCombatEvent(
   await registry()?.refresh(event, { combat, round, turn: combat.turn ?? 0, skipped: false } as { combat: object });
 }
 
+/** The context of a turn event, as core's (`Combat.TurnEventContext`): the turn's round and index. */
+export interface TurnContext {
+  readonly round: number;
+  readonly turn: number;
+  readonly skipped: boolean;
+}
+
 /**
- * Announce a combatant's turn start or end to the registry (v14; nothing on v13), with a view of the
- * encounter that names the combatant as core's comparison reads it, after moving the start records
- * timed from this combatant where the order has moved it. `round` is the round of the turn.
+ * Announce a combatant's turn start or end to the registry (v14; nothing on v13), after moving the
+ * start records timed from this combatant where the order has moved it. The context combat must name
+ * the combatant as core's comparison reads it (`combatant` for a start, `previous.combatantId` for an
+ * end). The encounter itself does in the usual case, the lifecycle running right after the step; it
+ * is passed as it is then, since systems compare it with an effect's start combat by identity (dnd5e
+ * 6.0's `isExpiryEvent`: `combat !== this.start.combat`). Where a later step has already moved it on
+ * (the lifecycle runs behind the command queue), a view of it that names the combatant is passed
+ * instead, as draw-steel-combat-tools does (src/squad-turns.mjs).
  */
 export async function announceTurnEvent(
   combat: Combat.Implementation,
   event: "turnStart" | "turnEnd",
   combatant: Combatant.Implementation,
-  round: number,
+  context: TurnContext,
 ): Promise<void> {
   const found = registry();
   if (found === null) return;
-  await anchorStarts(combat, combatant, event, round);
+  await anchorStarts(combat, combatant, event, context.round);
+  const names =
+    event === "turnStart" ? combat.combatant?.id === combatant.id : combat.previous?.combatantId === combatant.id;
   const named: PropertyDescriptorMap =
     event === "turnStart"
       ? { combatant: { get: () => combatant, configurable: true } }
-      : { previous: { value: { ...combat.previous, combatantId: combatant.id, round }, configurable: true } };
-  const view = Object.create(combat, named) as object;
-  const turn = combat.turns.findIndex((c) => c.id === combatant.id);
-  await found.refresh(event, { combat: view, round, turn, skipped: false } as { combat: object });
+      : {
+          previous: {
+            value: { ...combat.previous, combatantId: combatant.id, round: context.round },
+            configurable: true,
+          },
+        };
+  const view = names ? combat : (Object.create(combat, named) as object);
+  await found.refresh(event, { combat: view, ...context });
 }
 
 /** An effect's v14 start record and duration, as stored. */
