@@ -18,7 +18,11 @@
  *   context combat's `combatant`, "turnEnd" those whose start combatant is its
  *   `previous.combatantId`: draw-steel-combat-tools passes a combat with each overridden
  *   (src/squad-turns.mjs), draw-steel PR #1880 ("The registry uses the assigned `combatant`"). Here
- *   the context combat is such a view of the encounter, naming the combatant whose turn it is.
+ *   the context combat is the encounter itself where it names that combatant (systems compare it with
+ *   an effect's start combat by identity, dnd5e 6.0), else a view of it that does
+ *   (`announceTurnEvent`); the context's `round` and `turn` are the turn's own (for an end, the place
+ *   it ran at before the step), which dnd5e compares with `start.round`/`start.turn` to skip the
+ *   turn an effect was applied in.
  * - The duration counts positions: the combat's round and turn index against the recorded
  *   `start.round` and `start.turn` (v13 documents the count as "{rounds}.{turns}",
  *   https://foundryvtt.com/api/interfaces/foundry.documents.types._ActiveEffectDuration.html; crucible
