@@ -13,8 +13,9 @@ import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { pickNext, takeTurn } from "./actions";
 import { PHASES_KEYS, PHASES_NOTICE } from "./constants";
-import { phasesState } from "./glue";
-import { startableHeroes, type PhasesState } from "./rules/phases";
+import { phasesState } from "./mirror";
+import { startableHeroes } from "./rules/view";
+import type { PhasesState } from "./rules/types";
 
 /** Take a turn (see the file comment). */
 async function takeTurnKey(combat: Combat.Implementation): Promise<unknown> {
@@ -46,12 +47,15 @@ export const PHASES_KEY_ACTIONS: readonly ModeKey[] = [
 
 /**
  * "Your turn" while the player's hero acts; in free order, "the heroes act" once the heroes' phase is
- * on and nobody acts while one of their heroes may start its turn.
+ * on and nobody acts while one of their heroes may start its turn, told once a round.
  */
 export function phasesNotice(state: PhasesState, view: TurnView, who: Requester): ModeNotice | null {
   const turn = turnNotice(view, who);
   if (turn !== null) return turn;
   if (state.phase !== "heroes" || state.handOff || state.turn !== null) return null;
   const ready = startableHeroes(state, who).some((id) => who.owns.includes(id));
-  return ready ? { kind: PHASES_NOTICE, combatantId: null, occasion: `${String(state.round)}:heroes` } : null;
+  // Once a round: not again after another hero's turn (or one of the player's own) ends.
+  return ready
+    ? { kind: PHASES_NOTICE, combatantId: null, occasion: `${String(state.round)}:heroes`, once: true }
+    : null;
 }

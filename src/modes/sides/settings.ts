@@ -6,7 +6,7 @@
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
 import { SIDES_SETTINGS } from "./constants";
-import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/sides";
+import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/types";
 
 /** The trait formulas of the `sides` mode. */
 export interface SidesFormulas {
