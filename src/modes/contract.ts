@@ -17,8 +17,8 @@ import type {
 import type { BoundEncounter } from "../core/binding";
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
-import type { Allowed, ControlContext, ControlFactory, Localiser } from "../foundry/tracker/controls";
-import type { SettingDefinition } from "../foundry/setting-defs";
+import type { Allowed, ControlContext, ControlFactory, Localiser } from "../core/ui";
+import type { SettingDefinition } from "../core/settings";
 
 /**
  * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
