@@ -22,7 +22,7 @@ import type { EventOrigin } from "../../modes/contract";
 import { historyLimit } from "../settings";
 import { notifyRefusal, refusalCodes } from "../notify";
 import { moduleHooks } from "../hooks";
-import { bindingOf, type ModeSetting } from "../modes";
+import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 import { revisionOf, windowsUpdate } from "./purpose";
@@ -448,6 +448,22 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await serialise(combat.id ?? "", () => resync(combat));
   }
+}
+
+/**
+ * Change the mode of an encounter (GM, before the combat starts): a fresh state of the new mode,
+ * the mode's preparation, then the `modeChanged` hook. Refused (and shown) for a player, an unknown
+ * mode, an encounter that has started and one a newer version of the module stored.
+ */
+export async function changeMode(combat: Combat.Implementation, mode: string): Promise<CommandResult> {
+  if (!game.user.isGM) return shown(combat, refusal("notGM"));
+  if (!isModeSetting(mode)) return shown(combat, refusal("unknownMode"));
+  if (combat.started || combat.round > 0) return shown(combat, refusal("modeLocked"));
+  if (loadProblem(combat) === "newerFormat") return shown(combat, refusal("newerFormat"));
+  await writeFreshState(combat, mode);
+  await modeModule(mode)?.prepare?.(combat);
+  moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
+  return { ok: true };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,13 +33,7 @@ export interface KeyedEntry {
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** Attributes that identify an element across renders (a row, a button, a field). */
-const IDENTITY_ATTRIBUTES = [
-  "data-action",
-  "name",
-  "data-combatant-id",
-  "data-group-id",
-  "data-si-key",
-] as const;
+const IDENTITY_ATTRIBUTES = ["data-action", "name", "data-combatant-id", "data-group-id", "data-si-key"] as const;
 
 /** True for a DOM element (parts are strings where there is no DOM, as in the simulated Node realms). */
 export function isElement(value: unknown): value is Element {
