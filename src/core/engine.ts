@@ -281,13 +281,6 @@ export function runPush<T>(run: Run<T>, items: readonly T[], drop = 0): Run<T> {
   return runOf(copy);
 }
 
-/** A run with the item at `index` replaced (copied into a new buffer: the old one never changes). */
-export function runSet<T>(run: Run<T>, index: number, item: T): Run<T> {
-  const copy = runItems(run);
-  copy[index] = item;
-  return runOf(copy);
-}
-
 /** The history of each encounter the engine or the store made, as a run of a shared buffer. */
 const historyRuns = new WeakMap<object, Run<Snapshot<unknown>>>();
 

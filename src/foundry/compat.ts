@@ -335,14 +335,3 @@ export function callTurnHook(
   const hooks = Hooks as unknown as { callAll(hook: string, ...args: unknown[]): boolean };
   hooks.callAll(hook, combat, data, turnHookOptions(direction, delta));
 }
-
-// ---------------------------------------------------------------------------------------------
-// Combatants of a token
-
-/** The combatants of `combat` that stand for the token `tokenId` (none when it has none). */
-export function combatantsOfToken(combat: Combat.Implementation, tokenId: string): Combatant.Implementation[] {
-  const byToken = (combat as unknown as { getCombatantsByToken?: (token: string) => unknown }).getCombatantsByToken;
-  const found = byToken?.call(combat, tokenId);
-  if (Array.isArray(found)) return found as Combatant.Implementation[];
-  return combat.combatants.filter((c) => c.tokenId === tokenId);
-}

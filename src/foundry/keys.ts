@@ -134,11 +134,6 @@ export function preferredCombatant(combat: Combat.Implementation, ids: readonly 
   return held ?? ids[0] ?? null;
 }
 
-/** The combatants of the encounter the current user owns (every one for a GM). */
-export function ownCombatants(combat: Combat.Implementation): readonly string[] {
-  return requesterFor(combat, game.user).owns;
-}
-
 /** The part of the sidebar a key uses to show the tracker (https://foundryvtt.com/api/classes/foundry.applications.sidebar.Sidebar.html). */
 interface SidebarLike {
   expand?: () => unknown;
