@@ -6,7 +6,7 @@ import { SYSTEM_DEFAULT } from "../constants";
 import type { AllowedAction, TurnView } from "../core/engine";
 import { changeMode, resetEncounter, submit } from "./authority/controller";
 import { isCorrupted, loadBound, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
-import { notifyRefusal } from "./notify";
+import { shownRefusal } from "./notify";
 import type { CommandResult } from "../core/protocol";
 import { installedModes, modeIds, type ModeSetting } from "./modes";
 import type { Json } from "../core/patch";
@@ -51,8 +51,7 @@ export function createApi(): StructuredInitiativeApi {
     rollInitiative: async (combat, ids) => {
       const module = moduleOfCombat(combat);
       if (module !== null) return module.initiative.rollInitiative(combat, ids);
-      notifyRefusal(combat, "notStructured");
-      return [{ ok: false, code: "notStructured" }];
+      return [shownRefusal(combat, { ok: false, code: "notStructured" })];
     },
     isCorrupted,
     resetEncounter,

@@ -20,7 +20,7 @@ import {
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin } from "../../modes/contract";
 import { historyLimit } from "../settings";
-import { notifyRefusal, refusalCodes } from "../notify";
+import { notifyRefusal, refusalCodes, shownRefusal } from "../notify";
 import { moduleHooks } from "../hooks";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
@@ -400,12 +400,12 @@ async function tell(
  * read are kept, the encounter returns to "not started". The way out of corrupted flags.
  */
 export async function resetEncounter(combat: Combat.Implementation): Promise<CommandResult> {
-  if (!game.user.isGM) return shown(combat, refusal("notGM"));
+  if (!game.user.isGM) return shownRefusal(combat, refusal("notGM"));
   const module = moduleOfCombat(combat);
   const binding = module === null ? null : bindingOf(module.id);
-  if (module === null || binding === null) return shown(combat, refusal("notStructured"));
+  if (module === null || binding === null) return shownRefusal(combat, refusal("notStructured"));
   // Data a newer version of the module stored is never overwritten (a downgrade must lose nothing).
-  if (loadProblem(combat) === "newerFormat") return shown(combat, refusal("newerFormat"));
+  if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
   const who = requesterFor(combat, game.user);
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
   const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
@@ -456,10 +456,10 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
  * mode, an encounter that has started and one a newer version of the module stored.
  */
 export async function changeMode(combat: Combat.Implementation, mode: string): Promise<CommandResult> {
-  if (!game.user.isGM) return shown(combat, refusal("notGM"));
-  if (!isModeSetting(mode)) return shown(combat, refusal("unknownMode"));
-  if (combat.started || combat.round > 0) return shown(combat, refusal("modeLocked"));
-  if (loadProblem(combat) === "newerFormat") return shown(combat, refusal("newerFormat"));
+  if (!game.user.isGM) return shownRefusal(combat, refusal("notGM"));
+  if (!isModeSetting(mode)) return shownRefusal(combat, refusal("unknownMode"));
+  if (combat.started || combat.round > 0) return shownRefusal(combat, refusal("modeLocked"));
+  if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
   await writeFreshState(combat, mode);
   await modeModule(mode)?.prepare?.(combat);
   moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
@@ -484,13 +484,13 @@ const pending = new Map<string, Pending>();
 export async function submit(combat: Combat.Implementation, command: Json): Promise<CommandResult> {
   const user = game.user;
   const who = requesterFor(combat, user);
-  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, command, who, null));
+  if (isAuthority()) return shownRefusal(combat, await applyAsAuthority(combat, command, who, null));
   const early = precheck(combat, command);
-  if (early !== null) return shown(combat, early);
+  if (early !== null) return shownRefusal(combat, early);
   // A player's dice result names the chat messages it was rolled in; a typed number is not sent.
   if (isRolledCommand(combat, command) && rollIdsOf(command)?.length === 0)
-    return shown(combat, refusal("typedResult", combatantOf(command)));
-  return shown(combat, await send(combat, who, command));
+    return shownRefusal(combat, refusal("typedResult", combatantOf(command)));
+  return shownRefusal(combat, await send(combat, who, command));
 }
 
 /**
@@ -499,9 +499,9 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
  */
 export async function requestDice(combat: Combat.Implementation, request: Json): Promise<CommandResult> {
   const who = requesterFor(combat, game.user);
-  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, request, who, null));
-  if (game.users.activeGM === null) return shown(combat, refusal("noGM"));
-  return shown(combat, await send(combat, who, request));
+  if (isAuthority()) return shownRefusal(combat, await applyAsAuthority(combat, request, who, null));
+  if (game.users.activeGM === null) return shownRefusal(combat, refusal("noGM"));
+  return shownRefusal(combat, await send(combat, who, request));
 }
 
 /** Write a request on the carrier and wait for the authority's answer (or the timeout). */
@@ -600,11 +600,6 @@ function settle(requestId: string, result: CommandResult): void {
   clearTimeout(entry.timer);
   pending.delete(requestId);
   entry.resolve(result);
-}
-
-function shown(combat: Combat.Implementation, result: CommandResult): CommandResult {
-  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId, result.detail);
-  return result;
 }
 
 /**
