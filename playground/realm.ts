@@ -5,7 +5,7 @@
  */
 import bundle from "../dist/scripts/structured-initiative.js?raw";
 import { createRealm, type SimRealm } from "../test/sim/runtime.js";
-import type { ClientRequest, ServerMessage, SimServer } from "../test/sim/server.js";
+import { answeredRequest, type ClientRequest, type ServerMessage, type SimServer } from "../test/sim/server.js";
 import type { Dict, Json } from "../test/sim/utils.js";
 
 // The language files as the build copies them into dist/ (read from their source so lint and type check need no build).
@@ -118,9 +118,10 @@ export async function bootRealm(
       api.errors.push(err);
       console.error(`[playground ${userId}] failed to apply`, err);
     }
-    if ((msg.type === "broadcast" || msg.type === "setting") && msg.requestId && msg.userId === userId) {
-      pending.get(msg.requestId)?.resolve(msg);
-      pending.delete(msg.requestId);
+    const answered = answeredRequest(msg, userId);
+    if (answered !== null) {
+      pending.get(answered)?.resolve(msg);
+      pending.delete(answered);
     }
   };
 

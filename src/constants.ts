@@ -119,3 +119,10 @@ export const SYSTEM_IDS = {
 
 /** The settings menu that opens the grouped settings form. */
 export const SETTINGS_MENU = "settingsMenu";
+
+/**
+ * The option the authority puts on its own writes of the initiative mirror (`src/foundry/compat.ts`,
+ * `updateWithMirror`), so that its `updateCombatant` listener tells them from an initiative written
+ * outside the mirror. Read only together with the author being the authority itself.
+ */
+export const MIRROR_OPTION = `${MODULE_ID}.mirror`;

@@ -36,7 +36,7 @@ Hooks.on("createChatMessage", rememberRoll);
 Hooks.on("updateCombat", onNoticeCombatUpdate);
 Hooks.on("deleteCombat", onNoticeCombatDelete);
 // The modes whose rules keep a defeated flag mirror Foundry's defeated state, which an actor's
-// defeated status also sets: a status is an ActiveEffect of the actor.
+// defeated status also sets: a status is an ActiveEffect of the actor. Every client's tracker shows it.
 Hooks.on("createActiveEffect", onDefeatedEffectCreatedOrDeleted);
 Hooks.on("updateActiveEffect", onDefeatedEffectUpdated);
 Hooks.on("deleteActiveEffect", onDefeatedEffectCreatedOrDeleted);

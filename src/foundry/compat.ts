@@ -32,6 +32,7 @@
  * - combatants of a token: `Combat#getCombatantsByToken` on both, the singular
  *   `getCombatantByToken` deprecated (https://github.com/foundryvtt/foundryvtt/issues/9241).
  */
+import { MIRROR_OPTION } from "../constants";
 
 /** The Foundry generations the module runs on. */
 export type Generation = 13 | 14;
@@ -334,4 +335,59 @@ export function callTurnHook(
   // The typed overloads know only v13's options.
   const hooks = Hooks as unknown as { callAll(hook: string, ...args: unknown[]): boolean };
   hooks.callAll(hook, combat, data, turnHookOptions(direction, delta));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A Combat write with the initiative mirror
+
+/** One combatant's mirrored initiative (`src/core/initiative-mirror.ts`). */
+export interface MirrorWrite {
+  readonly _id: string;
+  readonly initiative: number | null;
+}
+
+/** The v14 batch call (https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html). */
+type ModifyBatch = (operations: Record<string, unknown>[]) => Promise<unknown>;
+
+/**
+ * Write a Combat update and the combatants' mirrored initiative so that each document's own update
+ * fires: the Combat's `updateCombat` first, then each changed combatant's `updateCombatant`, which
+ * modules that re-sort on combatant updates (Carousel Combat Tracker) listen to.
+ * - v14: one `foundry.documents.modifyBatch` request holding both operations, made in sequence
+ *   without a network delay and all or nothing; each is an ordinary database operation (its own
+ *   `_preUpdate`, which may cancel the whole batch, and hooks, which `noHook` would block:
+ *   https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html,
+ *   https://foundryvtt.com/api/v14/interfaces/foundry.abstract.types.DatabaseUpdateOperation.html;
+ *   each modification is broadcast to the other clients: https://github.com/foundryvtt/foundryvtt/issues/14174).
+ * - v13, which has no batch call (https://github.com/foundryvtt/foundryvtt/issues/11898): the Combat
+ *   update, then `updateEmbeddedDocuments("Combatant", …)` (two requests) when any initiative changes.
+ * The combatant operation carries `MIRROR_OPTION`, so the authority's own listener lets it be.
+ */
+export async function updateWithMirror(
+  combat: Combat.Implementation,
+  data: Record<string, unknown>,
+  options: Record<string, unknown>,
+  mirror: readonly MirrorWrite[],
+): Promise<void> {
+  const update = combat.update.bind(combat) as unknown as (data: object, options: object) => Promise<unknown>;
+  const mirrorOptions = { [MIRROR_OPTION]: true };
+  if (mirror.length === 0) {
+    await update(data, options);
+    return;
+  }
+  const batch = generation() >= 14 ? (foundry.documents as { modifyBatch?: ModifyBatch }).modifyBatch : undefined;
+  if (batch !== undefined) {
+    await batch([
+      { action: "update", documentName: "Combat", updates: [{ ...data, _id: combat.id }], ...options },
+      { action: "update", documentName: "Combatant", parent: combat, updates: [...mirror], ...mirrorOptions },
+    ]);
+    return;
+  }
+  await update(data, options);
+  const updateEmbedded = combat.updateEmbeddedDocuments.bind(combat) as unknown as (
+    name: string,
+    updates: object[],
+    options: object,
+  ) => Promise<unknown>;
+  await updateEmbedded("Combatant", [...mirror], mirrorOptions);
 }

@@ -19,7 +19,7 @@ import { MODULE_ID } from "../constants";
 import type { RuleEvent } from "../core/engine";
 import type { EventOrigin, ModeMirror } from "../modes/contract";
 import { reconcileActorEncounters, reconcileAfterUndo } from "./authority/controller";
-import { loadBound, moduleOfCombat } from "./authority/encounters";
+import { isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 import type { Json } from "../core/patch";
 
 /** Whether an encounter runs a mode whose rules have a defeated flag mirrored from Foundry. */
@@ -112,6 +112,22 @@ function defeatedEffectChanged(effect: ActiveEffect.Implementation): void {
   if (parent === null) return;
   const actor = parent.documentName === "Actor" ? parent : parent.parent;
   reconcileActorEncounters(actor?.id ?? null, tracksDefeat);
+  showDefeatChange(actor?.id ?? null);
+}
+
+/**
+ * Every client: a row shows `Combatant#isDefeated`, which the actor's defeated status sets as well
+ * as the combatant's field, and an actor's effect is not a change of the encounter. When the actor
+ * fights in the structured encounter the tracker shows, the tracker (and its pop-out) renders again,
+ * so a row never stays shown defeated after a revive (nor alive after a defeat) that only the
+ * status carried — as when `writeDefeated` clears the field first and the status after.
+ */
+function showDefeatChange(actorId: string | null): void {
+  const tracker = ui.combat as foundry.applications.sidebar.tabs.CombatTracker | undefined;
+  const combat = tracker?.viewed ?? null;
+  if (tracker === undefined || actorId === null || combat === null || !isStructured(combat)) return;
+  if (!combat.combatants.contents.some((c) => c.actorId === actorId)) return;
+  for (const app of [tracker, tracker.popout]) if (app?.rendered === true) void app.render();
 }
 
 /** `createActiveEffect`, `deleteActiveEffect`: only an effect that carries the defeated status matters. */

@@ -43,6 +43,19 @@ function keyOf(notice: ModeNotice | null): string {
 /** Per encounter id, the key of the notice the user was last owed ("" none). */
 const owed = new Map<string, string>();
 
+/** Per encounter id, the keys of the `once` notices already told (or known at `ready`). */
+const told = new Map<string, Set<string>>();
+
+/** Whether a `once` notice was told before in this encounter; marks it told. */
+function toldBefore(id: string, notice: ModeNotice, key: string): boolean {
+  if (notice.once !== true) return false;
+  const keys = told.get(id) ?? new Set<string>();
+  told.set(id, keys);
+  if (keys.has(key)) return true;
+  keys.add(key);
+  return false;
+}
+
 /** Whether the user's client plays a sound with a notice. */
 export function noticeSoundOn(): boolean {
   return game.settings.get(MODULE_ID, SETTINGS.noticeSound);
@@ -75,12 +88,16 @@ export function checkNotice(combat: Combat.Implementation): void {
   const key = keyOf(notice);
   const before = owed.get(id) ?? "";
   owed.set(id, key);
-  if (notice !== null && key !== before) show(combat, notice);
+  if (notice !== null && key !== before && !toldBefore(id, notice, key)) show(combat, notice);
 }
 
 /** `ready`: what each encounter owes the user as the client starts is known, not announced. */
 export function rememberNotices(): void {
-  for (const combat of game.combats.contents) owed.set(combat.id, keyOf(noticeFor(combat, game.user)));
+  for (const combat of game.combats.contents) {
+    const notice = noticeFor(combat, game.user);
+    owed.set(combat.id, keyOf(notice));
+    if (notice !== null) toldBefore(combat.id, notice, keyOf(notice));
+  }
 }
 
 /** `updateCombat` (every client): the encounter's state may owe the user a new notice. */
@@ -91,4 +108,5 @@ export function onNoticeCombatUpdate(combat: Combat.Implementation): void {
 /** `deleteCombat`: forget the encounter. */
 export function onNoticeCombatDelete(combat: Combat.Implementation): void {
   owed.delete(combat.id ?? "");
+  told.delete(combat.id ?? "");
 }

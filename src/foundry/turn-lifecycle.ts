@@ -14,7 +14,6 @@
  */
 import { turnKeyCombatant } from "../core/engine";
 import { MODULE_ID } from "../constants";
-import { runSystemStart } from "./system-start";
 import { announceCombatEvent, announceTurnEvent } from "./effect-expiry";
 
 /** One written step, as the lifecycle needs it. */
@@ -25,7 +24,7 @@ export interface LifecycleStep {
   readonly roundAfter: number;
   /** An undo step (previous turn or round): nothing runs. */
   readonly rewound: boolean;
-  /** The step started the encounter: the system's own start effects run after its turn events. */
+  /** The step started the encounter (the system's own start effects run around it: `system-start.ts`). */
   readonly started?: boolean;
 }
 
@@ -58,16 +57,21 @@ const chains = new WeakMap<object, Promise<void>>();
 export function queueLifecycle(combat: Combat.Implementation, step: LifecycleStep): void {
   if (!runsLifecycle(step)) return;
   const previous = chains.get(combat) ?? Promise.resolve();
-  const next = previous.then(async () => {
-    await runLifecycle(combat as unknown as LifecycleCombat, step);
-    if (step.started === true) await runSystemStart(combat);
-  });
+  const next = previous.then(() => runLifecycle(combat as unknown as LifecycleCombat, step));
   chains.set(
     combat,
     next.catch((error: unknown) => {
       console.error(`${MODULE_ID} |`, error);
     }),
   );
+}
+
+/**
+ * Once the lifecycle of every step queued so far for this encounter has run (a failed one logged):
+ * the start waits for its round and turn start before the system's own start goes on.
+ */
+export function lifecycleSettled(combat: Combat.Implementation): Promise<void> {
+  return chains.get(combat) ?? Promise.resolve();
 }
 
 /** The turn index of a combatant in `combat.turns`, as core's turn event context names it. */

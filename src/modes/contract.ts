@@ -213,6 +213,11 @@ export interface ModeNotice {
   readonly combatantId: string | null;
   /** What makes this occasion new (a round and a slot); the glue adds the kind and the combatant. */
   readonly occasion: string;
+  /**
+   * Told at most once per occasion, however often it comes back (`phases`' "the heroes act", owed
+   * again after another hero's turn); otherwise each time the user's notice changes to it.
+   */
+  readonly once?: boolean;
 }
 
 /**

@@ -196,6 +196,12 @@ describe("each mode's own notices", () => {
     expect(noticesOf(sim)).toEqual({ [GM_ID]: [], [ALICE]: [heroes], [BOB]: [heroes] });
     await sim.client(ALICE).pressKey("takeTurn");
     expect(noticesOf(sim)).toEqual({ [GM_ID]: [], [ALICE]: [heroes, notice("Turn", "Aria")], [BOB]: [heroes] });
+    // Aria's turn ends: Bob's Brom may still act, and he is not told a second time (issue 28, item 5).
+    await send(sim, sim.client(ALICE), { type: "endTurn", combatantId: idOf(sim.gm, "aria") });
+    expect(noticesOf(sim)).toEqual({ [GM_ID]: [], [ALICE]: [heroes, notice("Turn", "Aria")], [BOB]: [heroes] });
+    // Brom's own turn is still his "your turn".
+    await sim.client(BOB).pressKey("takeTurn");
+    expect(noticesOf(sim)[BOB]).toEqual([heroes, notice("Turn", "Brom")]);
     expectNoErrors(sim);
   });
 });

@@ -201,19 +201,8 @@ afterEach(() => {
   errors.mockRestore();
 });
 
-/**
- * Plays the oracle does not pass yet (issue 26 stays open for them): at the default seed, `sides` loses
- * the side name the GM is typing when a later render comes (step 67), and `declare-resolve` keeps a row
- * shown defeated after the GM sets it back (step 159: no render follows the change). They are expected
- * to fail until fixed: a fix makes them pass, which fails here, and the entry goes.
- */
-const KNOWN_FAILING: ReadonlySet<string> =
-  process.env.ORACLE_SEED === undefined && process.env.ORACLE_STEPS === undefined
-    ? new Set(["sides", "declare-resolve"])
-    : new Set();
-
 describe.each(KITS.map((kit) => [kit.id, kit] as const))("the render oracle over a random play of %s", (id, kit) => {
-  (KNOWN_FAILING.has(id) ? it.fails : it)(
+  it(
     `a GM and two players, ${String(STEPS)} steps: every tracker equals a fresh render after every render and step`,
     async () => {
       const module = MODES.find((m) => m.id === id);

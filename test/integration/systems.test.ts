@@ -193,10 +193,22 @@ describe("dnd5e 5.3.3: a group's initiative, set or rolled, never changes the mo
       await rendered(sim);
       for (const client of sim.clients) expect(group(client)?.initiative, client.userId).toBe(99);
       expect(shown(sim)).toEqual(before);
-      // Rolled: a member's initiative written outside the module, which dnd5e copies to the group.
-      await combatOn(sim.gm).combatants.get(idOf(sim.gm, "trooper1"))?.update({ initiative: 55 });
+      // Rolled: a member's initiative written outside the module, which dnd5e copies to the group; the
+      // module puts the member's mirrored initiative back with the member's own update, which dnd5e
+      // copies to the group again.
+      const trooper = (client: SimClient) => combatOn(client).combatants.get(idOf(sim.gm, "trooper1"));
+      const mirrored = trooper(sim.gm)?.initiative;
+      const copied: unknown[] = [];
+      sim.gm.Hooks.on("updateCombatantGroup", (_group: unknown, changed: unknown) => {
+        if (typeof changed === "object" && changed !== null && "initiative" in changed) copied.push(changed.initiative);
+      });
+      await trooper(sim.gm)?.update({ initiative: 55 });
       await rendered(sim);
-      for (const client of sim.clients) expect(group(client)?.initiative, client.userId).toBe(55);
+      expect(copied).toEqual([55, mirrored]);
+      for (const client of sim.clients) {
+        expect(trooper(client)?.initiative, client.userId).toBe(mirrored);
+        expect(group(client)?.initiative, client.userId).toBe(mirrored);
+      }
       expect(shown(sim)).toEqual(before);
       expect(apiOn(sim.gm).view(combatOn(sim.gm))?.order).toEqual(order);
       expectNoErrors(sim);

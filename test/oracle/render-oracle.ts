@@ -5,7 +5,9 @@
  * `renderFreshParts()` (src/foundry/tracker/tracker.ts): the same elements, text and attributes, and
  * the same values in the form fields the user has not touched. Two things are the user's, not the
  * state's: a disclosure the user opened stays open (`<details open>`), and a field keeps what the user
- * typed or chose in it — across every render, which the oracle checks around each one.
+ * typed or chose in it — across every render, which the oracle checks around each one. A render made
+ * while a document changed shows the state before the change; the render the change asks for is the
+ * one compared (`afterRender`).
  *
  * It runs wherever a realm renders real elements: each playground view in the browser tests
  * (`playground/client.ts`, asserted after every test by `test/e2e/browser.ts`) and the simulated
@@ -21,6 +23,7 @@ export interface OracleTracker {
   readonly popout?: OracleTracker;
   /** The tracker's test hook: every part as a first render of the current state makes it, rendered aside. */
   renderFreshParts?(): Promise<Record<string, unknown>>;
+  _prepareContext(options: unknown): unknown;
   _replaceHTML(...args: unknown[]): unknown;
 }
 
@@ -31,6 +34,14 @@ export interface OracleRealm {
 
 /** The render hook of the module's tracker class (`render` + its class name). */
 const RENDER_HOOK = "renderSICombatTracker";
+
+/**
+ * The document hooks after which a tracker may have something new to show (each asks for its own
+ * render): every create, update and delete of the documents a tracker reads.
+ */
+const DOCUMENT_HOOKS = ["Combat", "Combatant", "CombatantGroup", "Actor", "Token", "Scene", "User", "Setting"].flatMap(
+  (name) => ["create", "update", "delete"].map((action) => `${action}${name}`),
+);
 
 /** Attributes that name an element across renders (a row, an entry, a control, a part, an application). */
 const IDENTITY = [
@@ -125,6 +136,13 @@ export class RenderOracle {
   readonly mismatches: string[] = [];
   /** Renders compared with a fresh render. */
   compared = 0;
+  /** Renders not compared: a document changed while they were made ({@link afterRender}). */
+  overtaken = 0;
+
+  /** Document changes seen so far (the hooks of {@link DOCUMENT_HOOKS}). */
+  #changes = 0;
+  /** Per render's options object, {@link #changes} when that render began preparing its context. */
+  readonly #preparedAt = new WeakMap<object, number>();
 
   /** The values the user gave each field (typed, chosen, ticked), by the field's path. */
   readonly #given = new Map<string, Set<string>>();
@@ -137,15 +155,31 @@ export class RenderOracle {
 
   /** Watch every render of the module's trackers in `realm`. */
   install(realm: OracleRealm): this {
-    realm.Hooks.on(RENDER_HOOK, (app: OracleTracker) => {
-      void this.afterRender(app);
+    for (const hook of DOCUMENT_HOOKS)
+      realm.Hooks.on(hook, () => {
+        this.#changes++;
+      });
+    // A render hook's arguments: the application, its element, the context and the render's options.
+    realm.Hooks.on(RENDER_HOOK, (app: OracleTracker, _element: unknown, _context: unknown, options: unknown) => {
+      void this.afterRender(app, options);
     });
     return this;
   }
 
-  /** After a render: compare the tracker with a fresh render of the same state (and watch it from now on). */
-  async afterRender(app: OracleTracker): Promise<string[]> {
+  /**
+   * After a render: compare the tracker with a fresh render of the same state (and watch it from now
+   * on). A render whose context was prepared before a document changed shows the state before that
+   * change, which is not the state now: it is not compared (counted in {@link overtaken}). The render
+   * that change asks for is compared in its turn, and {@link checkTrackers} compares every tracker
+   * not compared since a step began, so a tracker left showing an old state is still found.
+   */
+  async afterRender(app: OracleTracker, options?: unknown): Promise<string[]> {
     this.#watch(app);
+    const prepared = typeof options === "object" && options !== null ? this.#preparedAt.get(options) : undefined;
+    if (prepared !== undefined && prepared !== this.#changes) {
+      this.overtaken++;
+      return [];
+    }
     return this.check(app, "after a render");
   }
 
@@ -213,6 +247,16 @@ export class RenderOracle {
     };
     app.element.addEventListener("input", note, true);
     app.element.addEventListener("change", note, true);
+    // When each render (its options object) began preparing its context, for `afterRender`.
+    const prepare = app._prepareContext.bind(app);
+    Object.defineProperty(app, "_prepareContext", {
+      configurable: true,
+      writable: true,
+      value: (options: unknown): unknown => {
+        if (typeof options === "object" && options !== null) this.#preparedAt.set(options, this.#changes);
+        return prepare(options);
+      },
+    });
     const replace = app._replaceHTML.bind(app);
     // The application's own method runs as before; the oracle looks at the fields before and after.
     Object.defineProperty(app, "_replaceHTML", {

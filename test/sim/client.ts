@@ -8,7 +8,7 @@ import path from "node:path";
 import vm from "node:vm";
 import type { ManualClock } from "./clock.js";
 import { createRealm, type Notification, type SimGeneration, type SimRealm } from "./runtime.js";
-import type { ClientRequest, ServerMessage, SimServer } from "./server.js";
+import { answeredRequest, type ClientRequest, type ServerMessage, type SimServer } from "./server.js";
 import type { Dict, Json } from "./utils.js";
 
 export interface SimClientOptions {
@@ -284,9 +284,10 @@ export class SimClient {
       this.api.errors.push(err);
       console.error(`[sim ${this.userId}] failed to apply`, err);
     }
-    if ((msg.type === "broadcast" || msg.type === "setting") && msg.requestId && msg.userId === this.userId) {
-      const p = this.pending.get(msg.requestId);
-      this.pending.delete(msg.requestId);
+    const answered = answeredRequest(msg, this.userId);
+    if (answered !== null) {
+      const p = this.pending.get(answered);
+      this.pending.delete(answered);
       p?.resolve(msg);
     }
   }

@@ -29,6 +29,7 @@ import {
   isEmbedded,
   isGMRole,
   type ClientRequest,
+  type DocOperation,
   type DocumentName,
   type EmbeddedName,
   type ServerMessage,
@@ -1838,11 +1839,28 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     updates: Dict[],
     options: OpOptions,
   ): Promise<ClientDocument[]> {
+    const prepared = await prepareUpdate(cls, updates, options);
+    if (prepared.request === null) return [];
+    await t.submit(prepared.request);
+    return prepared.documents();
+  }
+
+  /**
+   * An update operation as the initiating client prepares it (diffs, `_preUpdate`, the `preUpdate`
+   * hooks, the Combatant pre-operation): the request to send (null when nothing is left to write),
+   * whether a pre-update returned false, and the documents it names once applied.
+   */
+  async function prepareUpdate(
+    cls: typeof ClientDocument,
+    updates: Dict[],
+    options: OpOptions,
+  ): Promise<{ request: DocOperation | null; cancelled: boolean; documents: () => ClientDocument[] }> {
     const { parent, rest } = splitOptions(options);
     const name = cls.documentName;
     embeddedCheck(name, parent);
     const user = currentUser() as User;
     const diffs: Dict[] = [];
+    let cancelled = false;
     for (const u of updates) {
       const id = String(u._id);
       const doc = findDoc(name, parent, id);
@@ -1873,25 +1891,59 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       const changes = rest.diff === false ? data : { ...diffObject(doc._source, data), ...embedded };
       if (isEmpty(changes)) continue;
       changes._id = id;
-      if ((await doc._preUpdate(changes, rest, user)) === false) continue;
-      if (!Hooks.call(`preUpdate${name}`, doc, changes, rest, t.userId)) continue;
+      if (
+        (await doc._preUpdate(changes, rest, user)) === false ||
+        !Hooks.call(`preUpdate${name}`, doc, changes, rest, t.userId)
+      ) {
+        cancelled = true;
+        continue;
+      }
       diffs.push(changes);
     }
-    if (!diffs.length) return [];
+    const documents = (): ClientDocument[] =>
+      diffs.map((d) => findDoc(name, parent, String(d._id))).filter((d): d is ClientDocument => d !== undefined);
+    if (!diffs.length) return { request: null, cancelled, documents };
     if (name === "Combatant" && parent instanceof Combat) {
       const operation: Dict = { ...rest, updates: diffs, parent };
       await (cls as typeof Combatant)._preUpdateOperation([], operation, user);
       if (typeof operation.combatTurn === "number") rest.combatTurn = operation.combatTurn;
       else delete rest.combatTurn;
     }
-    await t.submit({
+    const request: DocOperation = {
       action: "update",
       documentName: name,
       parentId: parent?.id ?? null,
       updates: diffs.map(toJsonObject),
       options: toJsonObject(rest),
-    });
-    return diffs.map((d) => findDoc(name, parent, String(d._id))).filter((d): d is ClientDocument => d !== undefined);
+    };
+    return { request, cancelled, documents };
+  }
+
+  /**
+   * @behaviour v14 only: `foundry.documents.modifyBatch(operations)`. Each operation
+   * `{action, documentName, updates, parent?, ...options}` is prepared as its own `update` would be;
+   * one cancelled by its `_preUpdate` (or a `preUpdate` hook) cancels the whole batch and nothing is
+   * written; the rest go to the server in one request (`BatchRequest`, test/sim/server.ts) and are
+   * applied in order on every client as ordinary updates, each with its own `_onUpdate` and hooks.
+   * Resolves with each operation's documents. The sim emulates update operations only.
+   * @source https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html (the v14 API page:
+   * one batched request, the operations' shape, applied in sequence, a cancellation or error in one
+   * cancels the whole batch); https://github.com/foundryvtt/foundryvtt/issues/11898 (requested for
+   * v13, shipped with v14); https://github.com/foundryvtt/foundryvtt/issues/14174 (a batch's
+   * modifications are broadcast to the other clients).
+   */
+  async function modifyBatch(operations: Dict[]): Promise<ClientDocument[][]> {
+    const prepared = [];
+    for (const operation of operations) {
+      const { action, documentName, updates, ...options } = operation;
+      if (action !== "update" || typeof documentName !== "string" || !Array.isArray(updates))
+        throw new Error("The sim emulates foundry.documents.modifyBatch for update operations only");
+      prepared.push(await prepareUpdate(docClass(documentName as DocumentName), updates as Dict[], options));
+    }
+    if (prepared.some((p) => p.cancelled)) return prepared.map(() => []);
+    const requests = prepared.flatMap((p) => (p.request === null ? [] : [p.request]));
+    if (requests.length > 0) await t.submit({ action: "batch", operations: requests });
+    return prepared.map((p) => (p.request === null ? [] : p.documents()));
   }
 
   async function deleteDocuments(
@@ -2999,6 +3051,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       CombatantGroup,
       ChatMessage,
       collections: { Users, Combats, Scenes },
+      ...(v14 ? { modifyBatch } : {}),
     },
     dice: { Roll },
     audio: { AudioHelper },
@@ -3066,6 +3119,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     switch (msg.type) {
       case "broadcast":
         applyDocOp(msg);
+        return;
+      case "batch":
+        for (const op of msg.operations) applyDocOp(op);
         return;
       case "setting":
         applySetting(msg.key, msg.value, msg.userId);

@@ -62,15 +62,41 @@ export interface DocOperation {
   ids?: string[];
   options: JsonObject;
 }
-export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json };
+export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json } | BatchRequest;
+
+/**
+ * @behaviour v14's `foundry.documents.modifyBatch` on the server: several operations in one request,
+ * applied one after another with no round trip between them, all or nothing (when one fails, the
+ * world is left as it was). Each operation reaches every client as an ordinary one, with its own
+ * hooks; the sim sends them in one message.
+ * @source https://foundryvtt.com/api/functions/foundry.documents.modifyBatch.html (the v14 API page:
+ * in sequence without network delay; one cancellation or error cancels the whole batch);
+ * https://github.com/foundryvtt/foundryvtt/issues/14174 (a batch's modifications are broadcast to the
+ * other clients).
+ */
+export interface BatchRequest {
+  action: "batch";
+  operations: DocOperation[];
+}
 
 export type ServerMessage =
   | ({ type: "broadcast"; requestId: string | null; userId: string } & DocOperation)
   | { type: "setting"; requestId: string | null; userId: string; key: string; value: Json }
+  | { type: "batch"; requestId: string | null; userId: string; operations: BroadcastMessage[] }
   | { type: "reject"; requestId: string; error: string }
   | { type: "query"; queryId: string; name: string; data: Json }
   | { type: "queryResult"; queryId: string; ok: boolean; result: Json; error: string }
   | { type: "socket"; event: string; data: Json; userId: string };
+
+/**
+ * The id of this user's own request that a message answers (a document operation, a setting or a
+ * batch the server applied), or null. Every transport (test/sim/client.ts, playground/realm.ts)
+ * settles its pending requests by this one rule, so a new kind of answer reaches them all.
+ */
+export function answeredRequest(msg: ServerMessage, userId: string): string | null {
+  if (msg.type !== "broadcast" && msg.type !== "setting" && msg.type !== "batch") return null;
+  return msg.requestId !== null && msg.requestId !== "" && msg.userId === userId ? msg.requestId : null;
+}
 
 export interface OpRecord {
   userId: string;
@@ -148,6 +174,9 @@ const DEFAULTS: Record<DocumentName, () => JsonObject> = {
     flags: {},
   }),
 };
+
+/** One document operation as every client receives it. */
+export type BroadcastMessage = Extract<ServerMessage, { type: "broadcast" }>;
 
 type Listener = (msg: ServerMessage) => void;
 interface Connection {
@@ -341,7 +370,12 @@ export class SimServer {
       const rec: OpRecord = {
         userId,
         action: req.action,
-        documentName: req.action === "setting" ? "Setting" : req.documentName,
+        documentName:
+          req.action === "setting"
+            ? "Setting"
+            : req.action === "batch"
+              ? (req.operations[0]?.documentName ?? "Batch")
+              : req.documentName,
         writes: 0,
         requestBytes: payload.length,
         broadcastBytes: 0,
@@ -349,6 +383,17 @@ export class SimServer {
       };
       this.ops.push(rec);
       try {
+        if (req.action === "batch") {
+          const batch = this.applyBatch(userId, req.operations);
+          batch.requestId = requestId;
+          rec.writes = 1;
+          for (const op of batch.operations) {
+            const time = this.advanceTime(op, userId);
+            if (time !== null) rec.broadcastBytes += this.broadcast(time);
+          }
+          rec.broadcastBytes += this.broadcast(batch);
+          return;
+        }
         const msg = req.action === "setting" ? this.applySetting(userId, req.key, req.value) : this.apply(userId, req);
         msg.requestId = requestId;
         rec.writes = 1;
@@ -379,6 +424,21 @@ export class SimServer {
     return { type: "setting", requestId: null, userId, key: "core.time", value: now + delta };
   }
 
+  /**
+   * Apply a batch's operations in sequence (`BatchRequest`); when one is refused, the world is put
+   * back as it was before the batch and the whole batch is refused.
+   */
+  private applyBatch(userId: string, operations: DocOperation[]): Extract<ServerMessage, { type: "batch" }> {
+    const before = deepClone(this.world);
+    try {
+      const applied = operations.map((op) => this.apply(userId, op));
+      return { type: "batch", requestId: null, userId, operations: applied };
+    } catch (err) {
+      Object.assign(this.world, before);
+      throw err;
+    }
+  }
+
   /** World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). */
   private applySetting(userId: string, key: string, value: Json): ServerMessage & { requestId: string | null } {
     const user = this.user(userId);
@@ -404,7 +464,7 @@ export class SimServer {
     return doc;
   }
 
-  private apply(userId: string, op: DocOperation): ServerMessage & { requestId: string | null } {
+  private apply(userId: string, op: DocOperation): BroadcastMessage {
     const user = this.user(userId);
     if (!user) throw new Error("Unknown user");
     const name = op.documentName;

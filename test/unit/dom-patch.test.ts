@@ -209,6 +209,30 @@ describe("patching a part in place", () => {
     expect(document.activeElement).toBe(inRow("b"));
   });
 
+  it("hands typed text to its field inside the right one of two entries sharing an identity (issue 26: a side's name as the sides fold)", () => {
+    // The sides panel names each side twice: in the list (with a number field to correct its roll)
+    // and in the GM's "Edit sides" form (with its name field). Starting the encounter wraps both in a
+    // fold: the form is rebuilt, and the name typed in it must land in the form's field again.
+    const sideList = `<ol><li data-side-id="s1"><span>Heroes</span><input type="number" data-side-id="s1"></li></ol>`;
+    const editForm = `<details class="si-sides-edit"><ul><li data-side-id="s1"><span><input type="text" value="Heroes" data-side-id="s1"></span></li></ul></details>`;
+    const live = el(`<section>${sideList}${editForm}</section>`);
+    document.body.append(live);
+    const name = live.querySelector<HTMLInputElement>('input[type="text"]');
+    if (name === null) throw new Error("no name field");
+    name.value = "Rebels";
+    name.focus();
+    patched(
+      "",
+      `<section><details class="si-sides-fold"><summary>Round 1</summary>${sideList}${editForm}</details></section>`,
+      live,
+    );
+    const now = live.querySelector<HTMLInputElement>('input[type="text"]');
+    expect(now).not.toBe(name);
+    expect(now?.value).toBe("Rebels");
+    expect(document.activeElement).toBe(now);
+    expect(live.querySelector<HTMLInputElement>('input[type="number"]')?.value).toBe("");
+  });
+
   it("keeps focus and the text selection in a field whose row moves", () => {
     const live = el(list(row("a", "Aria"), row("b", "Brom"), row("c", "Cora", "", delay("c"))));
     document.body.append(live);

@@ -28,8 +28,9 @@ import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./pro
 import { revisionOf, windowsUpdate } from "./purpose";
 import { DICE_REQUEST, rollForRequester } from "./dice";
 import { mirrorOf } from "../interop";
-import { callTurnHook, deletion, timeUpdateOptions, updateData } from "../compat";
-import { queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
+import { callTurnHook, deletion, timeUpdateOptions, updateData, updateWithMirror } from "../compat";
+import { lifecycleSettled, queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
+import { startWithSystem } from "../system-start";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -80,15 +81,15 @@ async function write(
   const reopen = step.started || round !== before.round || rewound;
   const windows = windowsUpdate(combat, revisionOf(combat) + 1, reopen, taken);
   const flags = { ...stepFlags, [FLAGS.encounter]: applied.update, ...usedRollsUpdate(combat, usedRolls), ...windows };
-  // The initiative mirror rides in the same update: combatant changes merged by id (`interop.ts`).
-  const combatants = mirror.changes;
-  const data = { round, turn, flags: { [MODULE_ID]: flags }, ...(combatants.length > 0 ? { combatants } : {}) };
+  const data = { round, turn, flags: { [MODULE_ID]: flags } };
   // World time moves with the Combat update, as core's turn and round changes move it: the
   // operation's `worldTime: {delta}` (https://github.com/foundryvtt/foundryvtt/issues/10924).
   // A direction only where the turn or the round moves, as core sends one only from its turn and
   // round changes: a declaration or a roll goes nowhere.
   const moved = step.started || round !== before.round || view.current !== before.current;
-  await combat.update(asUpdate(updateData(data)), timeUpdateOptions(moved ? direction : null, delta));
+  // The initiative mirror follows in the same batch (v14) or the next write (v13), so that each
+  // combatant's own update fires (`compat.ts`, `updateWithMirror`).
+  await updateWithMirror(combat, updateData(data), timeUpdateOptions(moved ? direction : null, delta), mirror.changes);
   queueLifecycle(combat, step);
 }
 
@@ -135,6 +136,35 @@ export function compareRanked(
  * tells the requester). Runs after any command already in progress for this encounter.
  */
 export function applyAsAuthority(
+  combat: Combat.Implementation,
+  command: unknown,
+  who: Requester,
+  requestId: string | null,
+): Promise<CommandResult> {
+  // A start runs inside the system's own startCombat, and its round and turn start before the
+  // system's effects after `super` (`system-start.ts`); outside the queue, which a system's
+  // handlers may use themselves.
+  if (startsEncounter(combat, command, who))
+    return startWithSystem(combat, async () => {
+      const result = await applyQueued(combat, command, who, requestId);
+      await lifecycleSettled(combat);
+      return result;
+    });
+  return applyQueued(combat, command, who, requestId);
+}
+
+/**
+ * Whether a command starts an encounter that has not started, as far as the rules can tell now (the
+ * shared `start` command, which the rules would accept).
+ */
+function startsEncounter(combat: Combat.Implementation, command: unknown, who: Requester): boolean {
+  if (typeof command !== "object" || command === null || (command as { type?: unknown }).type !== "start") return false;
+  const bound = loadBound(combat);
+  return bound !== null && !bound.view.started && bound.check(command, who) === null;
+}
+
+/** Apply a command in the encounter's queue (`applyAsAuthority`). */
+function applyQueued(
   combat: Combat.Implementation,
   command: unknown,
   who: Requester,
@@ -315,10 +345,10 @@ async function resync(combat: Combat.Implementation): Promise<boolean> {
   if (bound === null) return false;
   const module = moduleOfCombat(combat);
   const { view, state } = bound;
-  const { order, changes: combatants } = mirrorOf(combat, module, state, view);
+  const { order, changes } = mirrorOf(combat, module, state, view);
   const turn = turnIndex(order, view);
-  if (combat.round === view.round && combat.turn === turn && combatants.length === 0) return false;
-  await combat.update(asUpdate({ round: view.round, turn, ...(combatants.length > 0 ? { combatants } : {}) }));
+  if (combat.round === view.round && combat.turn === turn && changes.length === 0) return false;
+  await updateWithMirror(combat, { round: view.round, turn }, {}, changes);
   return true;
 }
 

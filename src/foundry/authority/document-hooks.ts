@@ -1,5 +1,5 @@
 /** Listeners of Foundry's document hooks (named functions, attached in `src/index.ts`). */
-import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
+import { FLAGS, MIRROR_OPTION, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import {
   dropRequestsOf,
   handleRequest,
@@ -88,7 +88,7 @@ export function onUpdateCombat(
 export function onUpdateCombatant(
   combatant: Combatant.Implementation,
   changed: Combatant.UpdateData,
-  _options: unknown,
+  options: unknown,
   userId: string,
 ): void {
   const combat = combatant.parent;
@@ -98,13 +98,19 @@ export function onUpdateCombatant(
   const request = moduleFlags(changed)?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId, combatant.id);
   if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
-  // The mirror's own writes ride in the Combat's update; this one came from elsewhere.
-  if ("initiative" in changed) {
+  // The mirror's own writes (this client's, marked) are left alone; any other came from elsewhere.
+  if ("initiative" in changed && !ownMirrorWrite(options, userId)) {
     const author = game.users.contents.find((u) => u.id === userId);
     void onInitiativeWritten(combat, author, combatant.id ?? "").catch((error: unknown) => {
       console.error(`${MODULE_ID} |`, error);
     });
   }
+}
+
+/** Whether a combatant update is the authority's own write of the initiative mirror (`updateWithMirror`). */
+function ownMirrorWrite(options: unknown, userId: string): boolean {
+  const marked = typeof options === "object" && options !== null && (options as Record<string, unknown>)[MIRROR_OPTION];
+  return marked === true && userId === game.user.id;
 }
 
 /**

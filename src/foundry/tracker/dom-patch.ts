@@ -89,14 +89,12 @@ function syncAttributes(live: Element, fresh: Element): void {
   }
 }
 
-/** The element in `root` (or `root` itself) with the tag and identity of `like`; null when none. */
-function findLike(root: Element, like: Element): Element | null {
+/** The elements in `root` (and `root` itself) with the tag and identity of `like`, in document order. */
+function allLike(root: Element, like: Element): Element[] {
   const identity = identityKey(like);
-  if (identity === null) return null;
-  if (root.tagName === like.tagName && identityKey(root) === identity) return root;
-  for (const candidate of Array.from(root.getElementsByTagName(like.tagName)))
-    if (identityKey(candidate) === identity) return candidate;
-  return null;
+  if (identity === null) return [];
+  const self = root.tagName === like.tagName && identityKey(root) === identity ? [root] : [];
+  return [...self, ...Array.from(root.getElementsByTagName(like.tagName)).filter((c) => identityKey(c) === identity)];
 }
 
 /**
@@ -112,15 +110,18 @@ function anchorsOf(element: Element, root: Element): Element[] {
 
 /**
  * The control in `root` that is `like`: looked for inside the same identified ancestors (the same
- * row or keyed entry), never in another row that happens to hold a control of the same name.
+ * row or keyed entry), never in another row that happens to hold a control of the same name. An
+ * identity may be shown more than once (a side in the list and in the GM's edit form): each element
+ * with an anchor's identity is tried in turn, and the first that holds the rest of the chain wins.
  */
 function findAgain(root: Element, like: Element, anchors: readonly Element[]): Element | null {
-  let scope: Element | null = root;
-  for (const anchor of anchors) {
-    scope = findLike(scope, anchor);
-    if (scope === null) return null;
+  const [anchor, ...rest] = anchors;
+  if (anchor === undefined) return allLike(root, like)[0] ?? null;
+  for (const scope of allLike(root, anchor)) {
+    const found = findAgain(scope, like, rest);
+    if (found !== null) return found;
   }
-  return findLike(scope, like);
+  return null;
 }
 
 function isFormControl(element: Element): element is FormControl {

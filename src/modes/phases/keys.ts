@@ -46,12 +46,15 @@ export const PHASES_KEY_ACTIONS: readonly ModeKey[] = [
 
 /**
  * "Your turn" while the player's hero acts; in free order, "the heroes act" once the heroes' phase is
- * on and nobody acts while one of their heroes may start its turn.
+ * on and nobody acts while one of their heroes may start its turn, told once a round.
  */
 export function phasesNotice(state: PhasesState, view: TurnView, who: Requester): ModeNotice | null {
   const turn = turnNotice(view, who);
   if (turn !== null) return turn;
   if (state.phase !== "heroes" || state.handOff || state.turn !== null) return null;
   const ready = startableHeroes(state, who).some((id) => who.owns.includes(id));
-  return ready ? { kind: PHASES_NOTICE, combatantId: null, occasion: `${String(state.round)}:heroes` } : null;
+  // Once a round: not again after another hero's turn (or one of the player's own) ends.
+  return ready
+    ? { kind: PHASES_NOTICE, combatantId: null, occasion: `${String(state.round)}:heroes`, once: true }
+    : null;
 }
