@@ -19,7 +19,8 @@ import {
 } from "./shared.js";
 import { createSim, type Sim, type SimCombat } from "../test/sim/index.js";
 import { decodeArrays, type Json } from "../src/core/patch.js";
-import { declarationOrder, passOrder, type SidesState } from "../src/modes/sides/rules/sides.js";
+import { declarationOrder, passOrder } from "../src/modes/sides/rules/derived.js";
+import type { SidesState } from "../src/modes/sides/rules/types.js";
 
 interface Row extends Cost {
   operation: string;

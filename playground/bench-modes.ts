@@ -10,14 +10,9 @@ import {
   currentDeclarer as drDeclarer,
 } from "../src/modes/declare-resolve/rules/declare-resolve.js";
 import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/declare-resolve.js";
-import type { PhasesState } from "../src/modes/phases/rules/phases.js";
-import {
-  currentDeclarer,
-  pendingSideTies,
-  pendingTies,
-  sidesToRoll,
-  type SidesState,
-} from "../src/modes/sides/rules/sides.js";
+import type { PhasesState } from "../src/modes/phases/rules/types.js";
+import { currentDeclarer, pendingSideTies, pendingTies, sidesToRoll } from "../src/modes/sides/rules/derived.js";
+import type { SidesState } from "../src/modes/sides/rules/types.js";
 import type { SlotsState } from "../src/modes/slots/rules/slots.js";
 
 /** What a driver may use: the GM's commands, the stored state, the combatant ids in joining order. */

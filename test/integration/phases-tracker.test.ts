@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
 import { ALICE, BOB, idOf } from "./world.js";
 import { declare, phasesEncounter, phasesWorld, rollSkill, send } from "./phases-world.js";
-import type { PhasesPanelContext, PhasesRowContext } from "../../src/modes/phases/tracker.js";
+import type { PhasesPanelContext } from "../../src/modes/phases/panel.js";
+import type { PhasesRowContext } from "../../src/modes/phases/rows.js";
 
 interface Control {
   action: string;

@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import type { CreateSimOptions, Sim, SimClient, SimCombat } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { PhasesState } from "../../src/modes/phases/rules/phases.js";
+import type { PhasesState } from "../../src/modes/phases/rules/types.js";
 import { ACTORS, apiOn, combatOn, encounter, expectAgreement, idOf, world, type ActorKey } from "./world.js";
 
 /** Skill dice of the PCs, by actor name. */

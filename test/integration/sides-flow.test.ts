@@ -4,7 +4,7 @@
  * declarations from the tracker's path, passes, reactions and slowing down, on every client.
  */
 import { describe, expect, it } from "vitest";
-import { passOrder } from "../../src/modes/sides/rules/sides";
+import { passOrder } from "../../src/modes/sides/rules/derived";
 import { combatOn, expectNoErrors } from "./world.js";
 import {
   cid,

@@ -5,7 +5,7 @@
  * outcome); undo across steps and passes. Every client agrees throughout.
  */
 import { describe, expect, it } from "vitest";
-import { passOrder } from "../../src/modes/sides/rules/sides";
+import { passOrder } from "../../src/modes/sides/rules/derived";
 import type { Sim, SimCombat } from "../sim/index.js";
 import { apiOn, combatOn, expectNoErrors, messagesOn, refusalText, serverCombatJson } from "./world.js";
 import { ticks } from "../sim/utils.js";

@@ -4,7 +4,7 @@
  * on the server, byte for byte, and show the localised message.
  */
 import { describe, expect, it } from "vitest";
-import { sideRoller } from "../../src/modes/sides/rules/sides";
+import { sideRoller } from "../../src/modes/sides/rules/derived";
 import type { Sim, SimClient } from "../sim/index.js";
 import { combatOn, expectNoErrors, messagesOn, refusalText, serverCombat, serverCombatJson } from "./world.js";
 import {

@@ -5,7 +5,7 @@
  * character lets its moment pass and the action shows as lost.
  */
 import { describe, expect, it } from "vitest";
-import { passOrder } from "../../src/modes/sides/rules/sides";
+import { passOrder } from "../../src/modes/sides/rules/derived";
 import type { Sim, SimClient } from "../sim/index.js";
 import { combatOn } from "./world.js";
 import {

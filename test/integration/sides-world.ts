@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { createSim, type CreateSimOptions, type Sim, type SimClient, type SimCombat } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { SidesState } from "../../src/modes/sides/rules/sides.js";
+import type { SidesState } from "../../src/modes/sides/rules/types.js";
 import { ALICE, BOB, GM, SCENE, apiOn, combatOn } from "./world.js";
 
 export { ALICE, BOB, GM, SCENE };

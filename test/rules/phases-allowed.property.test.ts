@@ -10,14 +10,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allowedByTrial, probe, type Probe } from "../../src/core/common";
 import type { Requester } from "../../src/core/engine";
-import {
-  heroesToAct,
-  nextComplexity,
-  phasesMode,
-  type PhasesAllowedAction,
-  type PhasesCommand,
-  type PhasesState,
-} from "../../src/modes/phases/rules/phases";
+import { heroesToAct, nextComplexity } from "../../src/modes/phases/rules/derived";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
+import { type PhasesAllowedAction, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { GM, STRANGER } from "./property-harness";
 
 type PhasesProbe = Probe<PhasesAllowedAction, PhasesCommand>;

@@ -4,13 +4,8 @@
  * "gains an advantage" mark), with dice of the right count for a skill roll (`faces` picks them).
  */
 import type { AllowedAction } from "../../src/core/engine";
-import {
-  heroesToAct,
-  nextComplexity,
-  type PhasesAllowedAction,
-  type PhasesCommand,
-  type PhasesState,
-} from "../../src/modes/phases/rules/phases";
+import { heroesToAct, nextComplexity } from "../../src/modes/phases/rules/derived";
+import { type PhasesAllowedAction, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 
 /** The command `allowed` names, or null when it names none this helper builds. */
 export function phasesCommandFor(

@@ -17,15 +17,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dispatch, type Encounter, type Requester } from "../../src/core/engine";
-import {
-  defendableIntents,
-  heroesToAct,
-  nextComplexity,
-  phasesAllowed,
-  phasesMode,
-  type PhasesCommand,
-  type PhasesState,
-} from "../../src/modes/phases/rules/phases";
+import { defendableIntents, heroesToAct, nextComplexity } from "../../src/modes/phases/rules/derived";
+import { phasesAllowed } from "../../src/modes/phases/rules/view";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
+import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
 import { phasesCommandFor } from "./phases-commands";
 

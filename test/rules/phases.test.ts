@@ -18,12 +18,14 @@ import {
 import {
   PHASES,
   PHASES_REFUSALS,
+  type DieSize,
+  type PhasesCommand,
+  type PhasesState,
+} from "../../src/modes/phases/rules/types";
+import {
   advantagePool,
   collapsePoints,
-  createPhases,
   defendableIntents,
-  dicePool,
-  doublesIn,
   handOffPicker,
   heroesView,
   intentsView,
@@ -32,14 +34,12 @@ import {
   nextDice,
   pendingFailure,
   phaseBanner,
-  phasesAllowed,
-  phasesMode,
   pressYourLuck,
-  startableHeroes,
-  type DieSize,
-  type PhasesCommand,
-  type PhasesState,
-} from "../../src/modes/phases/rules/phases";
+} from "../../src/modes/phases/rules/derived";
+import { createPhases } from "../../src/modes/phases/rules/flow";
+import { dicePool, doublesIn } from "../../src/modes/phases/rules/dice";
+import { phasesAllowed, startableHeroes } from "../../src/modes/phases/rules/view";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
 
 // ---------------------------------------------------------------------------------------------

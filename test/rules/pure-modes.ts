@@ -8,9 +8,9 @@ import { declareResolveMode } from "../../src/modes/declare-resolve/rules/declar
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { individualMode } from "../../src/modes/individual/rules/individual";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
-import { phasesMode } from "../../src/modes/phases/rules/phases";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
-import { sidesMode } from "../../src/modes/sides/rules/sides";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import { slotsMode } from "../../src/modes/slots/rules/slots";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";

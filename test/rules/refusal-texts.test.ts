@@ -19,7 +19,8 @@ import {
   type IndividualCommand,
   type IndividualState,
 } from "../../src/modes/individual/rules/individual";
-import { sidesMode, type SidesCommand, type SidesState } from "../../src/modes/sides/rules/sides";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
 import {
   currentResolver,
@@ -27,7 +28,8 @@ import {
   type DeclareResolveCommand,
   type DeclareResolveState,
 } from "../../src/modes/declare-resolve/rules/declare-resolve";
-import { phasesMode, type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/phases";
+import { phasesMode } from "../../src/modes/phases/rules/mode";
+import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
 
 const EN = (

@@ -14,11 +14,10 @@ import {
   pendingSideTies,
   pendingTies,
   sideMembers,
-  sidesMode,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
-} from "../../src/modes/sides/rules/sides";
+} from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { GM, STRANGER, freshIds } from "./property-harness";
 import { action, created, resolve, roster, setupCommands, type Action } from "./sides-commands";
 

@@ -6,14 +6,9 @@
  */
 import fc from "fast-check";
 import type { Requester } from "../../src/core/engine";
-import {
-  passOrder,
-  pendingSideTies,
-  pendingTies,
-  sidesMode,
-  type SidesCommand,
-  type SidesState,
-} from "../../src/modes/sides/rules/sides";
+import { passOrder, pendingSideTies, pendingTies } from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "./property-harness";
 
 export const CODES = ["2D", "2D+1", "3D", "3D"] as const;

@@ -17,11 +17,10 @@ import {
   passOrder,
   pendingSideTies,
   pendingTies,
-  sidesMode,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
-} from "../../src/modes/sides/rules/sides";
+} from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import { GM, freshIds } from "./property-harness";
 import { action, created, resolve, roster, setupCommands, type Action } from "./sides-commands";

@@ -18,11 +18,10 @@ import {
   lostActions,
   passOrder,
   penalty,
-  sidesMode,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
-} from "../../src/modes/sides/rules/sides";
+} from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import * as v1 from "./sides-v1-reference";
 import { sidesModeV1, type SidesState as SidesStateV1 } from "./sides-v1-reference";

@@ -20,12 +20,11 @@ import {
   actionsTaken,
   declarationOf,
   pendingSideTies,
-  sidesMode,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
   passOrder,
-} from "../../src/modes/sides/rules/sides";
+} from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import { GM, ModeRun, expectStepBack, freshIds, perRoundTally } from "./property-harness";
 import { action, created, resolve, roster, setupCommands } from "./sides-commands";

@@ -23,14 +23,13 @@ import {
   pendingTies,
   sideRoll,
   sideRoller,
-  sidesMode,
   sidesToRoll,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
   declarationOrder,
   passOrder,
-} from "../../src/modes/sides/rules/sides";
+} from "../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 
 // ---------------------------------------------------------------------------------------------

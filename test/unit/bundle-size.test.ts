@@ -14,7 +14,7 @@ describe("bundle size attribution", () => {
   });
 
   it("counts a file under src/modes/<id>/ for its mode, any other under src/ for the shared core", () => {
-    expect(shareOf("../../src/modes/sides/rules/sides.ts")).toBe("mode sides");
+    expect(shareOf("../../src/modes/sides/rules/mode.ts")).toBe("mode sides");
     expect(shareOf("../../src/modes/registry.ts")).toBe("core");
     expect(shareOf("../../src/core/engine.ts")).toBe("core");
     expect(shareOf("../../node_modules/x/index.js")).toBeNull();

@@ -63,7 +63,7 @@ describe("the pure layer stays pure (lint boundary)", () => {
   it.each([
     ["src/core/store.ts", 'import { jsonEqual } from "./patch";'],
     ["src/modes/sides/rules/state.ts", 'import { isRecord } from "../../../core/common";'],
-    ["src/modes/sides/rules/state.ts", 'import { sidesMode } from "./sides";'],
+    ["src/modes/sides/rules/state.ts", 'import { sidesMode } from "./mode";'],
   ])(
     "%s may import %s",
     async (file, line) => {

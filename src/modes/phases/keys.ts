@@ -13,8 +13,9 @@ import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { pickNext, takeTurn } from "./actions";
 import { PHASES_KEYS, PHASES_NOTICE } from "./constants";
-import { phasesState } from "./glue";
-import { startableHeroes, type PhasesState } from "./rules/phases";
+import { phasesState } from "./mirror";
+import { startableHeroes } from "./rules/view";
+import type { PhasesState } from "./rules/types";
 
 /** Take a turn (see the file comment). */
 async function takeTurnKey(combat: Combat.Implementation): Promise<unknown> {

@@ -3,11 +3,16 @@
  * press-your-luck skill rolls, foes resolve, as one mode module. No initiative is rolled.
  */
 import { SHARED_ROSTER, defineMode } from "../contract";
-import { defeatedMirror } from "../../foundry/defeated";
 import { PHASES_ACTIONS } from "./actions";
 import { PHASES_KEY_ACTIONS, phasesNotice } from "./keys";
-import { PHASES_API, PHASES_GLUE_REFUSALS, PHASES_ROLL_CHECKS, phasesEffects } from "./glue";
-import { PHASES_REFUSALS, createPhases, phasesMode, type PhasesCommand, type PhasesState } from "./rules/phases";
+import { PHASES_API } from "./api";
+import { PHASES_GLUE_REFUSALS } from "./skills";
+import { PHASES_INITIATIVE, PHASES_ROLL_CHECKS } from "./initiative";
+import { PHASES_MIRROR } from "./mirror";
+import { PHASES_INTEROP } from "./interop";
+import { PHASES_REFUSALS, type PhasesCommand, type PhasesState } from "./rules/types";
+import { createPhases } from "./rules/flow";
+import { phasesMode } from "./rules/mode";
 import { parsePhasesState } from "./rules/state";
 import { PHASES_SETTING_DEFS, phasesDefaults, registerPhasesSettings } from "./settings";
 import { phasesTracker } from "./tracker";
@@ -24,25 +29,9 @@ export const phasesModule = defineMode<PhasesState, PhasesCommand>({
   rolledResults: PHASES_ROLL_CHECKS,
   // A new encounter starts with the world's Advantage cap and Collapse points.
   create: (roster) => createPhases(roster, phasesDefaults()),
-  // Nobody rolls initiative: the phases give the order.
-  initiative: {
-    rollInitiative: () => Promise.resolve([]),
-    rollAll: () => Promise.resolve([]),
-    rollNPC: () => Promise.resolve([]),
-  },
-  mirror: defeatedMirror<PhasesState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    phasesEffects,
-  ),
-  // Everyone shows its place, counted down, from the moment it joins (nobody rolls). A turn written
-  // on a hero while nobody acts in phase 2 starts (or, in hand-off order, picks) that hero's turn.
-  interop: {
-    initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)),
-    jumpTo: (state, combatantId) =>
-      state.phase !== "heroes" || state.turn !== null
-        ? null
-        : { type: state.handOff ? "pickNext" : "startTurn", combatantId },
-  },
+  initiative: PHASES_INITIATIVE,
+  mirror: PHASES_MIRROR,
+  interop: PHASES_INTEROP,
   settings: PHASES_SETTING_DEFS,
   registerSettings: registerPhasesSettings,
   tracker: phasesTracker,

@@ -3,27 +3,24 @@
  * {@link SIDES_ACTIONS}; each goes through the rules (`submit`) or the sides glue, and refusals come
  * back as localised notifications. Text typed by users is read from form controls, never as HTML.
  */
-import { currentPass, MAX_ACTION_TEXT_LENGTH } from "./rules/sides";
+import { currentPass } from "./rules/derived";
+import { MAX_ACTION_TEXT_LENGTH } from "./rules/types";
 import type { ActionTable } from "../contract";
 import { submit } from "../../foundry/authority/controller";
 import {
   addSide,
-  correctSideRoll,
   declare,
   deleteSide,
   editSide,
-  excuse,
-  extendClock,
   letPass,
   moveToSide,
-  pauseClock,
   react,
   refreshTraits,
-  rollAllSides,
-  rollSide,
-  sidesState,
   slowDown,
-} from "./glue";
+} from "./controls";
+import { correctSideRoll, rollAllSides, rollSide } from "./initiative";
+import { excuse, extendClock, pauseClock } from "./countdown";
+import { sidesState } from "./encounter";
 
 /** Seconds the GM's "extend" button adds to the countdown. */
 export const EXTEND_SECONDS = 10;

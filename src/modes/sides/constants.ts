@@ -45,3 +45,31 @@ export const SIDES_NOTICE = "Declare";
  * summary renders until the user opens it, so no row's markup depends on who acts now.
  */
 export const SIDES_SLOW_FILL = "sidesSlow";
+
+/** Module flag keys on CombatantGroup documents (sides) and on the Combat (the countdown's controls). */
+export const SIDE_FLAGS = {
+  /** CombatantGroup: true on a group that is a side (the module made it, or the GM marked it). */
+  side: "side",
+  /** Combatant: the id of the side (CombatantGroup) it is on. GM-written. */
+  sideId: "sideId",
+  /** CombatantGroup: the side's colour ("#rrggbb"). */
+  colour: "colour",
+  /** CombatantGroup: the disposition a default side was made for ("friendly", "hostile", "neutral"). */
+  role: "role",
+  /** Combat: the GM's controls of the hesitation countdown ({@link ClockControl}). */
+  clock: "sidesClock",
+  /** Combat: when the current declarer's countdown began ({@link DeclaringStamp}). Active GM-written. */
+  declaring: "sidesDeclaring",
+} as const;
+
+/** The dispositions default sides are made for. */
+export type SideRole = "friendly" | "hostile" | "neutral";
+
+/** Colours of the default sides, and of sides without a colour (by position). */
+export const SIDE_COLOURS: Readonly<Record<SideRole, string>> = {
+  friendly: "#2f7d4f",
+  hostile: "#8c2f39",
+  neutral: "#7a6a2a",
+};
+export const PALETTE = ["#2f7d4f", "#8c2f39", "#7a6a2a", "#2f5f9d", "#6b3fa0", "#2a7a7a"];
+export const COLOUR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;

@@ -10,8 +10,9 @@ import { focusForm, preferredCombatant } from "../../foundry/keys";
 import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { SIDES_KEYS, SIDES_NOTICE } from "./constants";
-import { sidesState } from "./glue";
-import { currentDeclarer, type SidesState } from "./rules/sides";
+import { sidesState } from "./encounter";
+import { currentDeclarer } from "./rules/derived";
+import type { SidesState } from "./rules/types";
 
 /** Focus the declaration form (see the file comment). */
 function declareKey(combat: Combat.Implementation, root: HTMLElement | null): Promise<unknown> {

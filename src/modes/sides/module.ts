@@ -5,24 +5,12 @@
 import { SHARED_ROSTER, defineMode } from "../contract";
 import { SIDES_ACTIONS } from "./actions";
 import { SIDES_KEY_ACTIONS, sidesNotice } from "./keys";
-import {
-  checkSideRoll,
-  onSidesActorUpdated,
-  onSidesCombatantCreated,
-  onSidesCombatantUpdated,
-  onSidesCombatUpdated,
-  onSidesGroupChanged,
-  sidesEnd,
-  prepareSides,
-  rollAllSides,
-  rollSidesOf,
-  SIDES_API,
-  sidesEffects,
-  sidesStepFlags,
-  syncSides,
-  tickCountdowns,
-} from "./glue";
-import { SIDES_REFUSALS, sidesMode, type SidesCommand, type SidesState } from "./rules/sides";
+import { checkSideRoll, SIDES_INITIATIVE } from "./initiative";
+import { prepareSides, SIDES_MIRROR } from "./mirror";
+import { SIDES_INTEROP } from "./interop";
+import { SIDES_API } from "./api";
+import { SIDES_REFUSALS, type SidesCommand, type SidesState } from "./rules/types";
+import { sidesMode } from "./rules/mode";
 import { parseSidesState } from "./rules/state";
 import { SIDES_SETTING_DEFS, registerSidesSettings } from "./settings";
 import { sidesTracker } from "./tracker";
@@ -38,35 +26,13 @@ export const sidesModule = defineMode<SidesState, SidesCommand>({
   // A combatant's side (its `sideId` flag, or a side group set in `group`): only the GM changes sides.
   gmOnlyCombatantKeys: ["group"],
   rolledResults: { recordSideRoll: checkSideRoll },
-  initiative: {
-    rollInitiative: (combat, ids, options) => rollSidesOf(combat, ids, options),
-    rollAll: (combat, options) => rollAllSides(combat, false, options),
-    rollNPC: (combat, options) => rollAllSides(combat, true, options),
-  },
-  mirror: {
-    sync: syncSides,
-    effects: (combat, events) => sidesEffects(combat, events),
-    stepFlags: sidesStepFlags,
-    end: sidesEnd,
-    // New combatants get their default side; side and group changes, actor traits and the
-    // countdown's controls are mirrored on the active GM.
-    attachHooks: () => {
-      Hooks.on("createCombatant", onSidesCombatantCreated);
-      Hooks.on("updateCombatant", onSidesCombatantUpdated);
-      Hooks.on("createCombatantGroup", onSidesGroupChanged);
-      Hooks.on("updateCombatantGroup", onSidesGroupChanged);
-      Hooks.on("deleteCombatantGroup", onSidesGroupChanged);
-      Hooks.on("updateCombat", onSidesCombatUpdated);
-      Hooks.on("updateActor", onSidesActorUpdated);
-    },
-  },
-  // Everyone shows its place in the current step's order, counted down, from the moment it joins (a
-  // side rolls, not a combatant, so no one owes a roll of its own).
-  interop: { initiative: (_state, view) => new Map(view.order.map((id) => [id, null] as const)) },
+  initiative: SIDES_INITIATIVE,
+  mirror: SIDES_MIRROR,
+  interop: SIDES_INTEROP,
   settings: SIDES_SETTING_DEFS,
   registerSettings: registerSidesSettings,
   prepare: prepareSides,
-  tracker: { ...sidesTracker, afterRender: tickCountdowns },
+  tracker: sidesTracker,
   actions: SIDES_ACTIONS,
   keys: SIDES_KEY_ACTIONS,
   notice: sidesNotice,

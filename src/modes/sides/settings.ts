@@ -8,7 +8,7 @@ import { isDiceCode, normaliseDiceCode } from "../../core/dice-code";
 import type { TextRule } from "../../core/settings";
 import { registerDefinitions, rollsDice, validFormula, type SettingDefinition } from "../../foundry/setting-defs";
 import { SIDES_SETTINGS } from "./constants";
-import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/sides";
+import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/types";
 
 /** The trait formulas of the `sides` mode. */
 export interface SidesFormulas {

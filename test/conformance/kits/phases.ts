@@ -7,14 +7,9 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import {
-  defendableIntents,
-  heroesToAct,
-  nextComplexity,
-  phasesMode,
-  type PhasesCommand,
-  type PhasesState,
-} from "../../../src/modes/phases/rules/phases";
+import { defendableIntents, heroesToAct, nextComplexity } from "../../../src/modes/phases/rules/derived";
+import { phasesMode } from "../../../src/modes/phases/rules/mode";
+import { type PhasesCommand, type PhasesState } from "../../../src/modes/phases/rules/types";
 import { phasesCommandFor } from "../../rules/phases-commands";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "../../rules/property-harness";
 import { apiOn, combatOn } from "../../integration/world.js";

@@ -10,13 +10,12 @@ import type { AllowedAction } from "../../../src/core/engine";
 import {
   pendingSideTies,
   pendingTies,
-  sidesMode,
   sidesToRoll,
   slowedWaiting,
-  type SidesCommand,
-  type SidesState,
   passOrder,
-} from "../../../src/modes/sides/rules/sides";
+} from "../../../src/modes/sides/rules/derived";
+import { sidesMode } from "../../../src/modes/sides/rules/mode";
+import type { SidesCommand, SidesState } from "../../../src/modes/sides/rules/types";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "../../rules/property-harness";
 import { apiOn, combatOn } from "../../integration/world.js";
 import { sidesEncounter, sidesOn, sidesWorld } from "../../integration/sides-world.js";

@@ -3,7 +3,8 @@
  * separated by `;` or new lines) parsed into skills, and a die size read from what a roll-data path
  * gives (8, "8", "d8" or "1d8"). Nothing here touches Foundry globals.
  */
-import { isDieSize, type DieSize } from "./phases";
+import { isDieSize } from "./dice";
+import type { DieSize } from "./types";
 
 /** One configured skill: its name and the roll-data path that gives its die size. */
 export interface SkillEntry {

@@ -7,19 +7,16 @@ import { isFlag, isId, isRecord, isText, isNullable, isWhole, listOf, orNull, sh
 import {
   MAX_POINTS,
   MAX_SKILL_ACTIONS,
-  complexityAfter,
-  diceMatch,
-  hasDoubles,
-  rollSucceeded,
-  isDieSize,
-  isTargetList,
   type FailureAnswer,
   type HeroTurn,
   type PhasesCombatant,
   type PhasesIntent,
   type PhasesRoll,
   type PhasesState,
-} from "./phases";
+} from "./types";
+import { complexityAfter, diceMatch, hasDoubles, isDieSize } from "./dice";
+import { rollSucceeded } from "./derived";
+import { isTargetList } from "./untrusted";
 
 const STEPS: readonly unknown[] = ["setup", "foesDeclare", "heroes", "foesResolve"];
 

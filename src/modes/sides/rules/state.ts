@@ -22,9 +22,6 @@ import {
   MAX_EARLIER_ROLLS,
   MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
-  declarationOrder,
-  naturalOrder,
-  passOrder,
   type Declaration,
   type HeldFacts,
   type LostAction,
@@ -33,7 +30,8 @@ import {
   type SidesCombatant,
   type SidesState,
   type SlowedEntry,
-} from "./sides";
+} from "./types";
+import { declarationOrder, naturalOrder, passOrder } from "./derived";
 
 const STEPS: readonly unknown[] = ["setup", "initiative", "declaration", "pass"];
 
