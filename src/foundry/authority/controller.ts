@@ -18,7 +18,7 @@ import {
   type RolledForRequester,
 } from "../../core/protocol";
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
-import type { EventOrigin } from "../../modes/contract";
+import type { EventOrigin, ModeMirror } from "../../modes/contract";
 import { historyLimit } from "../settings";
 import { notifyRefusal, refusalCodes, shownRefusal } from "../notify";
 import { moduleHooks } from "../hooks";
@@ -262,12 +262,9 @@ export function reconcileActorEncounters(
   }
 }
 
-/**
- * After an undo the documents a mode mirrors win: a `rewound` event queues a reconciliation (after
- * the undo's own write), which brings the restored state back in line with them.
- */
-export function reconcileAfterUndo(combat: Combat.Implementation, events: readonly RuleEvent[]): void {
-  if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+/** Whether a mode mirrors documents (its own through `sync`, or the shared defeated mirror). */
+function mirrorsDocuments(mirror: ModeMirror<unknown> | undefined): boolean {
+  return mirror?.sync !== undefined || mirror?.defeated !== undefined;
 }
 
 /**
@@ -302,8 +299,14 @@ async function afterEvents(
   events: readonly RuleEvent[],
   origin: EventOrigin,
 ): Promise<void> {
-  const effects = moduleOfCombat(combat)?.mirror?.effects;
-  if (events.length === 0 || effects === undefined) return;
+  if (events.length === 0) return;
+  const mirror = moduleOfCombat(combat)?.mirror;
+  // An undo puts back the state, not the documents it mirrors (sides, defeated marks): the rules are
+  // brought in line with the documents again, queued after the undo's own write.
+  if (origin === "command" && mirrorsDocuments(mirror) && events.some((e) => e.type === "rewound"))
+    void reconcileRoster(combat);
+  const effects = mirror?.effects;
+  if (effects === undefined) return;
   try {
     await effects(combat, events, origin);
   } catch (error) {
