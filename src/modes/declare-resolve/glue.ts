@@ -16,9 +16,8 @@ import { askedRollMode, rolledWith, totalOf } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import { deletePath } from "../../foundry/compat";
 import { formatCount } from "../../foundry/tracker/controls";
-import type { RollCheck } from "../contract";
+import type { EventOrigin, RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal, shownRefusal } from "../../foundry/rolls";
-import type { EventOrigin } from "../contract";
 import { DR_BLED_FLAG, DR_DEF_FLAG } from "./constants";
 import {
   declarationLegality,
