@@ -23,11 +23,8 @@ import {
   turnsOn,
 } from "./world.js";
 import { commandAs, declareAs, drEncounter, drOn, drWorld, rollIPs, systemOf } from "./declare-resolve-world.js";
-import {
-  carriedInOf,
-  resolvedOf,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { carriedInOf, resolvedOf } from "../../src/modes/declare-resolve/rules/points";
+import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
 
 const at = (state: DeclareResolveState, i: number) => {
   const c = state.combatants[i];

@@ -20,10 +20,10 @@ import { describe, expect, it } from "vitest";
 import { REFUSAL_CODES, dispatch, type Encounter, type Requester } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
-  declareResolveMode,
   type DeclareResolveCommand,
   type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+} from "../../src/modes/declare-resolve/rules/types";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { drActions, drCommandFor, drCommands, expectDeclarationsFit, type DrAction } from "./declare-resolve-commands";
 

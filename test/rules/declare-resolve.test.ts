@@ -16,34 +16,40 @@ import {
 } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
-  apView,
-  carriedInOf,
-  declarationOf,
-  resolvedOf,
-  combatantRows,
-  createDeclareResolve,
-  currentDeclarer,
-  currentIP,
-  currentResolver,
-  currentStep,
-  declarationLegality,
-  declareOrder,
-  declareResolveAllowed,
-  declareResolveMode,
-  defChange,
-  extraAttackQueue,
-  isFinishing,
-  pendingTies,
-  resolutionQueue,
-  resolveOrder,
-  rollsNeeded,
-  upkeepPreview,
   type ActionInput,
   type DeclareResolveCommand,
   type DeclareResolveCombatant,
   type DeclareResolveState,
   type IPChangeDuration,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+} from "../../src/modes/declare-resolve/rules/types";
+import {
+  apView,
+  carriedInOf,
+  declarationOf,
+  resolvedOf,
+  currentIP,
+  declarationLegality,
+  declareOrder,
+  defChange,
+  pendingTies,
+  resolveOrder,
+  rollsNeeded,
+} from "../../src/modes/declare-resolve/rules/points";
+import {
+  combatantRows,
+  currentDeclarer,
+  currentResolver,
+  currentStep,
+} from "../../src/modes/declare-resolve/rules/derived";
+import { createDeclareResolve } from "../../src/modes/declare-resolve/rules/flow";
+import { declareResolveAllowed } from "../../src/modes/declare-resolve/rules/view";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
+import {
+  extraAttackQueue,
+  isFinishing,
+  resolutionQueue,
+  upkeepPreview,
+} from "../../src/modes/declare-resolve/rules/resolution";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 
 // ---------------------------------------------------------------------------------------------

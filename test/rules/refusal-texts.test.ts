@@ -22,12 +22,9 @@ import {
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
-import {
-  currentResolver,
-  declareResolveMode,
-  type DeclareResolveCommand,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { currentResolver } from "../../src/modes/declare-resolve/rules/derived";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
+import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
 import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
