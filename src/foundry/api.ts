@@ -2,14 +2,13 @@
  * The module API for macros and other modules: `game.modules.get("structured-initiative").api`.
  * Documented in the README's API section.
  */
-import { HOOKS, SYSTEM_DEFAULT } from "../constants";
+import { SYSTEM_DEFAULT } from "../constants";
 import type { AllowedAction, TurnView } from "../core/engine";
-import { resetEncounter, submit, writeFreshState } from "./authority/controller";
-import { isCorrupted, loadBound, loadProblem, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
-import { notifyRefusal } from "./notify";
+import { changeMode, resetEncounter, submit } from "./authority/controller";
+import { isCorrupted, loadBound, modeOf, moduleOfCombat, requesterFor } from "./authority/encounters";
+import { shownRefusal } from "./notify";
 import type { CommandResult } from "../core/protocol";
-import { installedModes, isModeSetting, modeIds, modeModule, type ModeSetting } from "./modes";
-import { moduleHooks } from "./hooks";
+import { installedModes, modeIds, type ModeSetting } from "./modes";
 import type { Json } from "../core/patch";
 
 /** The API every mode shares. */
@@ -45,28 +44,14 @@ export function createApi(): StructuredInitiativeApi {
   const core: CoreApi = {
     modes: [SYSTEM_DEFAULT, ...modeIds()],
     modeOf,
-    async setMode(combat, mode) {
-      const refuse = (code: "notGM" | "modeLocked" | "unknownMode" | "newerFormat"): CommandResult => {
-        notifyRefusal(combat, code);
-        return { ok: false, code };
-      };
-      if (!game.user.isGM) return refuse("notGM");
-      if (!isModeSetting(mode)) return refuse("unknownMode");
-      if (combat.started || combat.round > 0) return refuse("modeLocked");
-      if (loadProblem(combat) === "newerFormat") return refuse("newerFormat");
-      await writeFreshState(combat, mode);
-      await modeModule(mode)?.prepare?.(combat);
-      moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
-      return { ok: true };
-    },
+    setMode: changeMode,
     command: submit,
     view: (combat) => loadBound(combat)?.view ?? null,
     allowed: (combat) => loadBound(combat)?.allowed(requesterFor(combat, game.user)) ?? [],
     rollInitiative: async (combat, ids) => {
       const module = moduleOfCombat(combat);
       if (module !== null) return module.initiative.rollInitiative(combat, ids);
-      notifyRefusal(combat, "notStructured");
-      return [{ ok: false, code: "notStructured" }];
+      return [shownRefusal(combat, { ok: false, code: "notStructured" })];
     },
     isCorrupted,
     resetEncounter,

@@ -338,17 +338,6 @@ export function callTurnHook(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Combatants of a token
-
-/** The combatants of `combat` that stand for the token `tokenId` (none when it has none). */
-export function combatantsOfToken(combat: Combat.Implementation, tokenId: string): Combatant.Implementation[] {
-  const byToken = (combat as unknown as { getCombatantsByToken?: (token: string) => unknown }).getCombatantsByToken;
-  const found = byToken?.call(combat, tokenId);
-  if (Array.isArray(found)) return found as Combatant.Implementation[];
-  return combat.combatants.filter((c) => c.tokenId === tokenId);
-}
-
-// ---------------------------------------------------------------------------------------------
 // A Combat write with the initiative mirror
 
 /** One combatant's mirrored initiative (`src/core/initiative-mirror.ts`). */

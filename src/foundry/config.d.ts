@@ -1,9 +1,20 @@
 /**
- * Type declarations for the module's flags, shared settings and queries, read by the compiler only.
- * Flags are declared here for every mode (Foundry's flag configuration is one object per document);
- * a mode's settings are declared in its own folder.
+ * Type declarations for the module's shared flags, shared settings and queries, read by the compiler
+ * only. Foundry's flag configuration is one object per document: the module's flags on a Combatant and
+ * a CombatantGroup are the interfaces below, which each mode's `config.d.ts` extends with its own
+ * (`declare module "../../foundry/config"`), as it declares its settings.
  */
 import type { StoredEncounter } from "../core/store";
+
+/** The module's flags on a Combatant. */
+export interface CombatantFlags {
+  /** A request, as `encodeRequest` writes it. */
+  request?: string;
+}
+
+/** The module's flags on a CombatantGroup (the shared glue keeps none; modes add theirs). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modes' declarations
+export interface CombatantGroupFlags {}
 
 declare module "fvtt-types/configuration" {
   interface FlagConfig {
@@ -21,24 +32,10 @@ declare module "fvtt-types/configuration" {
       };
     };
     Combatant: {
-      "structured-initiative"?: {
-        /** A request, as `encodeRequest` writes it. */
-        request?: string;
-        /** `slots`: the skill of its initiative check. */
-        slotsSkill?: string;
-        /** `sides`: the id of the side (CombatantGroup) it is on. */
-        sideId?: string;
-      };
+      "structured-initiative"?: CombatantFlags;
     };
     CombatantGroup: {
-      "structured-initiative"?: {
-        /** `sides`: the group is a side (made by the module or marked by the GM). */
-        side?: boolean;
-        /** `sides`: the side's colour ("#rrggbb"). */
-        colour?: string;
-        /** `sides`: the disposition a default side was made for. */
-        role?: string;
-      };
+      "structured-initiative"?: CombatantGroupFlags;
     };
   }
 

@@ -18,7 +18,7 @@
 import { MODULE_ID } from "../constants";
 import type { RuleEvent } from "../core/engine";
 import type { EventOrigin, ModeMirror } from "../modes/contract";
-import { reconcileActorEncounters, reconcileAfterUndo } from "./authority/controller";
+import { reconcileActorEncounters } from "./authority/controller";
 import { isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 import type { Json } from "../core/patch";
 
@@ -73,8 +73,8 @@ async function applyDefeated(combatant: Combatant.Implementation, defeated: bool
 
 /**
  * Side effects of `individual` and `slots` events on the authority: a combatant whose defeated flag
- * changed in the rules is marked (or revived) in Foundry; after an undo, the rules are brought back
- * in line with Foundry's documents (queued after the undo's own write).
+ * changed in the rules is marked (or revived) in Foundry. (After an undo the controller brings the
+ * rules back in line with Foundry's documents, for every mode that mirrors them.)
  */
 async function defeatedEffects(
   combat: Combat.Implementation,
@@ -84,7 +84,6 @@ async function defeatedEffects(
   // A reconciliation's `setDefeated` came from the documents: writing the rules back into them
   // could only overwrite a change made since (a revive right after a defeat, say).
   if (!tracksDefeat(combat) || origin !== "command") return;
-  reconcileAfterUndo(combat, events);
   const ids = new Set(events.flatMap((e) => (e.type === "defeatedChanged" && e.combatantId ? [e.combatantId] : [])));
   if (ids.size === 0) return;
   const rules = defeatedIn(combat);

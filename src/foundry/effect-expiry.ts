@@ -40,9 +40,6 @@
 import { FLAGS, MODULE_ID } from "../constants";
 import { generation } from "./compat";
 
-/** The combat events core expires effects at. */
-export type ExpiryEvent = "combatStart" | "roundStart" | "turnStart" | "turnEnd" | "roundEnd" | "combatEnd";
-
 /** v14's registry, as the module calls it (the Foundry types package has no v14 build). */
 interface EffectRegistry {
   refresh(event: string, context?: { combat?: object; actors?: Set<object> }): Promise<void>;

@@ -11,7 +11,7 @@ import type { KeyBinding, ModeKey } from "../modes/contract";
 import type { Json } from "../core/patch";
 import { isStructured, loadBound, moduleOfCombat, modeOf, requesterFor } from "./authority/encounters";
 import { installedModes } from "./modes";
-import { notifyRefusal } from "./notify";
+import { notifyRefusal, shownRefusal } from "./notify";
 import { nextTurn } from "./tracker/actions";
 
 /** The keyboard actions every mode shares; a mode's entry with the same id replaces one in that mode. */
@@ -134,11 +134,6 @@ export function preferredCombatant(combat: Combat.Implementation, ids: readonly 
   return held ?? ids[0] ?? null;
 }
 
-/** The combatants of the encounter the current user owns (every one for a GM). */
-export function ownCombatants(combat: Combat.Implementation): readonly string[] {
-  return requesterFor(combat, game.user).owns;
-}
-
 /** The part of the sidebar a key uses to show the tracker (https://foundryvtt.com/api/classes/foundry.applications.sidebar.Sidebar.html). */
 interface SidebarLike {
   expand?: () => unknown;
@@ -170,18 +165,16 @@ export function focusForm(
 ): Promise<unknown> {
   const who = requesterFor(combat, game.user);
   const bound = loadBound(combat);
-  if (bound === null) {
-    notifyRefusal(combat, "corrupted");
-    return Promise.resolve({ ok: false, code: "corrupted" });
-  }
+  if (bound === null) return Promise.resolve(shownRefusal(combat, { ok: false, code: "corrupted" }));
   const open =
     form.combatantId !== null &&
     bound.allowed(who).some((a) => a.type === form.type && a.combatantId === form.combatantId);
   if (!open) {
     const refusal = bound.check(form.command, who) ?? { code: "wrongStep" };
     const about = "combatantId" in refusal ? refusal.combatantId : undefined;
-    notifyRefusal(combat, refusal.code, about);
-    return Promise.resolve({ ok: false, code: refusal.code });
+    return Promise.resolve(
+      shownRefusal(combat, { ok: false, code: refusal.code, ...(about === undefined ? {} : { combatantId: about }) }),
+    );
   }
   revealTracker();
   const field = root?.querySelector<HTMLElement>(form.selector) ?? null;

@@ -1,7 +1,7 @@
 /** Localised messages for refusals. */
 import { I18N } from "../constants";
 import { REFUSAL_CODES } from "../core/engine";
-import { GLUE_REFUSAL_CODES, type AnyRefusalCode, type RefusalDetail } from "../core/protocol";
+import { GLUE_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type RefusalDetail } from "../core/protocol";
 import { installedModes } from "./modes";
 
 /** Every refusal reason a user can be shown: the shared rules', the glue's and each installed mode's. */
@@ -28,4 +28,13 @@ export function notifyRefusal(
   const key = code === "notYourTurn" && combatantId === undefined ? `${refusalKey(code)}Open` : refusalKey(code);
   const text = game.i18n.format(key, values);
   ui.notifications.warn(text);
+}
+
+/**
+ * The one way to show a refusal and return it: a refused result is shown to the current user with its
+ * combatant and detail; any result is returned as it came.
+ */
+export function shownRefusal<R extends CommandResult>(combat: Combat.Implementation | null, result: R): R {
+  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId, result.detail);
+  return result;
 }

@@ -7,13 +7,10 @@
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
 import { precheck } from "./authority/controller";
-import { notifyRefusal } from "./notify";
+import { shownRefusal } from "./notify";
 
-/** A refusal, shown to the current user as its localised message, and returned. */
-export function shownRefusal(combat: Combat.Implementation, result: CommandResult & { ok: false }): CommandResult {
-  notifyRefusal(combat, result.code, result.combatantId, result.detail);
-  return result;
-}
+// The mode folders still import it from here (until their split lands).
+export { shownRefusal } from "./notify";
 
 /**
  * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a

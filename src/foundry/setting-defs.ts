@@ -5,54 +5,10 @@
  * descriptions, so the form can group, check and reset exactly what is registered.
  */
 import { I18N, MODULE_ID } from "../constants";
-import { isDiceCode, normaliseDiceCode } from "../core/dice-code";
+import type { PresetContext, SettingDefinition, SettingValue } from "../core/settings";
 
-/** A stored setting value. */
-export type SettingValue = string | number | boolean;
-
-/** What a preset may look at: the running game system and its own settings (read at `init`). */
-export interface PresetContext {
-  /** `game.system.id`. */
-  readonly systemId: string;
-  /** One of the game system's own settings, or undefined when it has none of that name. */
-  systemSetting(key: string): unknown;
-}
-
-/**
- * How a text setting is checked before it is saved:
- * - `roll`: a Foundry roll formula (`@`-paths allowed, dice allowed);
- * - `modifier`: a roll formula without dice;
- * - `trait`: a D6 dice code ("3D+2") or a roll formula giving a number (dice or pips);
- * - `penalty`: a D6 dice code;
- * - `path`: a dotted data path into the actor ("system.hits");
- * - `skills`: the `phases` skill list ("Name = @path; …").
- */
-export type TextCheck = "roll" | "modifier" | "trait" | "penalty" | "path" | "skills";
-
-/** One world setting of the module. */
-export interface SettingDefinition {
-  /** The setting key (under the module's namespace). */
-  readonly key: string;
-  /** The language stem: `STRUCTURED_INITIATIVE.Settings.<name>.Name` / `.Hint`. */
-  readonly name: string;
-  readonly type: "string" | "number" | "boolean";
-  /** A choice setting: the values and their language keys. */
-  readonly choices?: Readonly<Record<string, string>>;
-  /** How a text setting is checked. */
-  readonly check?: TextCheck;
-  /** An empty text is allowed (the feature is then off). */
-  readonly optional?: boolean;
-  /** A number setting's bounds (inclusive) and whether it must be whole. */
-  readonly range?: { readonly min: number; readonly max: number; readonly integer: boolean };
-  /** The value for this game system (the registered default, and what "reset to preset" restores). */
-  readonly preset: (context: PresetContext) => SettingValue;
-  /**
-   * The language key of what the preset of this system cannot read through roll data (shown under
-   * the hint), or null.
-   */
-  readonly systemNote?: (systemId: string) => string | null;
-  readonly onChange?: () => void;
-}
+// The mode folders still import these from here (until their split lands).
+export type { PresetContext, SettingDefinition, SettingValue, TextRule } from "../core/settings";
 
 /** A named group of settings: the shared ones, or one mode's. */
 export interface SettingGroup {
@@ -101,16 +57,19 @@ export function storedValue(def: SettingDefinition): unknown {
   return (game.settings.get as (namespace: string, key: string) => unknown)(MODULE_ID, def.key);
 }
 
-/** Why a typed value was refused: a code under `STRUCTURED_INITIATIVE.SettingsForm.Error`. */
-export type FieldError =
-  "required" | "formula" | "dice" | "trait" | "penalty" | "path" | "skills" | "number" | "whole" | "range" | "choice";
+/**
+ * Why a typed value was refused: a code under `STRUCTURED_INITIATIVE.SettingsForm.Error`, one of the
+ * shared ones (`required`, `formula`, `dice`, `path`, `number`, `whole`, `range`, `choice`) or the
+ * `error` of a mode's own `TextRule`.
+ */
+export type FieldError = string;
 
 /** A checked value: what would be stored, or why not. */
 export type CheckedField =
   { readonly ok: true; readonly value: SettingValue } | { readonly ok: false; readonly error: FieldError };
 
 /** Whether a formula is a valid Foundry roll formula (`@`-paths read as 0, as `Roll.validate` does). */
-function validFormula(text: string): boolean {
+export function validFormula(text: string): boolean {
   try {
     return Roll.validate(text);
   } catch {
@@ -119,7 +78,7 @@ function validFormula(text: string): boolean {
 }
 
 /** Whether a valid formula rolls dice. */
-function rollsDice(text: string): boolean {
+export function rollsDice(text: string): boolean {
   try {
     return new Roll(Roll.replaceFormulaData(text, {}, { missing: "0", warn: false })).dice.length > 0;
   } catch {
@@ -137,37 +96,13 @@ function checkText(def: SettingDefinition, text: string): CheckedField {
     case "modifier":
       if (!validFormula(text)) return { ok: false, error: "formula" };
       return rollsDice(text) ? { ok: false, error: "dice" } : { ok: true, value: text };
-    case "trait":
-      return isDiceCode(text) || (validFormula(text) && !rollsDice(text))
-        ? { ok: true, value: text }
-        : { ok: false, error: "trait" };
-    case "penalty": {
-      const code = normaliseDiceCode(text);
-      return code === null ? { ok: false, error: "penalty" } : { ok: true, value: text };
-    }
     case "path":
       return PATH.test(text) ? { ok: true, value: text } : { ok: false, error: "path" };
-    case "skills":
-      return checkSkillList(text) ? { ok: true, value: text } : { ok: false, error: "skills" };
-    default:
+    case undefined:
       return { ok: true, value: text };
+    default:
+      return def.check.accepts(text) ? { ok: true, value: text } : { ok: false, error: def.check.error };
   }
-}
-
-/** Every entry of a skill list is `Name = path` with a path that is a valid formula. */
-function checkSkillList(text: string): boolean {
-  const entries = text
-    .split(/[;\n]/u)
-    .map((e) => e.trim())
-    .filter((e) => e !== "");
-  if (entries.length === 0) return false;
-  return entries.every((entry) => {
-    const at = entry.search(/[=:]/u);
-    if (at <= 0) return false;
-    const raw = entry.slice(at + 1).trim();
-    if (raw === "" || /\s/u.test(raw)) return false;
-    return validFormula(raw.startsWith("@") ? raw : `@${raw}`);
-  });
 }
 
 /**

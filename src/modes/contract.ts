@@ -17,8 +17,8 @@ import type {
 import type { BoundEncounter } from "../core/binding";
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
-import type { Allowed, ControlContext, ControlFactory, Localiser } from "../foundry/tracker/controls";
-import type { SettingDefinition } from "../foundry/setting-defs";
+import type { Allowed, ControlContext, ControlFactory, Localiser } from "../core/ui";
+import type { SettingDefinition } from "../core/settings";
 
 /**
  * Where events come from: a command (a user's request, the GM's own action) or a reconciliation
@@ -50,7 +50,10 @@ export interface ModeMirror<S> {
   readonly sync?: (combat: Combat.Implementation, state: S) => readonly Json[];
   /** Each combatant's defeated flag as the rules hold it. */
   readonly defeated?: (state: S) => ReadonlyMap<string, boolean>;
-  /** Side effects of applied events on the authority (status effects, an undo's re-sync). */
+  /**
+   * Side effects of applied events on the authority (status effects). After an undo the controller
+   * itself re-syncs a mode that mirrors documents (`sync` or `defeated`), before these run.
+   */
   readonly effects?: (
     combat: Combat.Implementation,
     events: readonly RuleEvent[],

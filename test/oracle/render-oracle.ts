@@ -51,8 +51,6 @@ const IDENTITY = [
   "name",
   "data-combatant-id",
   "data-group-id",
-  "data-side-id",
-  "data-slot",
   "data-si-key",
 ] as const;
 

@@ -213,8 +213,8 @@ describe("patching a part in place", () => {
     // The sides panel names each side twice: in the list (with a number field to correct its roll)
     // and in the GM's "Edit sides" form (with its name field). Starting the encounter wraps both in a
     // fold: the form is rebuilt, and the name typed in it must land in the form's field again.
-    const sideList = `<ol><li data-side-id="s1"><span>Heroes</span><input type="number" data-side-id="s1"></li></ol>`;
-    const editForm = `<details class="si-sides-edit"><ul><li data-side-id="s1"><span><input type="text" value="Heroes" data-side-id="s1"></span></li></ul></details>`;
+    const sideList = `<ol><li data-si-key="side:s1"><span>Heroes</span><input type="number" data-si-key="side:s1"></li></ol>`;
+    const editForm = `<details class="si-sides-edit"><ul><li data-si-key="side:s1"><span><input type="text" value="Heroes" data-si-key="side:s1"></span></li></ul></details>`;
     const live = el(`<section>${sideList}${editForm}</section>`);
     document.body.append(live);
     const name = live.querySelector<HTMLInputElement>('input[type="text"]');

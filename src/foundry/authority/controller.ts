@@ -18,11 +18,11 @@ import {
   type RolledForRequester,
 } from "../../core/protocol";
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
-import type { EventOrigin } from "../../modes/contract";
+import type { EventOrigin, ModeMirror } from "../../modes/contract";
 import { historyLimit } from "../settings";
-import { notifyRefusal, refusalCodes } from "../notify";
+import { notifyRefusal, refusalCodes, shownRefusal } from "../notify";
 import { moduleHooks } from "../hooks";
-import { bindingOf, type ModeSetting } from "../modes";
+import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
 import { isRolledCommand, proveCommand, rollIdsOf, usedRollsUpdate } from "./proofs";
 import { revisionOf, windowsUpdate } from "./purpose";
@@ -272,12 +272,9 @@ export function reconcileActorEncounters(
   }
 }
 
-/**
- * After an undo the documents a mode mirrors win: a `rewound` event queues a reconciliation (after
- * the undo's own write), which brings the restored state back in line with them.
- */
-export function reconcileAfterUndo(combat: Combat.Implementation, events: readonly RuleEvent[]): void {
-  if (events.some((e) => e.type === "rewound")) void reconcileRoster(combat);
+/** Whether a mode mirrors documents (its own through `sync`, or the shared defeated mirror). */
+function mirrorsDocuments(mirror: ModeMirror<unknown> | undefined): boolean {
+  return mirror?.sync !== undefined || mirror?.defeated !== undefined;
 }
 
 /**
@@ -312,8 +309,14 @@ async function afterEvents(
   events: readonly RuleEvent[],
   origin: EventOrigin,
 ): Promise<void> {
-  const effects = moduleOfCombat(combat)?.mirror?.effects;
-  if (events.length === 0 || effects === undefined) return;
+  if (events.length === 0) return;
+  const mirror = moduleOfCombat(combat)?.mirror;
+  // An undo puts back the state, not the documents it mirrors (sides, defeated marks): the rules are
+  // brought in line with the documents again, queued after the undo's own write.
+  if (origin === "command" && mirrorsDocuments(mirror) && events.some((e) => e.type === "rewound"))
+    void reconcileRoster(combat);
+  const effects = mirror?.effects;
+  if (effects === undefined) return;
   try {
     await effects(combat, events, origin);
   } catch (error) {
@@ -440,12 +443,12 @@ async function tell(
  * read are kept, the encounter returns to "not started". The way out of corrupted flags.
  */
 export async function resetEncounter(combat: Combat.Implementation): Promise<CommandResult> {
-  if (!game.user.isGM) return shown(combat, refusal("notGM"));
+  if (!game.user.isGM) return shownRefusal(combat, refusal("notGM"));
   const module = moduleOfCombat(combat);
   const binding = module === null ? null : bindingOf(module.id);
-  if (module === null || binding === null) return shown(combat, refusal("notStructured"));
+  if (module === null || binding === null) return shownRefusal(combat, refusal("notStructured"));
   // Data a newer version of the module stored is never overwritten (a downgrade must lose nothing).
-  if (loadProblem(combat) === "newerFormat") return shown(combat, refusal("newerFormat"));
+  if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
   const who = requesterFor(combat, game.user);
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
   const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
@@ -490,6 +493,22 @@ export async function writeFreshState(combat: Combat.Implementation, mode: ModeS
   }
 }
 
+/**
+ * Change the mode of an encounter (GM, before the combat starts): a fresh state of the new mode,
+ * the mode's preparation, then the `modeChanged` hook. Refused (and shown) for a player, an unknown
+ * mode, an encounter that has started and one a newer version of the module stored.
+ */
+export async function changeMode(combat: Combat.Implementation, mode: string): Promise<CommandResult> {
+  if (!game.user.isGM) return shownRefusal(combat, refusal("notGM"));
+  if (!isModeSetting(mode)) return shownRefusal(combat, refusal("unknownMode"));
+  if (combat.started || combat.round > 0) return shownRefusal(combat, refusal("modeLocked"));
+  if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
+  await writeFreshState(combat, mode);
+  await modeModule(mode)?.prepare?.(combat);
+  moduleHooks.callAll(HOOKS.modeChanged, combat, mode);
+  return { ok: true };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The requester's side
 
@@ -508,13 +527,13 @@ const pending = new Map<string, Pending>();
 export async function submit(combat: Combat.Implementation, command: Json): Promise<CommandResult> {
   const user = game.user;
   const who = requesterFor(combat, user);
-  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, command, who, null));
+  if (isAuthority()) return shownRefusal(combat, await applyAsAuthority(combat, command, who, null));
   const early = precheck(combat, command);
-  if (early !== null) return shown(combat, early);
+  if (early !== null) return shownRefusal(combat, early);
   // A player's dice result names the chat messages it was rolled in; a typed number is not sent.
   if (isRolledCommand(combat, command) && rollIdsOf(command)?.length === 0)
-    return shown(combat, refusal("typedResult", combatantOf(command)));
-  return shown(combat, await send(combat, who, command));
+    return shownRefusal(combat, refusal("typedResult", combatantOf(command)));
+  return shownRefusal(combat, await send(combat, who, command));
 }
 
 /**
@@ -523,9 +542,9 @@ export async function submit(combat: Combat.Implementation, command: Json): Prom
  */
 export async function requestDice(combat: Combat.Implementation, request: Json): Promise<CommandResult> {
   const who = requesterFor(combat, game.user);
-  if (isAuthority()) return shown(combat, await applyAsAuthority(combat, request, who, null));
-  if (game.users.activeGM === null) return shown(combat, refusal("noGM"));
-  return shown(combat, await send(combat, who, request));
+  if (isAuthority()) return shownRefusal(combat, await applyAsAuthority(combat, request, who, null));
+  if (game.users.activeGM === null) return shownRefusal(combat, refusal("noGM"));
+  return shownRefusal(combat, await send(combat, who, request));
 }
 
 /** Write a request on the carrier and wait for the authority's answer (or the timeout). */
@@ -624,11 +643,6 @@ function settle(requestId: string, result: CommandResult): void {
   clearTimeout(entry.timer);
   pending.delete(requestId);
   entry.resolve(result);
-}
-
-function shown(combat: Combat.Implementation, result: CommandResult): CommandResult {
-  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId, result.detail);
-  return result;
 }
 
 /**

@@ -4,8 +4,8 @@
  * refusals come back as localised notifications. A mode's own buttons are in its module's table.
  */
 import { FLAGS, I18N, MODULE_ID, SYSTEM_DEFAULT, TEMPLATES } from "../../constants";
-import { createApi } from "../api";
-import { submit } from "../authority/controller";
+import { resetEncounter, submit } from "../authority/controller";
+import { modeIds } from "../modes";
 import { loadBound, moduleOfCombat } from "../authority/encounters";
 import type { CommandResult } from "../../core/protocol";
 import { defaultMode } from "../settings";
@@ -20,20 +20,6 @@ export function command(combat: Combat.Implementation, data: Json): Promise<Comm
 /** The next turn: the GM moves on; a player ends the turn of their combatant acting now (the button and the key). */
 export function nextTurn(combat: Combat.Implementation): Promise<CommandResult> {
   return command(combat, { type: "nextTurn" });
-}
-
-let api: ReturnType<typeof createApi> | null = null;
-
-/** Change the mode of an encounter that has not started (GM). */
-export function setMode(combat: Combat.Implementation, mode: string): Promise<CommandResult> {
-  api ??= createApi();
-  return api.setMode(combat, mode);
-}
-
-/** Rebuild a corrupted encounter's structure (GM). */
-export function reset(combat: Combat.Implementation): Promise<CommandResult> {
-  api ??= createApi();
-  return api.resetEncounter(combat);
 }
 
 /** The part of DialogV2 the mode choice uses. */
@@ -93,7 +79,7 @@ export async function chooseMode(): Promise<string | null> {
   const fallback = defaultMode();
   const Dialog = (foundry.applications.api as unknown as { DialogV2?: Partial<ModeDialog> }).DialogV2;
   if (typeof Dialog?.wait !== "function") return fallback;
-  const modes = [SYSTEM_DEFAULT, ...createApi().modes.filter((m) => m !== SYSTEM_DEFAULT)].map((value) => ({
+  const modes = [SYSTEM_DEFAULT, ...modeIds()].map((value) => ({
     value,
     label: `${I18N}.Mode.${value}`,
     selected: value === fallback,
@@ -144,7 +130,7 @@ export const SHARED_ACTIONS: ActionTable = {
   siPreviousTurn: (combat) => undoStep(combat, "previousTurn"),
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
   siPreviousRound: (combat) => undoStep(combat, "previousRound"),
-  siReset: (combat) => reset(combat),
+  siReset: (combat) => resetEncounter(combat),
   /**
    * End the encounter as core's footer does: `Combat#endCombat` asks the GM to confirm (DialogV2),
    * then deletes it (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).

@@ -8,7 +8,8 @@ import type { TurnView } from "../../core/engine";
 import type { ModeOutput } from "../../modes/contract";
 import { loadBound, loadProblem, moduleOfCombat, modeOf, requesterFor } from "../authority/encounters";
 import { modeIds } from "../modes";
-import { Allowed, controlFactory, type ControlContext, type Localiser } from "./controls";
+import { Allowed, type ControlContext, type Localiser } from "../../core/ui";
+import { controlFactory } from "./controls";
 
 const T = `${I18N}.Tracker`;
 

@@ -20,9 +20,10 @@ export interface PatchResult {
 }
 
 /**
- * An entry of a mode's panel or list (a slot, a queued turn, an intent) that its template renders
- * with `data-si-key="<keepKey>"`: a key unique in the tracker, by which the patch finds the entry's
- * live element again when entries are added, removed or reordered (and keeps it).
+ * An entry of a mode's panel or list (a slot, a side, a queued turn, an intent) that its template
+ * renders with `data-si-key="<keepKey>"`: a key unique in the tracker, by which the patch finds the
+ * entry's live element again when entries are added, removed or reordered (and keeps it). The one
+ * identity attribute a mode gives its own elements; the patch knows no mode's attributes.
  */
 export interface KeyedEntry {
   readonly keepKey: string;
@@ -32,15 +33,7 @@ export interface KeyedEntry {
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** Attributes that identify an element across renders (a row, a button, a field). */
-const IDENTITY_ATTRIBUTES = [
-  "data-action",
-  "name",
-  "data-combatant-id",
-  "data-group-id",
-  "data-side-id",
-  "data-slot",
-  "data-si-key",
-] as const;
+const IDENTITY_ATTRIBUTES = ["data-action", "name", "data-combatant-id", "data-group-id", "data-si-key"] as const;
 
 /** True for a DOM element (parts are strings where there is no DOM, as in the simulated Node realms). */
 export function isElement(value: unknown): value is Element {
@@ -106,7 +99,7 @@ function allLike(root: Element, like: Element): Element[] {
 
 /**
  * Where a control the user was using lives, to find it again after a patch: the chain of its
- * ancestors that have an identity (a row, a slot, a side), outermost first, below `root`.
+ * ancestors that have an identity (a row, a keyed entry), outermost first, below `root`.
  */
 function anchorsOf(element: Element, root: Element): Element[] {
   const chain: Element[] = [];
@@ -117,7 +110,7 @@ function anchorsOf(element: Element, root: Element): Element[] {
 
 /**
  * The control in `root` that is `like`: looked for inside the same identified ancestors (the same
- * row, slot or side), never in another row that happens to hold a control of the same name. An
+ * row or keyed entry), never in another row that happens to hold a control of the same name. An
  * identity may be shown more than once (a side in the list and in the GM's edit form): each element
  * with an anchor's identity is tried in turn, and the first that holds the rest of the chain wins.
  */
@@ -286,7 +279,7 @@ function restoreEdit(state: UserState, target: Element): void {
 /**
  * Patch `live` so its markup equals `fresh`'s (attributes and children morphed as above). A
  * control the user had edited keeps its value (moved with its row, or handed to the same control
- * — same tag and identity, inside the same row, slot or side — when it had to be rebuilt); focus
+ * — same tag and identity, inside the same row or keyed entry — when it had to be rebuilt); focus
  * and the text selection come back to the focused control.
  */
 export function patchChildren(live: Element, fresh: Element): PatchResult {

@@ -7,7 +7,8 @@
 import { HOOKS, MODULE_ID, TEMPLATES } from "../../constants";
 import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
-import { chooseMode, createEncounter, setMode, SHARED_ACTIONS } from "./actions";
+import { changeMode } from "../authority/controller";
+import { chooseMode, createEncounter, SHARED_ACTIONS } from "./actions";
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
 import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
@@ -227,7 +228,7 @@ export function createTrackerClass(Base: TrackerClass) {
         if (combat === null) return;
         const choice = select as HTMLSelectElement;
         // Refused (with a message): show the encounter's mode again, not the choice that failed.
-        void setMode(combat, choice.value).then((result) => {
+        void changeMode(combat, choice.value).then((result) => {
           if (!result.ok) choice.value = Array.from(choice.options).find((o) => o.defaultSelected)?.value ?? "";
         });
       });

@@ -4,7 +4,8 @@
  * players see the Collapse points.
  */
 import { MODULE_ID } from "../../constants";
-import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
+import type { TextRule } from "../../core/settings";
+import { registerDefinitions, validFormula, type SettingDefinition } from "../../foundry/setting-defs";
 import { DEFAULT_COLLAPSE, DEFAULT_POOL_CAP, MAX_POINTS } from "./rules/types";
 import { PHASES_SETTINGS } from "./constants";
 import { parseSkillList, type SkillEntry } from "./rules/skills";
@@ -14,13 +15,31 @@ export const DEFAULT_SKILLS =
   "Athletics = @skills.athletics; Melee = @skills.melee; Ranged = @skills.ranged; Stealth = @skills.stealth; " +
   "Knowledge = @skills.knowledge; Presence = @skills.presence";
 
+/** A skill list ("Name = @path; …"): every entry is `Name = path` with a path that is a valid formula. */
+export const SKILLS_CHECK: TextRule = { error: "skills", accepts: (text) => checkSkillList(text) };
+
+function checkSkillList(text: string): boolean {
+  const entries = text
+    .split(/[;\n]/u)
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
+  if (entries.length === 0) return false;
+  return entries.every((entry) => {
+    const at = entry.search(/[=:]/u);
+    if (at <= 0) return false;
+    const raw = entry.slice(at + 1).trim();
+    if (raw === "" || /\s/u.test(raw)) return false;
+    return validFormula(raw.startsWith("@") ? raw : `@${raw}`);
+  });
+}
+
 /** The `phases` settings (registered at `init`, shown in the settings form). */
 export const PHASES_SETTING_DEFS: readonly SettingDefinition[] = [
   {
     key: PHASES_SETTINGS.phasesSkills,
     name: "PhasesSkills",
     type: "string",
-    check: "skills",
+    check: SKILLS_CHECK,
     preset: () => DEFAULT_SKILLS,
   },
   {

@@ -19,15 +19,9 @@
  */
 import { I18N, MODULE_ID } from "../../constants";
 import { normaliseDiceCode } from "../../core/dice-code";
-import type { RuleEvent } from "../../core/engine";
 import { sidesMode } from "./rules/mode";
 import type { SidesState } from "./rules/types";
-import {
-  isAuthority,
-  reconcileActorEncounters,
-  reconcileAfterUndo,
-  reconcileRoster,
-} from "../../foundry/authority/controller";
+import { isAuthority, reconcileActorEncounters, reconcileRoster } from "../../foundry/authority/controller";
 import { modeOf } from "../../foundry/authority/encounters";
 import { isGMUser } from "../../foundry/authority/guard";
 import { createSerialQueue } from "../../core/queue";
@@ -193,12 +187,6 @@ export function onSidesCombatUpdated(combat: Combat.Implementation): void {
   if (sidesCombat(combat)) armClock(combat);
 }
 
-/** Side effects of sides events on the authority: an undo restores the mirror of the documents. */
-export function sidesEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
-  reconcileAfterUndo(combat, events);
-  return Promise.resolve();
-}
-
 /** On the active GM, after an encounter became a `sides` encounter: default sides, then the mirror. */
 export async function prepareSides(combat: Combat.Implementation): Promise<void> {
   if (!isAuthority() || modeOf(combat) !== sidesMode.id) return;
@@ -220,10 +208,9 @@ function attachSidesHooks(): void {
   Hooks.on("updateActor", onSidesActorUpdated);
 }
 
-/** The `sides` mirror: sides and traits from the documents, an undo's re-sync, the countdown's stamp and end. */
+/** The `sides` mirror: sides and traits from the documents (re-synced after an undo by the controller), the countdown's stamp and end. */
 export const SIDES_MIRROR: ModeMirror<SidesState> = {
   sync: syncSides,
-  effects: (combat, events) => sidesEffects(combat, events),
   stepFlags: sidesStepFlags,
   end: sidesEnd,
   attachHooks: attachSidesHooks,

@@ -4,7 +4,9 @@
  * roll data and must give a dice code ("3D+2") or a whole number of dice ("3" = 3D).
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
-import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
+import { isDiceCode, normaliseDiceCode } from "../../core/dice-code";
+import type { TextRule } from "../../core/settings";
+import { registerDefinitions, rollsDice, validFormula, type SettingDefinition } from "../../foundry/setting-defs";
 import { SIDES_SETTINGS } from "./constants";
 import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/types";
 
@@ -86,7 +88,7 @@ function trait(
     key: SIDES_SETTINGS[key],
     name,
     type: "string",
-    check: "trait",
+    check: TRAIT_CHECK,
     optional,
     preset: (context) => sidesPresetFor(context.systemId)[field],
     ...(note === undefined
@@ -94,6 +96,15 @@ function trait(
       : { systemNote: (systemId: string) => (isOd6s(systemId) ? `${I18N}.SettingsForm.SystemNote.${note}` : null) }),
   };
 }
+
+/** A trait: a D6 dice code ("3D+2") or a roll formula giving a number (dice or pips). */
+export const TRAIT_CHECK: TextRule = {
+  error: "trait",
+  accepts: (text) => isDiceCode(text) || (validFormula(text) && !rollsDice(text)),
+};
+
+/** A penalty: a D6 dice code. */
+export const PENALTY_CHECK: TextRule = { error: "penalty", accepts: (text) => normaliseDiceCode(text) !== null };
 
 /** The `sides` settings (registered at `init`, shown in the settings form). */
 export const SIDES_SETTING_DEFS: readonly SettingDefinition[] = [
@@ -113,7 +124,7 @@ export const SIDES_SETTING_DEFS: readonly SettingDefinition[] = [
     key: SIDES_SETTINGS.sidesActionPenalty,
     name: "SidesActionPenalty",
     type: "string",
-    check: "penalty",
+    check: PENALTY_CHECK,
     preset: () => DEFAULT_SIDES_PENALTY,
   },
   {

@@ -1,4 +1,11 @@
-/** Type declarations for the `slots` mode's settings, read by the compiler only. */
+/** Type declarations for the `slots` mode's settings and flags, read by the compiler only. */
+declare module "../../foundry/config" {
+  interface CombatantFlags {
+    /** The skill of its initiative check. */
+    slotsSkill?: string;
+  }
+}
+
 declare module "fvtt-types/configuration" {
   interface SettingConfig {
     "structured-initiative.slotsCoolFormula": string;
