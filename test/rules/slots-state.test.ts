@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Requester } from "../../src/core/engine";
-import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import { type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
 
 const GM: Requester = { userId: "gm", isGM: true, owns: [] };

@@ -5,7 +5,8 @@
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
-import { slotsMode, type SlotsState } from "./rules/slots";
+import { slotsMode } from "./rules/mode";
+import { type SlotsState } from "./rules/types";
 import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
 import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
 import { requesterFor, stateOf } from "../../foundry/authority/encounters";

@@ -13,7 +13,9 @@ import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { claimSlot } from "./actions";
 import { SLOTS_KEYS, SLOTS_NOTICE } from "./constants";
-import { currentSlot, slotsMode, type SlotsAllowedAction, type SlotsState } from "./rules/slots";
+import { currentSlot } from "./rules/derived";
+import { slotsMode } from "./rules/mode";
+import { type SlotsAllowedAction, type SlotsState } from "./rules/types";
 import { slotsState } from "./glue";
 
 /**

@@ -7,7 +7,8 @@
 import { I18N } from "../../constants";
 import { SLOTS_TEMPLATES } from "./constants";
 import type { AllowedAction } from "../../core/engine";
-import { canAct, slotsView, type SlotsState } from "./rules/slots";
+import { canAct, slotsView } from "./rules/derived";
+import { type SlotsState } from "./rules/types";
 import { skillOf as slotSkillOf } from "./glue";
 import { formatCount, remembered, type ControlContext } from "../../foundry/tracker/controls";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
