@@ -21,7 +21,17 @@ const impure = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/**", "dist-playground/**", "release/**", "node_modules/**", "coverage/**", "test-artefacts/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "dist-playground/**",
+      "release/**",
+      "node_modules/**",
+      "coverage/**",
+      "test-artefacts/**",
+      ".vite/**",
+    ],
+  },
   js.configs.recommended,
   {
     files: ["**/*.ts"],

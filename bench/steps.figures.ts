@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks";
 import { it } from "vitest";
 import type { ModeBinding } from "../src/core/binding.js";
-import { parseStoredEncounter, touchedHistory, type StoredEncounter } from "../src/core/store.js";
+import { parseStoredEncounter, type StoredEncounter } from "../src/core/store.js";
 import { PURE_MODES, bindPure, type PureRules as Mode, type WithCombatants as Ids } from "../test/rules/pure-modes.js";
 import { GM_REQ, LIMIT, encounterOf, nextCommand } from "./steps-world.js";
 import type { AnyKit } from "../test/conformance/kit.js";
@@ -29,8 +29,7 @@ const STEPS_PER_ROUND = Number(process.env.BENCH_STEP_RUNS ?? 15);
 /**
  * The active GM of one encounter, as a Combat holds it: one flag object that each write's update
  * data is merged into in place (as the document does), and the GM's own binding (its memory of
- * what it wrote). Each step parses the flag, loads it and applies the next command. As the glue does
- * (`loadBound`), the parse is told which history keys the last update touched.
+ * what it wrote). Each step parses the flag, loads it and applies the next command.
  */
 interface Authority {
   readonly history: number;
@@ -38,7 +37,6 @@ interface Authority {
   readonly binding: ModeBinding<Ids>;
   state: unknown;
   readonly tried: Set<string>;
-  touched: string[] | null;
 }
 
 /** The command this GM gives next: a step when one is allowed, found on the rules alone (untimed). */
@@ -57,13 +55,12 @@ function commandFor(mode: Mode, kit: AnyKit, gm: Authority): unknown {
 function step(mode: Mode, kit: AnyKit, gm: Authority): { ms: number; bytes: number } {
   const command = commandFor(mode, kit, gm);
   const t0 = performance.now();
-  const parsed = parseStoredEncounter(gm.flag, gm.touched);
+  const parsed = parseStoredEncounter(gm.flag);
   const bound = parsed === null ? null : gm.binding.load(parsed, gm.flag);
   const applied = bound?.apply(command, GM_REQ, LIMIT, null);
   const ms = performance.now() - t0;
   if (applied?.ok !== true) throw new Error(`${mode.id}: the step was refused`);
   mergeObject(gm.flag, applied.update, { performDeletions: true });
-  gm.touched = touchedHistory(applied.update);
   gm.state = applied.state;
   return { ms, bytes: JSON.stringify(applied.update).length };
 }
@@ -81,7 +78,7 @@ function timeRules(mode: Mode, kit: AnyKit, storeds: readonly { history: number;
     const binding = bindPure(mode);
     const bound = binding.load(parseStoredEncounter(flag) ?? stored, flag);
     if (bound === null) throw new Error(`${mode.id}: load`);
-    return { history, flag, binding, state: bound.state, tried: new Set(), touched: null };
+    return { history, flag, binding, state: bound.state, tried: new Set() };
   });
   for (const gm of gms) for (let i = 0; i < 2; i += 1) step(mode, kit, gm);
   const rounds = gms.map(() => [] as number[]);

@@ -4,12 +4,9 @@
  * the step the bench times as that mode's "turn advance". Every step is the GM's commands through
  * the module's API (untimed); the bench times the tracker render that follows.
  */
-import {
-  availableAP,
-  declareOrder,
-  currentDeclarer as drDeclarer,
-} from "../src/modes/declare-resolve/rules/declare-resolve.js";
-import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/declare-resolve.js";
+import { availableAP, declareOrder } from "../src/modes/declare-resolve/rules/points.js";
+import { currentDeclarer as drDeclarer } from "../src/modes/declare-resolve/rules/derived.js";
+import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/types.js";
 import type { PhasesState } from "../src/modes/phases/rules/types.js";
 import { currentDeclarer, pendingSideTies, pendingTies, sidesToRoll } from "../src/modes/sides/rules/derived.js";
 import type { SidesState } from "../src/modes/sides/rules/types.js";

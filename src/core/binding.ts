@@ -18,17 +18,13 @@ import {
   type RosterEntry,
   type RuleEvent,
   type TurnView,
-  runAt,
-  runLength,
   turnKeyOf,
 } from "./engine";
 import { decodeArrays, deletedBy, jsonEqual, type Json } from "./patch";
 import {
   encodeEncounter,
-  historySize,
   initialStored,
   loadEncounter,
-  loadedRuns,
   STORED_VERSION,
   storedVersion,
   storedOf,
@@ -136,9 +132,9 @@ export function bindMode<S, C extends Command>(
     const hit = written.get(keyOf(stored));
     if (hit === undefined) return undefined;
     const { loaded, update } = hit;
-    const { seqs, entries } = loadedRuns(loaded);
+    const { seqs, entries } = loaded;
     if (stored.applied !== loaded.stored.applied) return undefined;
-    if (historySize(stored) !== runLength(seqs)) return undefined;
+    if (Object.keys(stored.history).length !== seqs.length) return undefined;
     const changed = update.history;
     if (typeof changed === "object" && changed !== null) {
       for (const key of Object.keys(changed)) {
@@ -147,9 +143,8 @@ export function bindMode<S, C extends Command>(
           if (Object.hasOwn(stored.history, deleted)) return undefined;
           continue;
         }
-        let at = runLength(seqs) - 1;
-        while (at >= 0 && runAt(seqs, at) !== key) at -= 1;
-        if (at < 0 || !jsonEqual(stored.history[key], runAt(entries, at))) return undefined;
+        const at = seqs.lastIndexOf(key);
+        if (at < 0 || !jsonEqual(stored.history[key], entries[at])) return undefined;
       }
     }
     return jsonEqual(loaded.stored.state, stored.state) ? loaded : undefined;
@@ -163,7 +158,7 @@ export function bindMode<S, C extends Command>(
     const loaded = loadEncounter(definition.id, stored, parseState, state);
     if (loaded === null || upgradedFrom === undefined) return loaded;
     const history = loaded.encounter.history.map((snap) => snapshotOf(definition, snap.kind, snap.state));
-    const entries = (loaded.entries ?? []).map((entry, i) => {
+    const entries = loaded.entries.map((entry, i) => {
       const snap = history[i];
       if (snap === undefined) return entry;
       return {

@@ -220,101 +220,6 @@ export interface Encounter<S> {
   readonly history: readonly Snapshot<S>[];
 }
 
-/**
- * A run `[start, end)` of a buffer that successive versions of a list share, so that pushing onto the
- * newest version, dropping from its front or cutting it short copies nothing. A buffer's items below
- * its length never change: only the run that ends where the buffer ends pushes onto it (in place),
- * and any other change copies its run into a new buffer.
- */
-export interface Run<T> {
-  readonly buffer: readonly T[];
-  readonly start: number;
-  readonly end: number;
-}
-
-/** The buffers runs may push onto (made here; an array a caller handed in is never written). */
-const ownBuffers = new WeakSet<readonly unknown[]>();
-
-/** A run over all of `items`, which the run then owns (the caller must not change them). */
-export function runOf<T>(items: T[]): Run<T> {
-  ownBuffers.add(items);
-  return { buffer: items, start: 0, end: items.length };
-}
-
-/** The length of a run. */
-export function runLength<T>(run: Run<T>): number {
-  return run.end - run.start;
-}
-
-/** The item at `index` of a run, or undefined past its ends. */
-export function runAt<T>(run: Run<T>, index: number): T | undefined {
-  return index >= 0 && index < run.end - run.start ? run.buffer[run.start + index] : undefined;
-}
-
-/** A run's items as a new array. */
-export function runItems<T>(run: Run<T>): T[] {
-  return run.buffer.slice(run.start, run.end);
-}
-
-/** The part `[from, to)` of a run (indices into it), sharing its buffer. */
-export function runSlice<T>(run: Run<T>, from: number, to: number = runLength(run)): Run<T> {
-  const start = run.start + Math.max(0, Math.min(from, runLength(run)));
-  return { buffer: run.buffer, start, end: Math.max(start, run.start + Math.min(to, runLength(run))) };
-}
-
-/**
- * A run with `drop` items dropped from its front and `items` pushed at its end: in place when the run
- * ends where its buffer does, else (or when most of the buffer lies dropped before it) copied into a
- * new buffer.
- */
-export function runPush<T>(run: Run<T>, items: readonly T[], drop = 0): Run<T> {
-  const start = Math.min(run.start + Math.max(0, drop), run.end);
-  const buffer = run.buffer;
-  if (items.length === 0) return { buffer, start, end: run.end };
-  const kept = run.end - start;
-  if (ownBuffers.has(buffer) && run.end === buffer.length && start - 64 <= kept) {
-    (buffer as T[]).push(...items);
-    return { buffer, start, end: buffer.length };
-  }
-  const copy = buffer.slice(start, run.end);
-  copy.push(...items);
-  return runOf(copy);
-}
-
-/** A run with the item at `index` replaced (copied into a new buffer: the old one never changes). */
-export function runSet<T>(run: Run<T>, index: number, item: T): Run<T> {
-  const copy = runItems(run);
-  copy[index] = item;
-  return runOf(copy);
-}
-
-/** The history of each encounter the engine or the store made, as a run of a shared buffer. */
-const historyRuns = new WeakMap<object, Run<Snapshot<unknown>>>();
-
-/**
- * An encounter whose history is a run of a shared buffer. Its `history` array is made when first
- * read; the engine and the store read the run ({@link historyRun}), so a step copies no snapshots.
- */
-export function encounterOver<S>(mode: ModeId, state: S, run: Run<Snapshot<S>>): Encounter<S> {
-  let items: readonly Snapshot<S>[] | undefined;
-  const encounter: Encounter<S> = {
-    mode,
-    state,
-    get history() {
-      items ??= runItems(run);
-      return items;
-    },
-  };
-  historyRuns.set(encounter, run);
-  return encounter;
-}
-
-/** An encounter's history as a run (over its own array, never written, when it was built elsewhere). */
-export function historyRun<S>(encounter: Encounter<S>): Run<Snapshot<S>> {
-  const run = historyRuns.get(encounter) as Run<Snapshot<S>> | undefined;
-  return run ?? { buffer: encounter.history, start: 0, end: encounter.history.length };
-}
-
 /** Commands the engine handles for every mode. */
 export type EngineCommand = { readonly type: "previousTurn" } | { readonly type: "previousRound" };
 
@@ -357,25 +262,25 @@ export function dispatch<S, C extends Command>(
   if (isEngineCommand(command)) return undo(mode, encounter, command, who);
   const outcome = mode.apply(encounter.state, command, who);
   if (!outcome.ok) return outcome;
-  let history = historyRun(encounter);
+  let history = encounter.history;
   const roster = mode.isRosterCommand(command);
   if (roster) {
-    const replayed = runItems(history).map((snap) => {
+    const replayed = history.map((snap) => {
       const again = mode.apply(snap.state, command, who);
       return again.ok ? snapshotOf(mode, snap.kind, again.state) : snap;
     });
     // Replaying can make a snapshot equal to the state after it (say, the removed combatant was
     // acting there and the turn passed on): drop it, or an undo would seem to do nothing.
-    history = runOf(replayed.filter((snap, i) => !jsonEqual(snap.state, replayed[i + 1]?.state ?? outcome.state)));
+    history = replayed.filter((snap, i) => !jsonEqual(snap.state, replayed[i + 1]?.state ?? outcome.state));
   }
   // A roster command is never pushed as a step: its prior state still holds the deleted (or lacks
   // the joined) combatant, so restoring it would undo the roster change.
   if (outcome.step !== undefined && historyLimit > 0 && !roster) {
-    // The oldest dropped once the bound is reached; the kept snapshots are not copied (see `Run`).
-    const drop = Math.max(0, runLength(history) + 1 - historyLimit);
-    history = runPush(history, [snapshotOf(mode, outcome.step, encounter.state)], drop);
+    // The oldest dropped once the bound is reached.
+    const drop = Math.max(0, history.length + 1 - historyLimit);
+    history = [...history.slice(drop), snapshotOf(mode, outcome.step, encounter.state)];
   }
-  const next = encounterOver(encounter.mode, outcome.state, history);
+  const next: Encounter<S> = { mode: encounter.mode, state: outcome.state, history };
   return outcome.step === undefined
     ? { ok: true, state: next, events: outcome.events }
     : { ok: true, state: next, events: outcome.events, step: outcome.step };
@@ -394,9 +299,8 @@ function undoTarget<S, C extends Command>(
   encounter: Encounter<S>,
   type: EngineCommand["type"],
 ): number {
-  const history = historyRun(encounter);
-  const length = runLength(history);
-  if (type === "previousTurn") return length - 1;
+  const { history } = encounter;
+  if (type === "previousTurn") return history.length - 1;
   // Back to the start of the previous round: the oldest snapshot taken in that round, or the first
   // the mode calls the round's start.
   const round = mode.view(encounter.state).round;
@@ -405,8 +309,8 @@ function undoTarget<S, C extends Command>(
   const startsRound = (snap: Snapshot<S>): boolean =>
     mode.roundStart !== undefined && (snap.roundStart ?? mode.roundStart(snap.state));
   let first = -1;
-  for (let i = 0; i < length; i += 1) {
-    const snap = runAt(history, i);
+  for (let i = 0; i < history.length; i += 1) {
+    const snap = history[i];
     if (snap === undefined || !inRound(snap)) continue;
     if (startsRound(snap)) return i;
     if (first < 0) first = i;
@@ -423,7 +327,7 @@ export function undoPreview<S, C extends Command>(
   encounter: Encounter<S>,
   type: EngineCommand["type"],
 ): TurnView | null {
-  const snapshot = runAt(historyRun(encounter), undoTarget(mode, encounter, type));
+  const snapshot = encounter.history[undoTarget(mode, encounter, type)];
   return snapshot === undefined ? null : mode.view(snapshot.state);
 }
 
@@ -434,10 +338,13 @@ function undo<S, C extends Command>(
   who: Requester,
 ): Outcome<Encounter<S>> {
   if (!who.isGM) return refuse("notGM");
-  const history = historyRun(encounter);
   const target = undoTarget(mode, encounter, command.type);
-  const snapshot = runAt(history, target);
+  const snapshot = encounter.history[target];
   if (target < 0 || snapshot === undefined) return refuse("noHistory");
-  const restored = encounterOver(encounter.mode, snapshot.state, runSlice(history, 0, target));
+  const restored: Encounter<S> = {
+    mode: encounter.mode,
+    state: snapshot.state,
+    history: encounter.history.slice(0, target),
+  };
   return { ok: true, state: restored, events: [{ type: "rewound", round: mode.view(snapshot.state).round }] };
 }

@@ -207,14 +207,6 @@ export function deletionKey(key: string): string {
   return `-=${key}`;
 }
 
-/**
- * The key an update-data key is about, whether it sets, deletes ({@link deletionKey}) or, with v13's
- * `==key`, replaces it.
- */
-export function keyOfUpdate(updateKey: string): string {
-  return deletedBy(updateKey) ?? (updateKey.startsWith("==") ? updateKey.slice(2) : updateKey);
-}
-
 /** The key an update-data key deletes ({@link deletionKey}), or null when it sets its key. */
 export function deletedBy(updateKey: string): string | null {
   return updateKey.startsWith("-=") ? updateKey.slice(2) : null;

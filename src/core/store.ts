@@ -10,21 +10,7 @@
  * with the history either. Older stored formats are upgraded on load (`parseStoredEncounter`).
  * Pure: no Foundry globals.
  */
-import {
-  encounterOver,
-  historyRun,
-  runAt,
-  runItems,
-  runLength,
-  runOf,
-  runPush,
-  runSlice,
-  type Encounter,
-  type ModeId,
-  type Run,
-  type Snapshot,
-  type StepKind,
-} from "./engine";
+import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
 import {
   applyPatch,
   copyJson,
@@ -33,7 +19,6 @@ import {
   diff,
   encodeArrays,
   isPatch,
-  keyOfUpdate,
   toUpdateData,
   type Json,
   type Patch,
@@ -104,15 +89,15 @@ export interface StoredRequest {
 /** The loaded form: the rules' encounter plus the storage bookkeeping the next write needs. */
 export interface LoadedEncounter<S> {
   readonly encounter: Encounter<S>;
-  /** The stored form (its `history` object is built from `seqs` and `entries` when first read). */
+  /** The stored form. */
   readonly stored: StoredEncounter;
   /** The history key of each snapshot, in the same order as `encounter.history`. */
   readonly seqs: readonly string[];
   /**
-   * The stored entry of each snapshot, in the same order (absent: read from `stored.history`). A
-   * step reads these, and the entries it changes, rather than the whole stored history.
+   * The stored entry of each snapshot, in the same order. A step reads these, and the entries it
+   * changes, rather than the whole stored history.
    */
-  readonly entries?: readonly StoredSnapshot[];
+  readonly entries: readonly StoredSnapshot[];
   /**
    * What the flag holds now when that is not `stored`: the older format `stored` was upgraded from.
    * The next write is computed against it, so that write replaces the old format (one write).
@@ -122,12 +107,6 @@ export interface LoadedEncounter<S> {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -142,104 +121,24 @@ function isEntry(entry: unknown): entry is StoredSnapshot {
 }
 
 /**
- * What the last parse of an encounter flag object found: the history object it read and that
- * object's keys, every entry under them checked. A document merges each update into its flag in
- * place, so the next parse of the same objects checks only the keys the updates since then touched
- * (see {@link touchedHistory}); anything else (another object, touched keys unknown) is read whole.
- */
-interface Checked {
-  readonly history: object;
-  readonly keys: Set<string>;
-}
-
-const checked = new WeakMap<object, Checked>();
-
-/**
- * Check every history entry, or (`touched`, with what the last parse of this flag object found)
- * only the entries under those keys; null when one is malformed.
- */
-function checkHistory(
-  flag: object,
-  history: Record<string, unknown>,
-  touched: Iterable<string> | null,
-): Checked | null {
-  const known = checked.get(flag);
-  if (touched !== null && known?.history === history) {
-    for (const key of touched) {
-      if (!Object.hasOwn(history, key)) known.keys.delete(key);
-      else if (isEntry(history[key])) known.keys.add(key);
-      else return null;
-    }
-    return known;
-  }
-  const keys = new Set<string>();
-  for (const key of Object.keys(history)) {
-    if (!isEntry(history[key])) return null;
-    keys.add(key);
-  }
-  return { history, keys };
-}
-
-/**
- * The history keys that an update of the encounter flag (its update data, or the change a document
- * reports for it) may have set or deleted: each key its `history` names, with deletion and replacement
- * prefixes removed (v13's `-=key` / `==key`; v14's operators are values under the plain key). Null
- * when it may have changed any of them: the flag or its history replaced or deleted, or data in a
- * form this does not read (a dotted key, something other than a plain object).
- */
-export function touchedHistory(change: unknown): string[] | null {
-  if (!isPlainRecord(change)) return null;
-  const touched: string[] = [];
-  for (const key of Object.keys(change)) {
-    if (key.includes(".")) return null;
-    const name = keyOfUpdate(key);
-    if (name !== "history") continue;
-    const history = change[key];
-    if (name !== key || !isPlainRecord(history)) return null;
-    for (const entry of Object.keys(history)) {
-      if (entry.includes(".")) return null;
-      touched.push(keyOfUpdate(entry));
-    }
-  }
-  return touched;
-}
-
-/**
- * How many history entries a stored encounter holds: known without counting when it is the flag
- * object a parse last read (and its history object is the one that parse read), else counted.
- */
-export function historySize(stored: StoredEncounter): number {
-  const known = checked.get(stored);
-  return known !== undefined && known.history === stored.history ? known.keys.size : Object.keys(stored.history).length;
-}
-
-/**
  * Narrow untrusted flag data to a stored encounter in today's format, or null when it is malformed.
  * An encounter stored in an older format is upgraded (see {@link upgradeStored}); check
  * {@link storedVersion} to know whether it was.
  *
  * Every history entry's shape is checked: one malformed entry makes the whole encounter unreadable.
- * `touched`: the history keys that updates may have changed since this flag object was last parsed
- * (from {@link touchedHistory}, every update since then included), so that only those entries are
- * checked again; absent or null, every entry is.
  */
-export function parseStoredEncounter(value: unknown, touched: Iterable<string> | null = null): StoredEncounter | null {
+export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   if (!isRecord(value)) return null;
   const { v, rev, seq, applied, state, history } = value;
   if ((v !== STORED_VERSION && v !== 1) || !Number.isInteger(rev) || !Number.isInteger(seq)) return null;
   if (applied !== null && typeof applied !== "string") return null;
   if (!isRecord(state) || !isRecord(history)) return null;
-  const found = checkHistory(value, history, v === 1 ? null : touched);
-  if (found === null) {
-    checked.delete(value);
-    return null;
-  }
+  if (!Object.values(history).every(isEntry)) return null;
   if (v === 1) {
     // The upgrade rebuilds every snapshot now: every patch must be one.
     if (!Object.values(history).every((entry) => isPatch((entry as { undo?: unknown }).undo))) return null;
     return upgradeStored(value as unknown as StoredV1);
   }
-  checked.set(value, found);
   return value as unknown as StoredEncounter;
 }
 
@@ -384,89 +283,18 @@ export class UnreadableSnapshot extends Error {}
 /** A stored encounter without its history: what a step reads and rewrites besides history entries. */
 export type StoredHead = Omit<StoredEncounter, "history">;
 
-/**
- * A stored encounter whose history object is built from its keys and entries when first read: a
- * step keeps the entries as a list and never builds the object (tests and the upgrade read it).
- */
+/** A stored encounter from its head and its history's keys and entries (in the same order). */
 export function storedOf(
   head: StoredHead,
   seqs: readonly string[],
   entries: readonly StoredSnapshot[],
 ): StoredEncounter {
-  return storedOver(
-    head,
-    { buffer: seqs, start: 0, end: seqs.length },
-    { buffer: entries, start: 0, end: entries.length },
-  );
-}
-
-function storedOver(head: StoredHead, seqs: Run<string>, entries: Run<StoredSnapshot>): StoredEncounter {
-  let history: { [seq: string]: StoredSnapshot } | undefined;
-  return {
-    ...head,
-    get history() {
-      if (history === undefined) {
-        const built: { [seq: string]: StoredSnapshot } = {};
-        for (let i = 0; i < runLength(seqs); i += 1) {
-          const key = runAt(seqs, i);
-          const entry = runAt(entries, i);
-          if (key !== undefined && entry !== undefined) built[key] = entry;
-        }
-        history = built;
-      }
-      return history;
-    },
-  };
-}
-
-/** The keys and entries of each loaded encounter the store made, as runs of shared buffers. */
-const loadedRunsOf = new WeakMap<object, { readonly seqs: Run<string>; readonly entries: Run<StoredSnapshot> }>();
-
-/**
- * A loaded encounter whose keys and entries are runs of shared buffers (their arrays are made when
- * first read), so that a step copies neither.
- */
-function loadedOver<S>(
-  encounter: Encounter<S>,
-  stored: StoredEncounter,
-  seqs: Run<string>,
-  entries: Run<StoredSnapshot>,
-): LoadedEncounter<S> {
-  let seqItems: readonly string[] | undefined;
-  let entryItems: readonly StoredSnapshot[] | undefined;
-  const loaded: LoadedEncounter<S> = {
-    encounter,
-    stored,
-    get seqs() {
-      seqItems ??= runItems(seqs);
-      return seqItems;
-    },
-    get entries() {
-      entryItems ??= runItems(entries);
-      return entryItems;
-    },
-  };
-  loadedRunsOf.set(loaded, { seqs, entries });
-  return loaded;
-}
-
-/**
- * The history key and stored entry of each snapshot of a loaded encounter, in order, as runs (over
- * its own arrays when it was built elsewhere; entries it lacks are read from `stored.history`).
- */
-export function loadedRuns<S>(loaded: LoadedEncounter<S>): {
-  readonly seqs: Run<string>;
-  readonly entries: Run<StoredSnapshot>;
-} {
-  const runs = loadedRunsOf.get(loaded);
-  if (runs !== undefined) return runs;
-  const { seqs } = loaded;
-  const { history } = loaded.stored;
-  const entries = loaded.entries ?? seqs.map((key) => history[key] ?? { kind: "turn", undo: [] });
-  return {
-    seqs: { buffer: seqs, start: 0, end: seqs.length },
-    entries: { buffer: entries, start: 0, end: entries.length },
-  };
+  const history: { [seq: string]: StoredSnapshot } = {};
+  seqs.forEach((key, i) => {
+    const entry = entries[i];
+    if (entry !== undefined) history[key] = entry;
+  });
+  return { ...head, history };
 }
 
 /**
@@ -511,8 +339,7 @@ export function loadEncounter<S>(
     if (Number(key) >= seq) seq = Math.floor(Number(key)) + 1;
     history.push(
       new LazySnapshot<S>(kind, r, s, () => {
-        // The next newer snapshot of this load: `history` becomes a buffer that later steps push
-        // onto (see `Run`), and what lies past this load's snapshots is not theirs.
+        // The next newer snapshot of this load.
         const next = i + 1 < count ? history[i + 1] : undefined;
         if (!isPatch(undo)) throw new UnreadableSnapshot(`${mode}: undo snapshot ${key} is malformed`);
         const json = applyPatch(next === undefined ? current : next.json, undo);
@@ -523,14 +350,7 @@ export function loadEncounter<S>(
     );
   }
   const head: StoredHead = { v: flag.v, rev: flag.rev, seq, applied: flag.applied, state: current };
-  const seqRun = runOf(seqs);
-  const entryRun = runOf(entries);
-  return loadedOver(
-    encounterOver(mode, state, runOf<Snapshot<S>>(history)),
-    storedOver(head, seqRun, entryRun),
-    seqRun,
-    entryRun,
-  );
+  return { encounter: { mode, state, history }, stored: storedOf(head, seqs, entries), seqs, entries };
 }
 
 /**
@@ -558,30 +378,24 @@ export function encodeEncounter<S>(
   appliedRequest: string | null,
 ): { stored: StoredEncounter; update: { [key: string]: unknown }; loaded: LoadedEncounter<S> } {
   const head = before.stored;
-  const { seqs: oldSeqs, entries: oldEntries } = loadedRuns(before);
-  const oldRun = historyRun(before.encounter);
-  const freshRun = historyRun(next);
-  const oldLength = runLength(oldRun);
-  const freshLength = runLength(freshRun);
-  const old = (b: number): Snapshot<S> | undefined => runAt(oldRun, b);
-  const fresh = (i: number): Snapshot<S> | undefined => runAt(freshRun, i);
+  const { seqs: oldSeqs, entries: oldEntries } = before;
+  const oldLength = before.encounter.history.length;
+  const freshLength = next.history.length;
+  const old = (b: number): Snapshot<S> | undefined => before.encounter.history[b];
+  const fresh = (i: number): Snapshot<S> | undefined => next.history[i];
   let seq = head.seq;
   rememberForm(before.encounter.state, head.state);
   // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
   const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, head.state);
   rememberForm(next.state, state);
 
-  // Where each new snapshot stood in `before` (-1: a new one). The kept ones are one run: where the
-  // two histories overlap when they are runs of one buffer (a step or an undo from `before`), else
-  // found by identity from where the oldest stands; any other kept one (a roster change replays the
-  // history, keeping some) is looked up in an index of the rest, built only then.
+  // Where each new snapshot stood in `before` (-1: a new one). The kept ones are one run, found by
+  // identity from where the oldest stands (a step drops the oldest and pushes one, an undo drops the
+  // newest); any other kept one (a roster change replays the history, keeping some) is looked up in
+  // an index of the rest, built only then.
   let start = -1;
   let run = 0;
-  const shared = freshRun.buffer === oldRun.buffer && freshRun.start >= oldRun.start && freshRun.start <= oldRun.end;
-  if (freshLength > 0 && shared) {
-    start = freshRun.start - oldRun.start;
-    run = Math.max(0, Math.min(oldRun.end, freshRun.end) - freshRun.start);
-  } else if (freshLength > 0) {
+  if (freshLength > 0) {
     const first = fresh(0);
     for (let b = 0; b < oldLength && start < 0; b += 1) if (old(b) === first) start = b;
     if (start >= 0) while (run < freshLength && fresh(run) === old(start + run)) run += 1;
@@ -591,14 +405,14 @@ export function encodeEncounter<S>(
   const tail: number[] = [];
   for (let i = run; i < freshLength; i += 1) {
     if (after < oldLength)
-      rest ??= new Map(runItems(runSlice(oldRun, after)).map((snap, k) => [snap, after + k] as const));
+      rest ??= new Map(before.encounter.history.slice(after).map((snap, k) => [snap, after + k] as const));
     tail.push(rest?.get(fresh(i) as Snapshot<S>) ?? -1);
   }
   const from = (i: number): number => (i < run ? start + i : (tail[i - run] ?? -1));
   // Keys oldest first: a kept snapshot keeps its key, a new one takes the next.
-  const tailSeqs = tail.map((b) => (b >= 0 ? (runAt(oldSeqs, b) ?? "") : String(seq++)));
-  const tailEntries = tail.map((b) => runAt(oldEntries, b) ?? { kind: "turn" as const, undo: [] });
-  const keyAt = (i: number): string => (i < run ? runAt(oldSeqs, start + i) : tailSeqs[i - run]) ?? "";
+  const tailSeqs = tail.map((b) => (b >= 0 ? (oldSeqs[b] ?? "") : String(seq++)));
+  const tailEntries = tail.map((b) => oldEntries[b] ?? { kind: "turn" as const, undo: [] });
+  const keyAt = (i: number): string => (i < run ? oldSeqs[start + i] : tailSeqs[i - run]) ?? "";
   const rewritten = new Map<number, StoredSnapshot>();
 
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
@@ -630,7 +444,7 @@ export function encodeEncounter<S>(
       ...(snap.roundStart === undefined ? {} : { s: snap.roundStart }),
     };
     const key = keyAt(i);
-    const had = b >= 0 ? runAt(oldEntries, b) : undefined;
+    const had = b >= 0 ? oldEntries[b] : undefined;
     // A new entry is written whole (a copy: the document may merge later updates into it); a kept
     // one by what changed in it.
     if (had === undefined) history[key] = copyJson(entry as unknown as Json);
@@ -645,19 +459,13 @@ export function encodeEncounter<S>(
   // Dropped entries: those of `before` before the run and after it, unless found again.
   const keptAfter = rest === undefined ? undefined : new Set(tail);
   const drop = (b: number): void => {
-    if (keptAfter?.has(b) !== true) history[deletionKey(runAt(oldSeqs, b) ?? "")] = null;
+    if (keptAfter?.has(b) !== true) history[deletionKey(oldSeqs[b] ?? "")] = null;
   };
   for (let b = 0; b < start; b += 1) drop(b);
   for (let b = after; b < oldLength; b += 1) drop(b);
-  // The kept keys and entries are a part of `before`'s (not copied); an entry rewritten in place
-  // (what follows it changed) copies them once.
-  const seqs = runPush(runSlice(oldSeqs, Math.max(start, 0), after), tailSeqs);
-  let entries = runPush(runSlice(oldEntries, Math.max(start, 0), after), tailEntries);
-  if (rewritten.size > 0) {
-    const items = runItems(entries);
-    for (const [i, entry] of rewritten) items[i] = entry;
-    entries = runOf(items);
-  }
+  const seqs = [...oldSeqs.slice(Math.max(start, 0), after), ...tailSeqs];
+  const entries = [...oldEntries.slice(Math.max(start, 0), after), ...tailEntries];
+  for (const [i, entry] of rewritten) entries[i] = entry;
 
   const nextHead: StoredHead = {
     v: STORED_VERSION,
@@ -666,8 +474,8 @@ export function encodeEncounter<S>(
     applied: appliedRequest ?? head.applied,
     state,
   };
-  const stored = storedOver(nextHead, seqs, entries);
-  const loaded = loadedOver(next, stored, seqs, entries);
+  const stored = storedOf(nextHead, seqs, entries);
+  const loaded: LoadedEncounter<S> = { encounter: next, stored, seqs, entries };
   if (before.upgradedFrom !== undefined) {
     // The first write of an upgraded encounter replaces the old format: every key that differs.
     return { stored, update: toUpdateData(before.upgradedFrom, stored as unknown as Json), loaded };

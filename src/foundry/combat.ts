@@ -134,7 +134,7 @@ export function createCombatClass(Base: typeof Combat) {
       const prior = { ...this.current };
       const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
       // The stored encounter may have changed: nothing may read the last load before this.
-      if (flags !== undefined) forgetLoaded(this, flags);
+      if (flags !== undefined) forgetLoaded(this);
       const seen = turnChangesSeen(this);
       super._onUpdate(changed, options, userId);
       if (flags === undefined || !isStructured(this)) return;

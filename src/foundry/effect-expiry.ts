@@ -18,7 +18,11 @@
  *   context combat's `combatant`, "turnEnd" those whose start combatant is its
  *   `previous.combatantId`: draw-steel-combat-tools passes a combat with each overridden
  *   (src/squad-turns.mjs), draw-steel PR #1880 ("The registry uses the assigned `combatant`"). Here
- *   the context combat is such a view of the encounter, naming the combatant whose turn it is.
+ *   the context combat is the encounter itself where it names that combatant (systems compare it with
+ *   an effect's start combat by identity, dnd5e 6.0), else a view of it that does
+ *   (`announceTurnEvent`); the context's `round` and `turn` are the turn's own (for an end, the place
+ *   it ran at before the step), which dnd5e compares with `start.round`/`start.turn` to skip the
+ *   turn an effect was applied in.
  * - The duration counts positions: the combat's round and turn index against the recorded
  *   `start.round` and `start.turn` (v13 documents the count as "{rounds}.{turns}",
  *   https://foundryvtt.com/api/interfaces/foundry.documents.types._ActiveEffectDuration.html; crucible
@@ -63,27 +67,45 @@ export async function announceCombatEvent(
   await registry()?.refresh(event, { combat, round, turn: combat.turn ?? 0, skipped: false } as { combat: object });
 }
 
+/** The context of a turn event, as core's (`Combat.TurnEventContext`): the turn's round and index. */
+export interface TurnContext {
+  readonly round: number;
+  readonly turn: number;
+  readonly skipped: boolean;
+}
+
 /**
- * Announce a combatant's turn start or end to the registry (v14; nothing on v13), with a view of the
- * encounter that names the combatant as core's comparison reads it, after moving the start records
- * timed from this combatant where the order has moved it. `round` is the round of the turn.
+ * Announce a combatant's turn start or end to the registry (v14; nothing on v13), after moving the
+ * start records timed from this combatant where the order has moved it. The context combat must name
+ * the combatant as core's comparison reads it (`combatant` for a start, `previous.combatantId` for an
+ * end). The encounter itself does in the usual case, the lifecycle running right after the step; it
+ * is passed as it is then, since systems compare it with an effect's start combat by identity (dnd5e
+ * 6.0's `isExpiryEvent`: `combat !== this.start.combat`). Where a later step has already moved it on
+ * (the lifecycle runs behind the command queue), a view of it that names the combatant is passed
+ * instead, as draw-steel-combat-tools does (src/squad-turns.mjs).
  */
 export async function announceTurnEvent(
   combat: Combat.Implementation,
   event: "turnStart" | "turnEnd",
   combatant: Combatant.Implementation,
-  round: number,
+  context: TurnContext,
 ): Promise<void> {
   const found = registry();
   if (found === null) return;
-  await anchorStarts(combat, combatant, event, round);
+  await anchorStarts(combat, combatant, event, context.round);
+  const names =
+    event === "turnStart" ? combat.combatant?.id === combatant.id : combat.previous?.combatantId === combatant.id;
   const named: PropertyDescriptorMap =
     event === "turnStart"
       ? { combatant: { get: () => combatant, configurable: true } }
-      : { previous: { value: { ...combat.previous, combatantId: combatant.id, round }, configurable: true } };
-  const view = Object.create(combat, named) as object;
-  const turn = combat.turns.findIndex((c) => c.id === combatant.id);
-  await found.refresh(event, { combat: view, round, turn, skipped: false } as { combat: object });
+      : {
+          previous: {
+            value: { ...combat.previous, combatantId: combatant.id, round: context.round },
+            configurable: true,
+          },
+        };
+  const view = names ? combat : (Object.create(combat, named) as object);
+  await found.refresh(event, { combat: view, ...context });
 }
 
 /** An effect's v14 start record and duration, as stored. */

@@ -26,6 +26,8 @@ export interface LifecycleStep {
   readonly rewound: boolean;
   /** The step started the encounter (the system's own start effects run around it: `system-start.ts`). */
   readonly started?: boolean;
+  /** `combat.turn` before the step: the index the turn that ends ran at. */
+  readonly turnIndexBefore?: number | null;
 }
 
 /**
@@ -85,9 +87,11 @@ async function runLifecycle(combat: LifecycleCombat, step: LifecycleStep): Promi
   const ended =
     turnChanged && step.turnBefore !== null ? combat.combatants.get(turnKeyCombatant(step.turnBefore)) : undefined;
   if (ended !== undefined) {
-    const context = { round: step.roundBefore, turn: indexOf(combat, ended.id ?? ""), skipped: false };
+    // The turn that ends, at the place it ran at (as core's previous turn): the step may have moved it.
+    const turn = step.turnIndexBefore ?? indexOf(combat, ended.id ?? "");
+    const context = { round: step.roundBefore, turn, skipped: false };
     await combat._onEndTurn(ended, context);
-    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnEnd", ended, step.roundBefore);
+    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnEnd", ended, context);
     await regionEvent(combat, ended, "tokenTurnEnd", context);
   }
   if (roundChanged) {
@@ -106,7 +110,7 @@ async function runLifecycle(combat: LifecycleCombat, step: LifecycleStep): Promi
   if (started !== undefined) {
     const context = { round: step.roundAfter, turn: indexOf(combat, started.id ?? ""), skipped: false };
     await combat._onStartTurn(started, context);
-    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnStart", started, step.roundAfter);
+    await announceTurnEvent(combat as unknown as Combat.Implementation, "turnStart", started, context);
     await regionEvent(combat, started, "tokenTurnStart", context);
   }
   // Core's `startCombat`, which a structured encounter starts without, announces the start.

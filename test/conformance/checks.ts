@@ -144,6 +144,7 @@ function walk(
     encounter,
     stored: initialStored(encounter.state as Json),
     seqs: [],
+    entries: [],
   };
   const reached = (next: Encounter<unknown>): void => {
     loaded = encodeEncounter(loaded, next, null).loaded;

@@ -215,22 +215,52 @@ export async function shown(frame: Frame): Promise<Shown> {
   });
 }
 
-/** Wait until all three views show the same thing (and it satisfies `check`); return it. */
-export async function agreedIn(frames: Record<View, Frame>, check: (s: Shown) => boolean = () => true): Promise<Shown> {
-  let last: Shown[] = [];
+/** How {@link agreedOn} waits. */
+export interface AgreeOptions<T> {
+  /** What the agreed reading must also satisfy (default anything). */
+  check?: (s: T) => boolean;
+  /** The part of a reading the views must share (default all of it). */
+  key?: (s: T) => unknown;
+  /** How long to wait, in milliseconds (default 5000). */
+  timeout?: number;
+  /** More to say when the views never agree (the session's errors, the toasts…). */
+  detail?: () => string | Promise<string>;
+}
+
+/**
+ * The "views agree" poll every browser test shares: wait until `read` gives the same (`key`) in all
+ * three views and the first satisfies `check`; return that reading. Fails with every view's last
+ * reading when they never agree.
+ */
+export async function agreedOn<T>(
+  frames: Record<View, Frame>,
+  read: (frame: Frame) => Promise<T>,
+  { check = () => true, key = (s) => s, timeout = 5000, detail }: AgreeOptions<T> = {},
+): Promise<T> {
+  let last: T[] = [];
+  const same = (a: T, b: T): boolean => JSON.stringify(key(a)) === JSON.stringify(key(b));
   await expect
     .poll(
       async () => {
-        last = await Promise.all(VIEWS.map((view) => shown(frames[view])));
+        last = await Promise.all(VIEWS.map((view) => read(frames[view])));
         const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
+        return first !== undefined && rest.every((s) => same(s, first)) && check(first);
       },
-      { timeout: 5000, interval: 50 },
+      { timeout, interval: 50, message: "views agree" },
     )
-    .toBe(true);
+    .toBe(true)
+    .catch(async (error: unknown) => {
+      const more = detail === undefined ? "" : ` ${await detail()}`;
+      throw new Error(`the views did not agree: ${JSON.stringify(last)}${more}`, { cause: error });
+    });
   const first = last[0];
   if (first === undefined) throw new Error("no views");
   return first;
+}
+
+/** Wait until all three views show the same thing (and it satisfies `check`); return it. */
+export function agreedIn(frames: Record<View, Frame>, check: (s: Shown) => boolean = () => true): Promise<Shown> {
+  return agreedOn(frames, shown, { check });
 }
 
 /** Elements of the tracker wider than the sidebar allows (horizontal overflow). */

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { agreedOn, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -45,26 +45,8 @@ function drShown(frame: Frame): Promise<DrShown> {
 }
 
 /** Wait until all three views show the same (and it satisfies `check`); return it. */
-async function agreed(check: (s: DrShown) => boolean = () => true): Promise<DrShown> {
-  let last: DrShown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => drShown(frames[view])));
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
-      },
-      { timeout: 10_000, interval: 50, message: "views agree" },
-    )
-    .toBe(true)
-    .catch((error: unknown) => {
-      throw new Error(`the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")}`, {
-        cause: error,
-      });
-    });
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+function agreed(check: (s: DrShown) => boolean = () => true): Promise<DrShown> {
+  return agreedOn(frames, drShown, { check, timeout: 10_000, detail: () => session.errors.join(" ; ") });
 }
 
 async function toasts(view: View): Promise<string> {

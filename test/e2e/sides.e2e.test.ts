@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { agreedOn, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -44,28 +44,14 @@ function sidesShown(frame: Frame): Promise<SidesShown> {
 }
 
 /** Wait until all three views show the same panel (and it satisfies `check`); return it. */
-async function agreed(check: (s: SidesShown) => boolean = () => true): Promise<SidesShown> {
-  let last: SidesShown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => sidesShown(frames[view])));
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
-      },
-      { timeout: 5000, interval: 50, message: "views agree" },
-    )
-    .toBe(true)
-    .catch(async (error: unknown) => {
+function agreed(check: (s: SidesShown) => boolean = () => true): Promise<SidesShown> {
+  return agreedOn(frames, sidesShown, {
+    check,
+    detail: async () => {
       const toasts = await Promise.all(VIEWS.map((view) => frames[view].locator(".pg-toast").allTextContents()));
-      throw new Error(
-        `the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")} toasts: ${JSON.stringify(toasts)}`,
-        { cause: error },
-      );
-    });
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+      return `${session.errors.join(" ; ")} toasts: ${JSON.stringify(toasts)}`;
+    },
+  });
 }
 
 /** Who declares (by name) → the view that declares for it, and its actions. */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { agreedOn, USERS, useSession, overflowing, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -48,26 +48,8 @@ function slotsShown(frame: Frame): Promise<SlotsShown> {
 }
 
 /** Wait until all three views show the same slot list (and it satisfies `check`); return it. */
-async function agreed(check: (s: SlotsShown) => boolean = () => true): Promise<SlotsShown> {
-  let last: SlotsShown[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(VIEWS.map((view) => slotsShown(frames[view])));
-        const [first, ...rest] = last;
-        return first !== undefined && rest.every((s) => JSON.stringify(s) === JSON.stringify(first)) && check(first);
-      },
-      { timeout: 10_000, interval: 50, message: "views agree" },
-    )
-    .toBe(true)
-    .catch((error: unknown) => {
-      throw new Error(`the views did not agree: ${JSON.stringify(last)} ${session.errors.join(" ; ")}`, {
-        cause: error,
-      });
-    });
-  const first = last[0];
-  if (first === undefined) throw new Error("no views");
-  return first;
+function agreed(check: (s: SlotsShown) => boolean = () => true): Promise<SlotsShown> {
+  return agreedOn(frames, slotsShown, { check, timeout: 10_000, detail: () => session.errors.join(" ; ") });
 }
 
 /** The warnings and errors a view shows (turn notices are info toasts: `keys`/`notices` tests cover them). */

@@ -18,7 +18,7 @@ import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import "../../playground/host.js";
 import { buildPlayground } from "../../scripts/build-playground.mjs";
-import { ARTEFACTS, loadViews, ROOT, shown, useSession, VIEWS, type Served, type View } from "./browser.js";
+import { agreedOn, ARTEFACTS, loadViews, ROOT, shown, useSession, type Served, type View } from "./browser.js";
 
 /** Where the site is served from on the static server, as a host's project folder would be. */
 const BASE = "/structured-initiative/";
@@ -68,25 +68,12 @@ const session = useSession(serveStatic);
  * the others' secrets may differ: phases hides the foes' intents from players); the GM's round text.
  */
 async function agreed(frames: Record<View, Frame>, check: (round: string) => boolean = () => true): Promise<string> {
-  let last: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = await Promise.all(
-          VIEWS.map(async (view) => {
-            const s = await shown(frames[view]);
-            return JSON.stringify([s.round, s.order, s.current]);
-          }),
-        );
-        return last.every((s) => s === last[0]) && check(String((JSON.parse(last[0] ?? "[]") as unknown[])[0]));
-      },
-      { timeout: 5000, interval: 50 },
-    )
-    .toBe(true)
-    .catch((error: unknown) => {
-      throw new Error(`the views did not agree: ${last.join(" / ")}`, { cause: error });
-    });
-  return String((JSON.parse(last[0] ?? "[]") as unknown[])[0]);
+  const glance = async (frame: Frame): Promise<[string, string[], string]> => {
+    const s = await shown(frame);
+    return [s.round, s.order, s.current];
+  };
+  const [round] = await agreedOn(frames, glance, { check: ([r]) => check(r) });
+  return round;
 }
 
 /** The step a view takes, as its user, in the round being played (run in that view's frame). */

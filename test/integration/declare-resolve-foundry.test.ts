@@ -21,13 +21,13 @@ import {
   refusalText,
   serverCombatJson,
   turnsOn,
+  chat,
+  rollsOf,
+  setWorld,
 } from "./world.js";
 import { commandAs, declareAs, drEncounter, drOn, drWorld, rollIPs, systemOf } from "./declare-resolve-world.js";
-import {
-  carriedInOf,
-  resolvedOf,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { carriedInOf, resolvedOf } from "../../src/modes/declare-resolve/rules/points";
+import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
 
 const at = (state: DeclareResolveState, i: number) => {
   const c = state.combatants[i];
@@ -39,21 +39,6 @@ const resolvedAt = (state: DeclareResolveState, i: number) => resolvedOf(state, 
 
 function contentOf(message: JsonObject | undefined): string {
   return typeof message?.content === "string" ? message.content : "";
-}
-function chat(sim: Sim): JsonObject[] {
-  return sim.server.world.messages;
-}
-interface StoredRoll {
-  formula: string;
-  total: number;
-}
-function rollsOf(message: JsonObject): StoredRoll[] {
-  const list = Array.isArray(message.rolls) ? message.rolls : [];
-  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
-}
-async function setWorld(sim: Sim, key: string, value: unknown): Promise<void> {
-  await sim.gm.game.settings.set("structured-initiative", key, value);
-  await sim.settle();
 }
 async function start(sim: Sim): Promise<void> {
   await combatOn(sim.gm).startCombat();

@@ -6,7 +6,7 @@
 import { createSim, type CreateSimOptions, type Sim, type SimClient, type SimCombat } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/declare-resolve.js";
+import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/types.js";
 import { ACTOR, ACTORS, SCENES, SETTINGS, apiOn, combatOn, encounter, idOf, type ActorKey } from "./world.js";
 
 /** Speed bonus, Wisdom bonus and hits of each actor (the IP modifier is the two bonuses). */

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { setChatMode, modeOptions, type Sim } from "../sim/index.js";
-import type { JsonObject } from "../sim/utils.js";
 import {
   ACTOR,
   ALICE,
@@ -28,25 +27,12 @@ import {
   tokenOf,
   turnsOn,
   world,
+  chat,
+  rollsOf,
+  setWorld,
 } from "./world.js";
 
 const FLAT_FOOTED = "structured-initiative-flat-footed";
-
-interface StoredRoll {
-  formula: string;
-  total: number;
-}
-function rollsOf(message: JsonObject): StoredRoll[] {
-  const list = Array.isArray(message.rolls) ? message.rolls : [];
-  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
-}
-function chat(sim: Sim): JsonObject[] {
-  return sim.server.world.messages;
-}
-async function setWorld(sim: Sim, key: string, value: unknown): Promise<void> {
-  await sim.gm.game.settings.set("structured-initiative", key, value);
-  await sim.settle();
-}
 
 describe("initiative checks are Foundry rolls from the configured formulas", () => {
   it("rolls die + modifier (1d20 + @attributes.init.mod) and records total and modifier", async () => {

@@ -77,6 +77,32 @@ describe("a module that re-sorts on combatant updates sees every order change at
     expectNoErrors(sim);
   });
 
+  it("declare-resolve: a tie the modifier breaks shows both IPs as rolled, the faster first, before and after the start", async () => {
+    const sim = await drWorld();
+    const views = watchLikeCarousel(sim);
+    await drEncounter(sim, ["aria", "brom", "officer"]);
+    // The Officer 17 + 4 = 21; Brom 10 + 3 = 13, then Aria 9 + 4 = 13: Aria's higher modifier makes
+    // her the faster of the tie (docs/modes/declare-resolve.md, "Ties"), though she rolled last.
+    await rollIPs(sim, { officer: [9, 8] });
+    await rollIPs(sim, { brom: [5, 5] });
+    await rollIPs(sim, { aria: [5, 4] });
+    const shown = (label: string): void => {
+      for (const client of sim.clients) {
+        const turns = combatOn(client).turns.map((c) => [c.name, c.initiative]);
+        expect(turns, `${label}: combat.turns on ${client.userId}`).toEqual([
+          ["Officer", 21],
+          ["Aria", 13],
+          ["Brom", 13],
+        ]);
+      }
+      expectCarouselsCurrent(views, label);
+    };
+    shown("rolled");
+    await start(sim);
+    shown("started");
+    expectNoErrors(sim);
+  });
+
   it("sides: right after the encounter is created, everyone shows a place", async () => {
     const sim = await sidesWorld();
     const views = watchLikeCarousel(sim);

@@ -73,9 +73,19 @@ const initiatives = (sim: Sim): string =>
  */
 const writesFor = (sim: Sim, moved: boolean): number => (sim.generation < 14 && moved ? 2 : 1);
 
-describe.each(Object.keys(ROUNDS))("interop in %s", (id) => {
-  const { kit, steps } = ROUNDS[id] ?? { kit: individualKit, steps: [] };
-  const module = moduleOf(id);
+it("the table above names every registered mode and no other", () => {
+  expect(Object.keys(ROUNDS).sort()).toEqual(MODES.map((m) => m.id).sort());
+});
+
+describe.each(MODES.map((m): [string, AnyModeModule] => [m.id, m]))("interop in %s", (id, module) => {
+  const round = ROUNDS[id];
+  if (round === undefined) {
+    it("has its kit and round steps in this file's table", () => {
+      expect.fail(`the registered mode ${id} has no entry in ROUNDS (test/integration/interop.test.ts)`);
+    });
+    return;
+  }
+  const { kit, steps } = round;
 
   it("plays a round: after every step core's sort of the live combatants is the module's order and a carousel shows it, one write a step (two on v13 when initiatives move)", async () => {
     const sim = await kit.sim.world(7);

@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { setChatMode, chatMode, type Sim } from "../sim/index.js";
-import type { JsonObject } from "../sim/utils.js";
 import {
   ALICE,
   BOB,
@@ -19,6 +18,8 @@ import {
   refusalText,
   serverCombatJson,
   turnsOn,
+  chat,
+  rollsOf,
 } from "./world.js";
 import {
   declare,
@@ -29,16 +30,6 @@ import {
   rollSkill,
   send,
 } from "./phases-world.js";
-
-interface StoredRoll {
-  formula: string;
-  terms: { results?: { result: number }[] }[];
-}
-function rollsOf(message: JsonObject): StoredRoll[] {
-  const list = Array.isArray(message.rolls) ? message.rolls : [];
-  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
-}
-const chat = (sim: Sim): JsonObject[] => sim.server.world.messages;
 
 /** Aria and Brom against the Officer and Trooper 1; started (no surprise), intents declared. */
 async function battle(options: { surprise?: boolean; declared?: boolean } = {}): Promise<Sim> {

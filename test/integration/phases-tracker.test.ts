@@ -16,6 +16,7 @@ import type { PhasesRowContext } from "../../src/modes/phases/rows.js";
 
 interface Control {
   action: string;
+  label: string;
   combatantId: string;
   ariaLabel: string;
 }
@@ -24,6 +25,7 @@ interface Ctx {
   setupControls: Control[];
   panel: PhasesPanelContext | null;
   stepLabel: string;
+  turnControls: Control[];
 }
 interface TrackerApp {
   _prepareContext(options: object): Promise<{ structuredInitiative?: Ctx | null }>;
@@ -83,6 +85,43 @@ describe("the phases tracker", () => {
     ]);
     // The surprised round 1 shows its heroes' phase as skipped.
     expect((await panelOf(sim.gm)).banner[1]?.css).toContain("si-phases-step--skipped");
+  });
+
+  it("a surprised round 1 names the phase that really comes (Foes resolve) and offers no hand-off for the skipped heroes' phase (issue 27)", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: true });
+    const surprised = await panelOf(sim.gm);
+    expect(surprised.status).toBe(
+      "Declare each foe's intent in its row; a foe without one does nothing this round. Then: Foes resolve.",
+    );
+    expect(surprised.gmControls.map((c) => [c.action, c.label])).toEqual([
+      ["siPhasesNextPhase", "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.foesResolve"],
+    ]);
+    // Round 2 has its heroes' phase: hand-off is offered again and the button names it.
+    await send(sim, sim.gm, { type: "nextRound" });
+    const regular = await panelOf(sim.gm);
+    expect(regular.status).toBe(
+      "Declare each foe's intent in its row; a foe without one does nothing this round. Then: Heroes act.",
+    );
+    expect(regular.gmControls.map((c) => [c.action, c.label])).toEqual([
+      ["siPhasesHandOff", "STRUCTURED_INITIATIVE.Tracker.Phases.HandOff"],
+      ["siPhasesNextPhase", "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.heroes"],
+    ]);
+  });
+
+  it("the acting player has one End turn (the footer's), not a second one in the turn panel (issue 27)", async () => {
+    const sim = await battle();
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    await send(sim, sim.gm, { type: "nextPhase" });
+    const alice = sim.client(ALICE);
+    await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
+    const ctx = await contextOf(alice);
+    const ends = [
+      ...ctx.turnControls.filter((c) => c.action === "siNextTurn"),
+      ...(ctx.panel?.luck?.end === null || ctx.panel?.luck?.end === undefined ? [] : [ctx.panel.luck.end]),
+    ];
+    expect(ends.map((c) => c.label)).toEqual(["STRUCTURED_INITIATIVE.Tracker.EndTurn"]);
+    expect(ctx.panel?.luck?.canAct).toBe(true);
   });
 
   it("phase 2: intents for everyone; Take turn only on one's own hero while nobody acts", async () => {

@@ -13,7 +13,7 @@ import type { RollClass } from "../sim/roll.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
 import type { SidesState } from "../../src/modes/sides/rules/types.js";
 import type { SlotsState } from "../../src/modes/slots/rules/types.js";
-import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/declare-resolve.js";
+import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/types.js";
 import {
   ACTOR,
   ALICE,

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { setChatMode, modeOptions, type Sim } from "../sim/index.js";
-import type { JsonObject } from "../sim/utils.js";
 import {
   ACTOR,
   ALICE,
@@ -23,24 +22,12 @@ import {
   tokenOf,
   turnsOn,
   world,
+  chat,
+  rollsOf,
+  setWorld,
 } from "./world.js";
 import { expectSlotsInvariants, rollChecks, slotsEncounter, slotsOn, slotsTable } from "./slots-world.js";
 
-interface StoredRoll {
-  formula: string;
-  total: number;
-}
-function rollsOf(message: JsonObject): StoredRoll[] {
-  const list = Array.isArray(message.rolls) ? message.rolls : [];
-  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
-}
-function chat(sim: Sim): JsonObject[] {
-  return sim.server.world.messages;
-}
-async function setWorld(sim: Sim, key: string, value: unknown): Promise<void> {
-  await sim.gm.game.settings.set("structured-initiative", key, value);
-  await sim.settle();
-}
 async function gmCommand(sim: Sim, command: Record<string, unknown>): Promise<{ ok: boolean; code?: string }> {
   const result = await apiOn(sim.gm).command(combatOn(sim.gm), command);
   await sim.settle();

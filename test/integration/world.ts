@@ -100,19 +100,22 @@ export function combatOn(client: SimClient): SimCombat {
 }
 
 /**
- * The order core gives a client's combatants from their live initiative alone, as Carousel Combat
- * Tracker and turn-marker modules see it: initiative descending (none last), then name, then id
- * (Combat#_sortCombatants, https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants;
- * the sim's base class, test/sim/runtime.ts, sorts the same way).
+ * The order core gives a client's combatants from their live initiative, as Carousel Combat Tracker
+ * and turn-marker modules see it: initiative descending (none last); combatants with equal
+ * initiative (a tie, which the initiative mirror shows as the mode's own number on each, or none) in
+ * the order the Combat's own `_sortCombatants` gives them, which core's `setupTurns` and a carousel
+ * sort with (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#_sortCombatants: core's
+ * own sorts a tie by name, then id; the module's keeps the mode's order, `src/foundry/combat.ts`).
  */
 export function coreOrderOn(client: SimClient): string[] {
+  const combat = combatOn(client);
   const initiative = (c: { initiative: number | null }): number =>
     typeof c.initiative === "number" ? c.initiative : -Infinity;
-  return [...combatOn(client).combatants.contents]
-    .sort(
-      (a, b) =>
-        initiative(b) - initiative(a) || a.name.localeCompare(b.name) || String(a.id).localeCompare(String(b.id)),
-    )
+  const method: unknown = Reflect.get(combat, "_sortCombatants");
+  const combatSort = (a: unknown, b: unknown): number =>
+    Number(Reflect.apply(method as () => number, undefined, [a, b]));
+  return [...combat.combatants.contents]
+    .sort((a, b) => initiative(b) - initiative(a) || combatSort(a, b))
     .map((c) => c.id ?? "?");
 }
 
@@ -241,4 +244,28 @@ export function stateOn(client: SimClient): IndividualState {
 /** Stored initiative results by combatant name. */
 export function initiativesOn(client: SimClient): Record<string, number | null> {
   return Object.fromEntries(stateOn(client).combatants.map((c) => [c.name, c.initiative]));
+}
+
+/** A roll as a chat message stores it (Foundry keeps each roll as JSON text in `message.rolls`). */
+export interface StoredRoll {
+  formula: string;
+  total: number;
+  terms: { results?: { result: number }[] }[];
+}
+
+/** The rolls a chat message holds, parsed. */
+export function rollsOf(message: JsonObject): StoredRoll[] {
+  const list = Array.isArray(message.rolls) ? message.rolls : [];
+  return list.map((r) => (typeof r === "string" ? JSON.parse(r) : r) as StoredRoll);
+}
+
+/** Every chat message the server holds, oldest first. */
+export function chat(sim: Sim): JsonObject[] {
+  return sim.server.world.messages;
+}
+
+/** The GM sets a world setting of the module; every client has it after. */
+export async function setWorld(sim: Sim, key: string, value: unknown): Promise<void> {
+  await sim.gm.game.settings.set("structured-initiative", key, value);
+  await sim.settle();
 }

@@ -10,12 +10,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allowedByTrial } from "../../src/core/common";
 import type { AllowedAction, Requester } from "../../src/core/engine";
-import {
-  declareResolveMode,
-  pendingTies,
-  type DeclareResolveCommand,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
+import { pendingTies } from "../../src/modes/declare-resolve/rules/points";
+import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
 import { drActions, drCommands, type DrAction } from "./declare-resolve-commands";
 import { GM, STRANGER } from "./property-harness";
 

@@ -9,16 +9,13 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { AllowedAction, Requester } from "../../src/core/engine";
-import {
-  availableAP,
-  declarationOf,
-  currentDeclarer,
-  currentResolver,
-  pendingTies,
-  type ActionInput,
-  type DeclareResolveCommand,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { availableAP, declarationOf, pendingTies } from "../../src/modes/declare-resolve/rules/points";
+import { currentDeclarer, currentResolver } from "../../src/modes/declare-resolve/rules/derived";
+import type {
+  ActionInput,
+  DeclareResolveCommand,
+  DeclareResolveState,
+} from "../../src/modes/declare-resolve/rules/types";
 import { GM, T as t, pickId, variant } from "./property-harness";
 
 /** An abstract action; `B` is who sends it. */

@@ -20,14 +20,14 @@ import { describe, expect, it } from "vitest";
 import { REFUSAL_CODES, dispatch, type Encounter, type Requester } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
-  declareResolveMode,
   type DeclareResolveCommand,
   type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+} from "../../src/modes/declare-resolve/rules/types";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { drActions, drCommandFor, drCommands, expectDeclarationsFit, type DrAction } from "./declare-resolve-commands";
+import { GM, deepFreeze } from "./harness";
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 /** Every refusal code the rules may return: the shared ones and the mode's own. */
 const KNOWN_CODES: readonly string[] = [...REFUSAL_CODES, ...DECLARE_RESOLVE_REFUSALS];
 
@@ -48,14 +48,6 @@ const action: fc.Arbitrary<Action> = drActions(fc.constantFrom<By>("gm", "gm", "
 /** Turn an abstract action into commands and their senders, against the current state. */
 function resolve(state: DeclareResolveState, a: Action, fresh: () => string): [DeclareResolveCommand, Requester][] {
   return drCommands(state, a, fresh, (by) => requester(state, by));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 function checkState(state: DeclareResolveState): void {

@@ -4,93 +4,56 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  REFUSAL_CODES,
-  dispatch,
-  type Encounter,
-  type EngineCommand,
-  type Outcome,
-  type Requester,
-  type RosterEntry,
-  type RuleEvent,
-} from "../../src/core/engine";
+import { REFUSAL_CODES, dispatch, type Encounter, type EngineCommand } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
-  apView,
-  carriedInOf,
-  declarationOf,
-  resolvedOf,
-  combatantRows,
-  createDeclareResolve,
-  currentDeclarer,
-  currentIP,
-  currentResolver,
-  currentStep,
-  declarationLegality,
-  declareOrder,
-  declareResolveAllowed,
-  declareResolveMode,
-  defChange,
-  extraAttackQueue,
-  isFinishing,
-  pendingTies,
-  resolutionQueue,
-  resolveOrder,
-  rollsNeeded,
-  upkeepPreview,
   type ActionInput,
   type DeclareResolveCommand,
   type DeclareResolveCombatant,
   type DeclareResolveState,
   type IPChangeDuration,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+} from "../../src/modes/declare-resolve/rules/types";
+import {
+  apView,
+  carriedInOf,
+  declarationOf,
+  resolvedOf,
+  currentIP,
+  declarationLegality,
+  declareOrder,
+  defChange,
+  pendingTies,
+  resolveOrder,
+  rollsNeeded,
+} from "../../src/modes/declare-resolve/rules/points";
+import {
+  combatantRows,
+  currentDeclarer,
+  currentResolver,
+  currentStep,
+} from "../../src/modes/declare-resolve/rules/derived";
+import { createDeclareResolve } from "../../src/modes/declare-resolve/rules/flow";
+import { declareResolveAllowed } from "../../src/modes/declare-resolve/rules/view";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
+import {
+  extraAttackQueue,
+  isFinishing,
+  resolutionQueue,
+  upkeepPreview,
+} from "../../src/modes/declare-resolve/rules/resolution";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
+import { GM, deepFreeze, npc, pc, player, refusal, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
+const { apply, must, run } = rulesOf(declareResolveMode);
+
 const ALICE = player("alice");
 const BOB = player("bob");
 
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
-
 type Cmd = DeclareResolveCommand;
-
-function apply(state: DeclareResolveState, command: Cmd, who: Requester = GM): Outcome<DeclareResolveState> {
-  return declareResolveMode.apply(state, command, who);
-}
-
-function must(
-  state: DeclareResolveState,
-  command: Cmd,
-  who: Requester = GM,
-): { state: DeclareResolveState; events: readonly RuleEvent[]; step: string | undefined } {
-  const outcome = apply(state, command, who);
-  if (!outcome.ok) {
-    throw new Error(`${command.type} refused: ${outcome.refusal.code} ${outcome.refusal.combatantId ?? ""}`);
-  }
-  return { state: outcome.state, events: outcome.events, step: outcome.step };
-}
-
-function run(state: DeclareResolveState, ...commands: Cmd[]): DeclareResolveState {
-  return commands.reduce((s, command) => must(s, command).state, state);
-}
-
-function refusal(outcome: Outcome<DeclareResolveState>): Record<string, unknown> | null {
-  return outcome.ok ? null : { ...outcome.refusal };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 function who(state: DeclareResolveState, id: string): DeclareResolveCombatant {
   const c = state.combatants.find((x) => x.id === id);

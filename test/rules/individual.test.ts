@@ -2,7 +2,7 @@
  * The `individual` mode (RULES.md §2, rulebook excerpt 001), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import type { Outcome, Requester, RosterEntry, RuleEvent } from "../../src/core/engine";
+import type { Requester, RuleEvent } from "../../src/core/engine";
 import {
   flatFooted,
   groupModifier,
@@ -13,36 +13,13 @@ import {
   type IndividualCommand,
   type IndividualState,
 } from "../../src/modes/individual/rules/individual";
+import { GM, deepFreeze, npc, pc, player, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
-
-function apply(state: IndividualState, command: IndividualCommand, who: Requester = GM): Outcome<IndividualState> {
-  return individualMode.apply(state, command, who);
-}
-
-/** Apply a command that must succeed. */
-function must(
-  state: IndividualState,
-  command: IndividualCommand,
-  who: Requester = GM,
-): { state: IndividualState; events: readonly RuleEvent[]; step: string | undefined } {
-  const outcome = apply(state, command, who);
-  if (!outcome.ok)
-    throw new Error(`${command.type} refused: ${outcome.refusal.code} ${outcome.refusal.combatantId ?? ""}`);
-  return { state: outcome.state, events: outcome.events, step: outcome.step };
-}
-
-function run(state: IndividualState, ...commands: IndividualCommand[]): IndividualState {
-  return commands.reduce((s, command) => must(s, command).state, state);
-}
+const { apply, must, run } = rulesOf(individualMode);
 
 type Roll = readonly [id: string, total: number, modifier: number];
 
@@ -80,14 +57,6 @@ function turns(state: IndividualState, count: number): string[] {
 
 function types(events: readonly RuleEvent[], type: string): string[] {
   return events.filter((e) => e.type === type).map((e) => e.combatantId ?? "");
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 const ABC: readonly Roll[] = [

@@ -23,8 +23,7 @@ import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
 import { phasesCommandFor } from "./phases-commands";
-
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
+import { GM, deepFreeze } from "./harness";
 
 type By = "gm" | "owner" | "p1" | "p2";
 
@@ -232,14 +231,6 @@ function resolve(
     case "defeat":
       return [{ type: "setDefeated", combatantId: pick(state, a.t, () => true), defeated: a.v }, GM];
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 function checkState(state: PhasesState, faces: readonly number[]): void {

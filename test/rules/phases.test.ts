@@ -10,10 +10,7 @@ import {
   dispatch,
   type Encounter,
   type EngineCommand,
-  type Outcome,
   type Requester,
-  type RosterEntry,
-  type RuleEvent,
 } from "../../src/core/engine";
 import {
   PHASES,
@@ -41,49 +38,13 @@ import { dicePool, doublesIn } from "../../src/modes/phases/rules/dice";
 import { phasesAllowed, startableHeroes } from "../../src/modes/phases/rules/view";
 import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
+import { GM, deepFreeze, npc, pc, player, refusal, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
-
-function apply(state: PhasesState, command: PhasesCommand, who: Requester = GM): Outcome<PhasesState> {
-  return phasesMode.apply(state, command, who);
-}
-
-/** Apply a command that must succeed. */
-function must(
-  state: PhasesState,
-  command: PhasesCommand,
-  who: Requester = GM,
-): { state: PhasesState; events: readonly RuleEvent[]; step: string | undefined } {
-  const outcome = apply(state, command, who);
-  if (!outcome.ok) {
-    throw new Error(`${command.type} refused: ${outcome.refusal.code} ${outcome.refusal.combatantId ?? ""}`);
-  }
-  return { state: outcome.state, events: outcome.events, step: outcome.step };
-}
-
-function run(state: PhasesState, ...commands: PhasesCommand[]): PhasesState {
-  return commands.reduce((s, command) => must(s, command).state, state);
-}
-
-function refusal(outcome: Outcome<PhasesState>): { code: string; combatantId?: string } | null {
-  return outcome.ok ? null : outcome.refusal;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+const { apply, must, run } = rulesOf(phasesMode);
 
 const start = (surprise = false): PhasesCommand => ({ type: "start", surprise });
 const nextPhase: PhasesCommand = { type: "nextPhase" };

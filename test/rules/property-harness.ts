@@ -3,7 +3,7 @@
  * over a mode's `ModeDefinition`, so a new mode's property test brings only what is its own (its
  * action generator, how an action becomes commands, its invariants).
  *
- * - Requesters: `GM`, `STRANGER`, `By` and `requester(by, subject)`, `senders()` to draw a `By`.
+ * - Requesters: `GM` (from `./harness`, the rules tests' shared helpers), `STRANGER`, `By` and `requester(by, subject)`, `senders()` to draw a `By`.
  * - Generators: `variant(k, fields, weight)` for one weighted kind of action in `fc.oneof`, `T`
  *   for a combatant number, `pickId()` to turn a number into a live id or a stranger (`GHOST`),
  *   `freshIds()` for joiners.
@@ -25,11 +25,13 @@ import {
   type Requester,
   type RuleEvent,
 } from "../../src/core/engine";
+import { GM, deepFreeze } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Requesters
 
-export const GM: Requester = { userId: "gm", isGM: true, owns: [] };
+/** The GM (the rules tests' own, `test/rules/harness.ts`). */
+export { GM };
 /** A player who owns nothing in the encounter. */
 export const STRANGER: Requester = { userId: "stranger", isGM: false, owns: ["nobody"] };
 
@@ -86,14 +88,8 @@ export function variant<K extends string, R extends object>(
 // ---------------------------------------------------------------------------------------------
 // The runner
 
-/** Freeze a value and everything in it, so a mode that mutates its input throws. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+/** Freeze a value and everything in it (`test/rules/harness.ts`), so a mode that mutates its input throws. */
+export { deepFreeze };
 
 /** An accepted command, as the mode's checks see it. */
 export interface Accepted<S, C extends Command> {

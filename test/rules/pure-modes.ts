@@ -4,7 +4,7 @@
  */
 import { bindMode, type ModeBinding } from "../../src/core/binding";
 import type { Command, ModeDefinition } from "../../src/core/engine";
-import { declareResolveMode } from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { individualMode } from "../../src/modes/individual/rules/individual";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";

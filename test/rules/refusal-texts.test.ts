@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Command, ModeDefinition, Outcome, Requester, RosterEntry } from "../../src/core/engine";
+import type { Command, ModeDefinition, Outcome, Requester } from "../../src/core/engine";
 import {
   individualMode,
   type IndividualCommand,
@@ -23,15 +23,13 @@ import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { slotsMode } from "../../src/modes/slots/rules/mode";
 import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
-import {
-  currentResolver,
-  declareResolveMode,
-  type DeclareResolveCommand,
-  type DeclareResolveState,
-} from "../../src/modes/declare-resolve/rules/declare-resolve";
+import { currentResolver } from "../../src/modes/declare-resolve/rules/derived";
+import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
+import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";
 import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { type PhasesCommand, type PhasesState } from "../../src/modes/phases/rules/types";
 import { bindPure, pureMode } from "./pure-modes";
+import { GM, npc, pc, player } from "./harness";
 
 const EN = (
   JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../lang/en.json"), "utf8")) as {
@@ -39,10 +37,6 @@ const EN = (
   }
 ).STRUCTURED_INITIATIVE.Refusal;
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
 const NAMES: Record<string, string> = { aria: "Aria", brom: "Brom", officer: "Officer", trooper: "Trooper" };
 const REFUSAL_KEYS = new Set(Object.keys(EN));
 

@@ -25,6 +25,7 @@ import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import * as v1 from "./sides-v1-reference";
 import { sidesModeV1, type SidesState as SidesStateV1 } from "./sides-v1-reference";
+import { GM } from "./harness";
 
 interface Fixture {
   readonly stored: unknown;
@@ -35,7 +36,6 @@ const fixture = JSON.parse(
 ) as Fixture;
 const olds: readonly SidesStateV1[] = [fixture.expected.state, ...fixture.expected.history.map((h) => h.state)];
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
 const ownerOf = (state: { combatants: readonly { id: string; isPC: boolean }[] }): Requester => ({
   userId: "player",
   isGM: false,

@@ -2,15 +2,7 @@
  * The `sides` mode (RULES.md Â§1, rulebook excerpt 000), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import {
-  createEncounter,
-  dispatch,
-  type Encounter,
-  type EngineCommand,
-  type Outcome,
-  type Requester,
-  type RuleEvent,
-} from "../../src/core/engine";
+import { createEncounter, dispatch, type Encounter, type EngineCommand, type Requester } from "../../src/core/engine";
 import {
   actionsTaken,
   currentPass,
@@ -31,47 +23,13 @@ import {
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
+import { GM, deepFreeze, player, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-
-function apply(state: SidesState, command: SidesCommand, who: Requester = GM): Outcome<SidesState> {
-  return sidesMode.apply(state, command, who);
-}
-
-/** Apply a command that must succeed. */
-function must(
-  state: SidesState,
-  command: SidesCommand,
-  who: Requester = GM,
-): { state: SidesState; events: readonly RuleEvent[]; step: string | undefined } {
-  const outcome = apply(state, command, who);
-  if (!outcome.ok) {
-    throw new Error(`${command.type} refused: ${outcome.refusal.code} ${outcome.refusal.combatantId ?? ""}`);
-  }
-  return { state: outcome.state, events: outcome.events, step: outcome.step };
-}
-
-function run(state: SidesState, ...commands: SidesCommand[]): SidesState {
-  return commands.reduce((s, command) => must(s, command).state, state);
-}
-
-function refusal(state: SidesState, command: SidesCommand, who: Requester = GM): string {
-  const outcome = apply(state, command, who);
-  return outcome.ok ? "accepted" : outcome.refusal.code;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+const { apply, must, run, verdict } = rulesOf(sidesMode);
 
 /** A character: id, side, Dexterity, Perception, initiative score (defaults to Perception), PC or not. */
 interface Char {
@@ -171,7 +129,7 @@ describe("sides: the GM divides combatants into sides with a name and a colour",
     s = run(s, { type: "defineSide", sideId: "heroes", name: "Rebels", colour: "#123" });
     expect(s.sides).toEqual([{ id: "heroes", name: "Rebels", colour: "#123", gmSide: null, roller: null }]);
     s = run(s, { type: "defineSide", sideId: "spare", name: "Spare", colour: "#000000" });
-    expect(refusal(s, { type: "removeSide", sideId: "heroes" })).toBe("sideNotEmpty");
+    expect(verdict(s, { type: "removeSide", sideId: "heroes" })).toBe("sideNotEmpty");
     s = run(s, { type: "removeSide", sideId: "spare" });
     expect(s.sides.map((side) => side.id)).toEqual(["heroes"]);
   });
@@ -230,13 +188,13 @@ describe("initiative: each side's roller is the member with the highest initiati
     const picked = run(s, { type: "setRoller", sideId: "heroes", combatantId: "han" });
     expect(sideRoller(picked, "heroes")).toBe("han");
     expect(sideRoller(run(picked, { type: "setRoller", sideId: "heroes", combatantId: null }), "heroes")).toBe("leia");
-    expect(refusal(s, { type: "setRoller", sideId: "heroes", combatantId: "st" })).toBe("notOnSide");
+    expect(verdict(s, { type: "setRoller", sideId: "heroes", combatantId: "st" })).toBe("notOnSide");
   });
 
   it("the roller's owner records the side's roll; other players may not; a player rolls once a round", () => {
-    expect(refusal(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("han"))).toBe("notOwner");
+    expect(verdict(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("han"))).toBe("notOwner");
     const rolled = must(s, { type: "recordSideRoll", sideId: "heroes", total: 11 }, player("leia")).state;
-    expect(refusal(rolled, { type: "recordSideRoll", sideId: "heroes", total: 14 }, player("leia"))).toBe(
+    expect(verdict(rolled, { type: "recordSideRoll", sideId: "heroes", total: 14 }, player("leia"))).toBe(
       "alreadyRolled",
     );
     expect(sidesToRoll(rolled)).toEqual(["empire"]);
@@ -334,9 +292,9 @@ describe("sides declare in ascending order of their initiative roll (lowest firs
     expect(s.step).toBe("initiative");
     expect(pendingSideTies(s)).toEqual([["empire", "pirates"]]);
     expect(declaringSides(s)).toEqual(["hutts", "empire", "pirates", "heroes"]);
-    expect(refusal(s, next)).toBe("tiePending");
-    expect(refusal(s, { type: "orderTiedSides", sideIds: ["empire", "heroes"] })).toBe("notTied");
-    expect(refusal(s, { type: "orderTiedSides", sideIds: ["pirates", "empire"] }, player("han"))).toBe("notGM");
+    expect(verdict(s, next)).toBe("tiePending");
+    expect(verdict(s, { type: "orderTiedSides", sideIds: ["empire", "heroes"] })).toBe("notTied");
+    expect(verdict(s, { type: "orderTiedSides", sideIds: ["pirates", "empire"] }, player("han"))).toBe("notGM");
     const settled = must(s, { type: "orderTiedSides", sideIds: ["pirates", "empire"] });
     expect(settled.step).toBe("turn");
     s = settled.state;
@@ -380,10 +338,10 @@ describe("declaration: sides in order; inside a side, characters by Perception, 
 
   it("only the character whose turn it is declares; the owner for a PC, the GM for anyone", () => {
     let s = seedDeclaration();
-    expect(refusal(s, declare("ace", 1), player("ace"))).toBe("notYourTurn");
-    expect(refusal(s, declare("trooper1", 1), player("ace"))).toBe("notOwner");
+    expect(verdict(s, declare("ace", 1), player("ace"))).toBe("notYourTurn");
+    expect(verdict(s, declare("trooper1", 1), player("ace"))).toBe("notOwner");
     s = run(s, declare("trooper1", 1), declare("trooper2", 1));
-    expect(refusal(s, declare("jaluun", 1), player("ace"))).toBe("notOwner");
+    expect(verdict(s, declare("jaluun", 1), player("ace"))).toBe("notOwner");
     s = must(s, declare("jaluun", 1), player("jaluun")).state;
     expect(current(s)).toBe("ace");
   });
@@ -419,10 +377,10 @@ describe("declaration: sides in order; inside a side, characters by Perception, 
 
   it("at most the configured number of actions (default 10)", () => {
     const s = seedDeclaration();
-    expect(refusal(s, declare("trooper1", 11))).toBe("tooManyActions");
-    expect(refusal(s, declare("trooper1", 10))).toBe("accepted");
+    expect(verdict(s, declare("trooper1", 11))).toBe("tooManyActions");
+    expect(verdict(s, declare("trooper1", 10))).toBe("accepted");
     const strict = run(s, { type: "configure", maxActions: 3, actionPenalty: "1D" });
-    expect(refusal(strict, declare("trooper1", 4))).toBe("tooManyActions");
+    expect(verdict(strict, declare("trooper1", 4))).toBe("tooManyActions");
   });
 
   it("dodges and parries are never declared", () => {
@@ -466,10 +424,10 @@ describe("hesitation: a character that does not declare in time takes no action 
 
   it("a hesitating character cannot declare afterwards, nor act, nor react", () => {
     let s = run(seedDeclaration(), { type: "hesitate", combatantId: "trooper1" });
-    expect(refusal(s, declare("trooper1", 1))).toBe("hesitated");
+    expect(verdict(s, declare("trooper1", 1))).toBe("hesitated");
     s = run(s, declare("trooper2", 1), declare("jaluun", 1), declare("ace", 1));
     expect(passOrder(s)).toEqual(["ace", "jaluun", "trooper2"]);
-    expect(refusal(s, { type: "react", combatantId: "trooper1", kind: "dodge" })).toBe("hesitated");
+    expect(verdict(s, { type: "react", combatantId: "trooper1", kind: "dodge" })).toBe("hesitated");
   });
 
   it("hesitate after the declaration landed is refused: exactly one outcome", () => {
@@ -479,13 +437,13 @@ describe("hesitation: a character that does not declare in time takes no action 
       refusal: { code: "alreadyDeclared", combatantId: "trooper1" },
     });
     const hesitated = run(seedDeclaration(), { type: "hesitate", combatantId: "trooper1" });
-    expect(refusal(hesitated, declare("trooper1", 2))).toBe("hesitated");
+    expect(verdict(hesitated, declare("trooper1", 2))).toBe("hesitated");
   });
 
   it("only the GM (the glue's countdown) marks hesitation, and only for the one declaring now", () => {
     const s = seedDeclaration();
-    expect(refusal(s, { type: "hesitate", combatantId: "trooper1" }, player("trooper1"))).toBe("notGM");
-    expect(refusal(s, { type: "hesitate", combatantId: "ace" })).toBe("notYourTurn");
+    expect(verdict(s, { type: "hesitate", combatantId: "trooper1" }, player("trooper1"))).toBe("notGM");
+    expect(verdict(s, { type: "hesitate", combatantId: "ace" })).toBe("notYourTurn");
   });
 });
 
@@ -553,7 +511,7 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
       declare("jaluun", 1),
       declare("ace", 1),
     );
-    expect(refusal(s, next, player("jaluun"))).toBe("notOwner");
+    expect(verdict(s, next, player("jaluun"))).toBe("notOwner");
     const done = must(s, next, player("ace"));
     expect(done.step).toBe("turn");
     expect(current(done.state)).toBe("jaluun");
@@ -570,8 +528,8 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
     );
     expect(passOrder(s)).toEqual(["trooper1", "trooper2"]);
     expect(pendingTies(s)).toEqual([["trooper1", "trooper2"]]);
-    expect(refusal(s, { type: "orderTied", pass: 2, combatantIds: ["trooper2", "trooper1"] })).toBe("invalidValue");
-    expect(refusal(s, { type: "orderTied", pass: 1, combatantIds: ["trooper2", "ace"] })).toBe("notTied");
+    expect(verdict(s, { type: "orderTied", pass: 2, combatantIds: ["trooper2", "trooper1"] })).toBe("invalidValue");
+    expect(verdict(s, { type: "orderTied", pass: 1, combatantIds: ["trooper2", "ace"] })).toBe("notTied");
     s = run(s, { type: "orderTied", pass: 1, combatantIds: ["trooper2", "trooper1"] });
     expect(passOrder(s)).toEqual(["trooper2", "trooper1"]);
     expect(pendingTies(s)).toEqual([]);
@@ -597,8 +555,8 @@ describe("reactions: a character who is attacked may dodge or parry; it counts a
   it("at any time during the passes, not only on the character's turn; never during declaration", () => {
     const s = battle();
     expect(current(s)).toBe("ace");
-    expect(refusal(s, { type: "react", combatantId: "trooper2", kind: "dodge" })).toBe("accepted");
-    expect(refusal(seedDeclaration(), { type: "react", combatantId: "ace", kind: "dodge" })).toBe("wrongStep");
+    expect(verdict(s, { type: "react", combatantId: "trooper2", kind: "dodge" })).toBe("accepted");
+    expect(verdict(seedDeclaration(), { type: "react", combatantId: "ace", kind: "dodge" })).toBe("wrongStep");
   });
 
   it("a reaction is an undoable step that moves nobody's turn", () => {
@@ -613,20 +571,20 @@ describe("reactions: a character who is attacked may dodge or parry; it counts a
   it("at most 10 reactions a round by default (issue 15 item 11: thirty dodges were accepted)", () => {
     const s = run(battle(), ...Array.from({ length: 10 }, () => dodge));
     expect(s.maxReactions).toBe(10);
-    expect(refusal(s, dodge, player("jaluun"))).toBe("tooManyReactions");
-    expect(refusal(s, parry)).toBe("tooManyReactions");
+    expect(verdict(s, dodge, player("jaluun"))).toBe("tooManyReactions");
+    expect(verdict(s, parry)).toBe("tooManyReactions");
     expect(penalty(s, "jaluun")).toBe("10D");
   });
 
   it("the limit is configurable; a new round starts the count again", () => {
     let s = run(battle(), { type: "configure", maxActions: 10, actionPenalty: "1D", maxReactions: 3 }, dodge, parry);
-    expect(refusal(s, dodge)).toBe("accepted");
+    expect(verdict(s, dodge)).toBe("accepted");
     s = run(s, dodge);
-    expect(refusal(s, dodge)).toBe("tooManyReactions");
+    expect(verdict(s, dodge)).toBe("tooManyReactions");
     // A configure without a limit keeps it.
     s = run(s, { type: "configure", maxActions: 10, actionPenalty: "1D" });
     expect(s.maxReactions).toBe(3);
-    expect(refusal(s, { type: "configure", maxActions: 10, actionPenalty: "1D", maxReactions: 0 })).toBe(
+    expect(verdict(s, { type: "configure", maxActions: 10, actionPenalty: "1D", maxReactions: 0 })).toBe(
       "invalidValue",
     );
     s = run(s, { type: "nextRound" });
@@ -678,7 +636,7 @@ describe("slowing down: a character may act after a chosen character", () => {
   it("a slowed character may let its moment pass: the action is lost, its penalty stands, the pass goes on", () => {
     let s = run(gan(), { type: "slowDown", combatantId: "gan", after: "tanlee" }, next);
     expect(current(s)).toBe("gan");
-    expect(refusal(s, { type: "letPass", combatantId: "gan" }, player("tanlee"))).toBe("notOwner");
+    expect(verdict(s, { type: "letPass", combatantId: "gan" }, player("tanlee"))).toBe("notOwner");
     const passed = must(s, { type: "letPass", combatantId: "gan" }, player("gan"));
     expect(passed.step).toBe("turn");
     expect(passed.events.map((e) => e.type)).toEqual(["slowedActionLost", "turnStarted"]);
@@ -689,8 +647,8 @@ describe("slowing down: a character may act after a chosen character", () => {
     expect(penalty(s, "gan")).toBe("0D");
     // Not before its moment, and not for one who did not slow down.
     const waiting = run(gan(), { type: "slowDown", combatantId: "gan", after: "tanlee" });
-    expect(refusal(waiting, { type: "letPass", combatantId: "gan" })).toBe("notYourTurn");
-    expect(refusal(waiting, { type: "letPass", combatantId: "tanlee" })).toBe("notSlowed");
+    expect(verdict(waiting, { type: "letPass", combatantId: "gan" })).toBe("notYourTurn");
+    expect(verdict(waiting, { type: "letPass", combatantId: "tanlee" })).toBe("notSlowed");
   });
 
   it("a lost action's penalty stands for the actions still to come", () => {
@@ -714,13 +672,13 @@ describe("slowing down: a character may act after a chosen character", () => {
 
   it("only before its action in this pass is taken, once a pass, after someone still to act", () => {
     let s = gan();
-    expect(refusal(s, { type: "slowDown", combatantId: "gan", after: "tanlee" }, player("tanlee"))).toBe("notOwner");
-    expect(refusal(s, { type: "slowDown", combatantId: "gan", after: "gan" })).toBe("invalidValue");
+    expect(verdict(s, { type: "slowDown", combatantId: "gan", after: "tanlee" }, player("tanlee"))).toBe("notOwner");
+    expect(verdict(s, { type: "slowDown", combatantId: "gan", after: "gan" })).toBe("invalidValue");
     s = run(s, next); // Gan acts
-    expect(refusal(s, { type: "slowDown", combatantId: "gan", after: "trooper1" })).toBe("alreadyActed");
-    expect(refusal(s, { type: "slowDown", combatantId: "trooper1", after: "gan" })).toBe("alreadyActed");
+    expect(verdict(s, { type: "slowDown", combatantId: "gan", after: "trooper1" })).toBe("alreadyActed");
+    expect(verdict(s, { type: "slowDown", combatantId: "trooper1", after: "gan" })).toBe("alreadyActed");
     s = run(s, { type: "slowDown", combatantId: "tanlee", after: "trooper1" });
-    expect(refusal(s, { type: "slowDown", combatantId: "tanlee", after: "trooper1" })).toBe("alreadySlowed");
+    expect(verdict(s, { type: "slowDown", combatantId: "tanlee", after: "trooper1" })).toBe("alreadySlowed");
     expect(passes(s)).toEqual(["1:trooper1", "1:tanlee"]);
   });
 });

@@ -3,12 +3,10 @@
  * else is rejected.
  */
 import { describe, expect, it } from "vitest";
-import type { Requester } from "../../src/core/engine";
 import { slotsMode } from "../../src/modes/slots/rules/mode";
-import { type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
+import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
-
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
+import { GM } from "./harness";
 
 function run(state: SlotsState, ...commands: SlotsCommand[]): SlotsState {
   return commands.reduce((s, command) => {

@@ -2,15 +2,7 @@
  * The `slots` mode (RULES.md §4, rulebook excerpt 003), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import {
-  dispatch,
-  type Encounter,
-  type EngineCommand,
-  type Outcome,
-  type Requester,
-  type RosterEntry,
-  type RuleEvent,
-} from "../../src/core/engine";
+import { dispatch, type Encounter, type EngineCommand, type Requester, type RosterEntry } from "../../src/core/engine";
 import {
   checksNeeded,
   claimOf,
@@ -21,42 +13,14 @@ import {
 } from "../../src/modes/slots/rules/derived";
 import { slotsAllowed } from "../../src/modes/slots/rules/view";
 import { slotsMode } from "../../src/modes/slots/rules/mode";
-import { type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
+import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
+import { GM, deepFreeze, npc, pc, player, refusal, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const GM: Requester = { userId: "gm", isGM: true, owns: [] };
-const player = (...owns: string[]): Requester => ({ userId: `player-${owns.join("-")}`, isGM: false, owns });
-
-const pc = (id: string): RosterEntry => ({ id, name: id, isPC: true });
-const npc = (id: string): RosterEntry => ({ id, name: id, isPC: false });
-
-function apply(state: SlotsState, command: SlotsCommand, who: Requester = GM): Outcome<SlotsState> {
-  return slotsMode.apply(state, command, who);
-}
-
-/** Apply a command that must succeed. */
-function must(
-  state: SlotsState,
-  command: SlotsCommand,
-  who: Requester = GM,
-): { state: SlotsState; events: readonly RuleEvent[]; step: string | undefined } {
-  const outcome = apply(state, command, who);
-  if (!outcome.ok) {
-    throw new Error(`${command.type} refused: ${outcome.refusal.code} ${outcome.refusal.combatantId ?? ""}`);
-  }
-  return { state: outcome.state, events: outcome.events, step: outcome.step };
-}
-
-function run(state: SlotsState, ...commands: SlotsCommand[]): SlotsState {
-  return commands.reduce((s, command) => must(s, command).state, state);
-}
-
-function refusal(outcome: Outcome<SlotsState>): { code: string; combatantId?: string } | null {
-  return outcome.ok ? null : outcome.refusal;
-}
+const { apply, must, run } = rulesOf(slotsMode);
 
 type Check = readonly [id: string, successes: number, advantages: number];
 
@@ -84,14 +48,6 @@ function slotList(state: SlotsState): string[] {
     const who = v.filledBy ?? (v.claimedBy === null ? "" : `(${v.claimedBy})`);
     return `${v.current ? ">" : ""}${v.kind} ${v.primary}/${v.secondary}${who === "" ? "" : ` ${who}`}`;
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 // Luke and Han are PCs; the officer and two troopers are NPCs.

@@ -60,6 +60,8 @@ export interface EffectDocument {
   readonly id: string | null;
   update(changes: Dict): Promise<unknown>;
   delete(): Promise<unknown>;
+  /** The document's own test, which a system may override (`ActiveEffect#isExpiryEvent`). */
+  isExpiryEvent(event: string, context: Dict): boolean;
 }
 
 interface EffectActor {
@@ -97,6 +99,23 @@ export function effectStartNow(realm: EffectRealm): EffectStart {
     turn: combat?.turn ?? null,
     time: realm.game.time.worldTime,
   };
+}
+
+/**
+ * @behaviour `ActiveEffect#start` as a document reads it: the stored start record, with `combat` the
+ * Combat document it names (null when there is none), so that a system compares it with a combat by
+ * identity and reads its state.
+ * @source dnd5e 6.0's ActiveEffect5e (roth-michael/dnd5e, commit c90fc5e8e81d8e3e1d18f9993be3d14702fc2efc,
+ * module/documents/active-effect.mjs, the version with the "since DnD5e 6.0" deprecations):
+ * `_preCreate` reads `this.start?.combat?.started`, `isExpiryEvent` tests
+ * `combat !== this.start.combat` and `_onUpdate` calls `this.start?.combat ?? game.combat` and then
+ * `getCombatantsByActor` on it; the stored data names the id
+ * (https://foundryvtt.com/api/interfaces/foundry.documents.types.EffectStartData.html).
+ */
+export function effectStartView(realm: EffectRealm, source: Dict): Dict {
+  const start = (source.start ?? {}) as Dict;
+  const id = typeof start.combat === "string" ? start.combat : null;
+  return { ...start, combat: id === null ? null : (realm.game.combats.get(id) ?? null) };
 }
 
 /**
@@ -190,14 +209,22 @@ export function isExpiryEvent(source: Dict, event: string, context: { combat?: E
 /**
  * @behaviour `ActiveEffect.registry`: `refresh(event, {combat, actors})` goes through the effects of
  * the world's actors (only those of `actors` when given) and, for each effect whose expiry event this
- * is and whose duration has run out, takes `CONFIG.ActiveEffect.expiryAction`: "update" (the
- * default) sets `duration.expired`, "delete" deletes it, null does nothing.
+ * is (asked of the effect, `effect.isExpiryEvent(event, context)`, which a system may override) and
+ * whose duration has run out (an effect with an expiry event but no duration value: at the event),
+ * takes `CONFIG.ActiveEffect.expiryAction`: "update" (the default) sets `duration.expired`, "delete"
+ * deletes it, null does nothing.
  * @source https://foundryvtt.com/api/classes/foundry.helpers.ActiveEffectRegistry.html (refresh,
  * its context `{actors?, combat?}`); https://foundryvtt.com/api/v14/variables/CONFIG.ActiveEffect.html
  * (expiryAction "update" | "delete" | null: "An update action will set the value of
  * ActiveEffectDuration#expired"); https://foundryvtt.com/api/v14/classes/foundry.documents.ActiveEffect.html
  * (`ActiveEffect.registry`); the default "update": https://github.com/foundryvtt/dnd5e/issues/6995
- * (expired effects "marked as unavailable instead of deleted").
+ * (expired effects "marked as unavailable instead of deleted"). Asked of the effect: dnd5e 6.0
+ * overrides `isExpiryEvent(event, context)` and defers to `super` (roth-michael/dnd5e c90fc5e8,
+ * module/documents/active-effect.mjs), crucible PR #705 (https://github.com/foundryvtt/crucible/pull/705:
+ * "Add `CrucibleActiveEffect#isExpiryEvent`, deferring to the core implementation"). No duration
+ * value with an expiry event: https://github.com/foundryvtt/foundryvtt/issues/13667 (stwlam: such an
+ * effect "is treated as running indefinitely unless/until the event is reached"); dnd5e 6.0's
+ * `_preCreate` nulls `duration.value` for its own expiries "so it's always triggered".
  */
 export function createEffectRegistry(realm: EffectRealm, log: RefreshRecord[]) {
   return {
@@ -222,8 +249,9 @@ export function createEffectRegistry(realm: EffectRealm, log: RefreshRecord[]) {
         for (const effect of [...actor.effects.contents]) {
           const source = effect._source;
           if ((source.duration as Dict | undefined)?.expired === true) continue;
-          if (!isExpiryEvent(source, event, context)) continue;
-          if (effectDuration(realm, source).remaining > 0) continue;
+          if (!effect.isExpiryEvent(event, context)) continue;
+          const duration = effectDuration(realm, source);
+          if (duration.value !== null && duration.remaining > 0) continue;
           if (action === "delete") await effect.delete();
           else if (action === "update") await effect.update({ "duration.expired": true });
         }

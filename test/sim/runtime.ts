@@ -16,6 +16,7 @@ import { createRollClass, type RollInstance } from "./roll.js";
 import {
   createEffectRegistry,
   effectDuration,
+  effectStartView,
   effectStartNow,
   isExpiryEvent,
   prepareEffectCreation,
@@ -1451,9 +1452,9 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
       if (v14) this.updateSource(prepareEffectCreation(effectRealm, this._source));
       return result;
     }
-    /** v14 `ActiveEffect#start` (https://foundryvtt.com/api/interfaces/foundry.documents.types.EffectStartData.html). */
+    /** v14 `ActiveEffect#start`, its combat the document (./effects.ts). */
     get start(): Dict | undefined {
-      return v14 ? ((this._source.start ?? {}) as Dict) : undefined;
+      return v14 ? effectStartView(effectRealm, this._source) : undefined;
     }
     /** The prepared duration: v14's with what remains (./effects.ts); v13's stored fields as they are. */
     get duration(): Dict {

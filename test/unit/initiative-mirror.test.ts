@@ -28,6 +28,18 @@ function coreSort(live: ReadonlyMap<string, number | null>): string[] {
   });
 }
 
+/**
+ * The order the module's `Combat#_sortCombatants` gives (core's `setupTurns` and a carousel sort with
+ * it): initiative descending, and inside a tie (equal values) the mode's order.
+ */
+function sortedByCombat(live: ReadonlyMap<string, number | null>, order: readonly string[]): string[] {
+  return [...live.keys()].sort((a, b) => {
+    const ia = live.get(a) ?? -Infinity;
+    const ib = live.get(b) ?? -Infinity;
+    return ib - ia || order.indexOf(a) - order.indexOf(b);
+  });
+}
+
 describe("the initiative mirror", () => {
   it("counts places down where the mode shows no number, and gives the unranked no initiative", () => {
     const changes = planInitiativeMirror(ranked(["d", "b", "c"]), ["b", "c", "d", "e"], new Map());
@@ -48,13 +60,30 @@ describe("the initiative mirror", () => {
     expect(coreSort(live)).toEqual(["d", "b", "c", "e"]);
   });
 
-  it("shows the mode's numbers, a tie just below its neighbour", () => {
+  it("shows the mode's numbers, a tie the same number on each", () => {
     const changes = planInitiativeMirror(
       ranked(["a", "b", "c", "d"], [17, 15, 15, 12]),
       ["a", "b", "c", "d"],
       new Map(),
     );
-    expect(changes.map((c) => c.initiative)).toEqual([17, 15, 14.99, 12]);
+    expect(changes.map((c) => c.initiative)).toEqual([17, 15, 15, 12]);
+  });
+
+  it("a tie's faster member who joins the order last shows its number, not a place between its neighbours", () => {
+    // declare-resolve: the Officer 21 and Brom 13 are in place; Aria rolls 13 too and is the faster.
+    const live = new Map<string, number | null>([
+      ["officer", 21],
+      ["brom", 13],
+      ["aria", null],
+    ]);
+    const order = ["officer", "aria", "brom"];
+    const changes = planInitiativeMirror(ranked(order, [21, 13, 13]), order, live);
+    expect(changes).toEqual([{ _id: "aria", initiative: 13 }]);
+    expect(sortedByCombat(applied(live, changes), order)).toEqual(order);
+    // The GM orders the tie the other way: nobody's number changes (the Combat's sort follows the rules).
+    expect(
+      planInitiativeMirror(ranked(["officer", "brom", "aria"], [21, 13, 13]), order, applied(live, changes)),
+    ).toEqual([]);
   });
 
   it("moving one combatant changes only its value, between its new neighbours", () => {
@@ -94,11 +123,12 @@ describe("the initiative mirror", () => {
     const ids = ["a", "b", "c", "d", "e"];
     const first = planInitiativeMirror(ranked(ids, [17, 17, 17, 17, 9]), ids, new Map());
     const live = applied(new Map(), first);
-    expect(ids.map((id) => live.get(id))).toEqual([17, 16.99, 16.98, 16.97, 9]);
+    expect(ids.map((id) => live.get(id))).toEqual([17, 17, 17, 17, 9]);
     // a delays to the end (the mode shows no number for a delayed combatant's new place).
-    const moved = planInitiativeMirror(ranked(["b", "c", "d", "e", "a"], [17, 17, 17, 9, null]), ids, live);
+    const order = ["b", "c", "d", "e", "a"];
+    const moved = planInitiativeMirror(ranked(order, [17, 17, 17, 9, null]), ids, live);
     expect(moved).toEqual([{ _id: "a", initiative: 8 }]);
-    expect(coreSort(applied(live, moved))).toEqual(["b", "c", "d", "e", "a"]);
+    expect(sortedByCombat(applied(live, moved), order)).toEqual(order);
   });
 
   it("values placed between neighbours, above their own number, stay when another combatant moves", () => {
@@ -157,6 +187,43 @@ describe("the initiative mirror", () => {
             live = applied(live, changes);
             expect(coreSort(live)).toEqual(order);
           }
+        },
+      ),
+    );
+  });
+
+  it("with ties among the mode's numbers: values never rise along the order, equal only inside a tie, each tie's number shown", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 8, max: 12 }), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }),
+        (rolls, moves) => {
+          const ids = rolls.map((_, i) => `c${String(i)}`);
+          const hintOf = new Map(ids.map((id, i) => [id, rolls[i] ?? 0]));
+          // The rules' order: highest first; a tie in joining order, then moved about by the GM.
+          const order = [...ids].sort((a, b) => (hintOf.get(b) ?? 0) - (hintOf.get(a) ?? 0));
+          let live = new Map<string, number | null>(ids.map((id) => [id, null]));
+          for (const [from, to] of [[0, 0] as const, ...moves]) {
+            const [moved] = order.splice(from % order.length, 1);
+            order.splice(to % (order.length + 1), 0, moved ?? "");
+            // Moved out of its number's place it shows no number (as a delay).
+            const entries = order.map((id, i) => {
+              const hint = hintOf.get(id) ?? 0;
+              const above = i === 0 ? Infinity : (hintOf.get(order[i - 1] ?? "") ?? 0);
+              return { id, hint: hint <= above ? hint : null };
+            });
+            live = applied(live, planInitiativeMirror(entries, ids, live));
+            expect(sortedByCombat(live, order)).toEqual(order);
+            entries.forEach((entry, i) => {
+              const previous = entries[i - 1];
+              if (previous === undefined) return;
+              const [above, below] = [live.get(previous.id) ?? 0, live.get(entry.id) ?? 0];
+              expect(above).toBeGreaterThanOrEqual(below);
+              if (above === below) expect(entry.hint !== null && entry.hint === previous.hint).toBe(true);
+            });
+          }
+          // Before any move, every combatant shows its own number.
+          if (moves.length === 0) for (const id of ids) expect(live.get(id)).toBe(hintOf.get(id));
         },
       ),
     );

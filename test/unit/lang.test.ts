@@ -83,7 +83,7 @@ describe("translations (issue 16 item 4): every language module.json lists is a 
   }
   const english = leaves(lang) as Map<string, string>;
   const parentOf = (key: string): string => key.slice(0, key.lastIndexOf("."));
-  // The ordinal texts: the k-th attack (declare-resolve/tracker.ts reads them with ordinal rules).
+  // The ordinal texts: the k-th attack (declare-resolve/panel.ts reads them with ordinal rules).
   const ORDINAL = new Set(["STRUCTURED_INITIATIVE.Tracker.DeclareResolve.Pass.extra"]);
   /** Every English plural text (a group whose keys are all plural forms) and the rules it follows. */
   const pluralGroups = new Map<string, Intl.PluralRuleType>();

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatCount, intlLocale, pluralCategory, type Localiser } from "../../src/foundry/tracker/controls";
-import { plural } from "../../src/modes/declare-resolve/glue";
+import { plural } from "../../src/modes/declare-resolve/mirror";
 
 // The modes' glue reads Foundry's `Hooks` when its files load; nothing here calls it.
 vi.hoisted(() => Object.assign(globalThis, { Hooks: {} }));

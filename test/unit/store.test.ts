@@ -16,7 +16,6 @@ import {
   loadEncounter,
   parseStoredEncounter,
   STORED_VERSION,
-  touchedHistory,
   UnreadableSnapshot,
 } from "../../src/core/store";
 import { readFileSync } from "node:fs";
@@ -360,34 +359,22 @@ describe("the authority's step touches the newest history entries only", () => {
     return copy(gmBinding.createWith(roster, [...rolls, { type: "start" }], gm)) as unknown as Flag;
   }
 
-  /**
-   * The history keys each flag's last update touched (as the glue notes them from the document's
-   * change): the next parse of that flag checks those entries only.
-   */
-  const touchedSince = new WeakMap<Flag, string[] | null>();
-
   /** The authority applies a command to the flag, and the document merges the update into it in place. */
   function applyTo(gmBinding: ReturnType<typeof binding>, flag: Flag, command: unknown, limit: number) {
-    const parsed = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
+    const parsed = parseStoredEncounter(flag);
     const bound = parsed === null ? null : gmBinding.load(parsed, flag);
     if (bound === null || parsed === null) throw new Error("the flag did not load");
     // What the authority wrote last is not parsed again: the state it keeps is the flag's.
     expect(bound.state).toEqual(parseIndividualState(decodeArrays(parsed.state)));
     const before = copy(flag) as unknown as Json;
     const applied = bound.apply(command, gm, limit, null);
-    if (applied.ok) {
-      mergeObject(flag, applied.update, { performDeletions: true });
-      touchedSince.set(flag, touchedHistory(applied.update));
-    } else touchedSince.set(flag, []);
+    if (applied.ok) mergeObject(flag, applied.update, { performDeletions: true });
     return { applied, before };
   }
 
-  /** Someone else's update of the flag, merged in place, its touched keys noted as the glue does. */
+  /** Someone else's update of the flag, merged in place. */
   function updateBy(flag: Flag, update: Record<string, unknown>): void {
     mergeObject(flag, update, { performDeletions: true });
-    const keys = touchedHistory(update);
-    const had = touchedSince.get(flag);
-    touchedSince.set(flag, keys === null || had === null ? null : [...(had ?? []), ...keys]);
   }
 
   /** Undo step by step from this flag until nothing is left: the views passed through. */
@@ -459,11 +446,11 @@ describe("the authority's step touches the newest history entries only", () => {
     const authority = binding();
     const flag = started(authority);
     for (let i = 0; i < 2; i += 1) applyTo(authority, flag, { type: "nextTurn" }, 100);
-    const parsed = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
+    const parsed = parseStoredEncounter(flag);
     expect(parsed === null ? null : authority.load(parsed, flag)?.view.current).toBe("combatantOffi001");
     // Someone puts Aria back in her turn, without a new revision: the authority's memory is stale.
     updateBy(flag, { state: { current: "combatantAria001" } });
-    const again = parseStoredEncounter(flag, touchedSince.get(flag) ?? null);
+    const again = parseStoredEncounter(flag);
     const bound = again === null ? null : authority.load(again, flag);
     expect(bound?.view.current).toBe("combatantAria001");
     expect(bound?.state).toEqual(parseIndividualState(decodeArrays((flag as { state: Json }).state)));
@@ -494,7 +481,7 @@ describe("the authority's step touches the newest history entries only", () => {
   });
 });
 
-describe("a load checks only the history entries that updates touched", () => {
+describe("a load checks every history entry", () => {
   const binding = () =>
     bindMode(individualMode, parseIndividualState, {
       add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
@@ -514,82 +501,57 @@ describe("a load checks only the history entries that updates touched", () => {
     const authority = binding();
     const rolls = roster.map((c, i) => ({ type: "recordInitiative", combatantId: c.id, total: 20 - i, modifier: 0 }));
     const flag = JSON.parse(JSON.stringify(authority.createWith(roster, [...rolls, { type: "start" }], gm))) as Flag;
-    let touched: string[] | null = null;
     for (let i = 0; i < steps; i += 1) {
-      const parsed = parseStoredEncounter(flag, touched);
+      const parsed = parseStoredEncounter(flag);
       const applied = parsed === null ? null : authority.load(parsed, flag)?.apply({ type: "nextTurn" }, gm, 100, null);
       if (applied?.ok !== true) throw new Error("the step was refused");
       mergeObject(flag, applied.update, { performDeletions: true });
-      touched = touchedHistory(applied.update);
     }
-    expect(parseStoredEncounter(flag, touched)).not.toBeNull();
+    expect(parseStoredEncounter(flag)).not.toBeNull();
     return flag;
   }
 
-  /** Merge someone's update into the flag, as the document does; the keys it touched, as the glue notes them. */
-  function update(flag: Flag, change: Record<string, unknown>): string[] | null {
+  /** Merge someone's update into the flag, as the document does. */
+  function update(flag: Flag, change: Record<string, unknown>): void {
     mergeObject(flag, change, { performDeletions: true });
-    return touchedHistory(change);
   }
-
-  it("names the entries an update sets or deletes, and says when it cannot tell", () => {
-    expect(
-      touchedHistory({ rev: 4, state: { round: 2 }, history: { "7": { kind: "turn", undo: [] }, "-=2": null } }),
-    ).toEqual(["7", "2"]);
-    expect(touchedHistory({ rev: 4 })).toEqual([]);
-    // v14: an operator is the value of the plain key; v13's forced replacement is a prefix.
-    class ForcedDeletion {
-      readonly operator = "ForcedDeletion";
-    }
-    expect(touchedHistory({ history: { "3": new ForcedDeletion(), "==4": { kind: "turn", undo: [] } } })).toEqual([
-      "3",
-      "4",
-    ]);
-    // The history replaced or deleted, dotted keys, data that is not a plain object: any entry.
-    expect(touchedHistory({ "-=history": null })).toBeNull();
-    expect(touchedHistory({ "==history": {} })).toBeNull();
-    expect(touchedHistory({ history: new ForcedDeletion() })).toBeNull();
-    expect(touchedHistory({ history: "garbage" })).toBeNull();
-    expect(touchedHistory({ "history.3": { kind: "turn", undo: [] } })).toBeNull();
-    expect(touchedHistory({ history: { "3.undo": "x" } })).toBeNull();
-    expect(touchedHistory("garbage")).toBeNull();
-    expect(touchedHistory(null)).toBeNull();
-  });
 
   it("an old entry made garbage later, in place (the document merges into it), makes the encounter unreadable", () => {
     const flag = flagWith(4);
     const oldest = Object.keys(flag.history)[0] ?? "";
     const entry = flag.history[oldest];
-    const touched = update(flag, { history: { [oldest]: { undo: "x" } } });
-    // The same object, changed: what a parse remembered of it must not vouch for it.
+    update(flag, { history: { [oldest]: { undo: "x" } } });
+    // The same object, changed: what a parse found of it before must not vouch for it.
     expect(flag.history[oldest]).toBe(entry);
-    expect(parseStoredEncounter(flag, touched)).toBeNull();
-    // And it stays unreadable on the next parse, whatever that update touched.
-    expect(parseStoredEncounter(flag, update(flag, { rev: 99 }))).toBeNull();
+    expect(parseStoredEncounter(flag)).toBeNull();
+    // And it stays unreadable on the next parse, whatever the next update changes.
+    update(flag, { rev: 99 });
+    expect(parseStoredEncounter(flag)).toBeNull();
   });
 
   it("an old entry replaced by a garbage object, or its round facts made garbage, makes the encounter unreadable", () => {
     const replaced = flagWith(3);
     const oldest = Object.keys(replaced.history)[0] ?? "";
-    expect(
-      parseStoredEncounter(replaced, update(replaced, { history: { [`==${oldest}`]: { kind: "later" } } })),
-    ).toBeNull();
+    update(replaced, { history: { [`==${oldest}`]: { kind: "later" } } });
+    expect(parseStoredEncounter(replaced)).toBeNull();
     const rounds = flagWith(3);
-    expect(parseStoredEncounter(rounds, update(rounds, { history: { [oldest]: { r: "two" } } }))).toBeNull();
+    update(rounds, { history: { [oldest]: { r: "two" } } });
+    expect(parseStoredEncounter(rounds)).toBeNull();
     const gone = flagWith(3);
     update(gone, { history: { [`-=${oldest}`]: null } });
-    expect(parseStoredEncounter(gone, update(gone, { history: { [oldest]: "garbage" } }))).toBeNull();
+    update(gone, { history: { [oldest]: "garbage" } });
+    expect(parseStoredEncounter(gone)).toBeNull();
   });
 
-  it("checks every entry when it cannot know what changed: no touched keys, another flag object, a replaced history", () => {
+  it("a garbage entry in a copy, a replaced history or the flag itself makes the encounter unreadable", () => {
     const flag = flagWith(4);
     const oldest = Object.keys(flag.history)[0] ?? "";
     const copy = JSON.parse(JSON.stringify(flag)) as Flag;
     (copy.history[oldest] as { undo: unknown }).undo = "x";
     // The copy was never parsed: what a parse found for the original says nothing about it.
-    expect(parseStoredEncounter(copy, [])).toBeNull();
+    expect(parseStoredEncounter(copy)).toBeNull();
     flag.history = JSON.parse(JSON.stringify(copy.history)) as Flag["history"];
-    expect(parseStoredEncounter(flag, [])).toBeNull();
+    expect(parseStoredEncounter(flag)).toBeNull();
     const mutated = flagWith(4);
     (mutated.history[oldest] as { undo: unknown }).undo = "x";
     expect(parseStoredEncounter(mutated)).toBeNull();

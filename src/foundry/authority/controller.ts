@@ -5,7 +5,7 @@
  * validates it with the pure rules and applies it in one Combat update.
  */
 import { FLAGS, HOOKS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS } from "../../constants";
-import type { Requester, RuleEvent, TurnView } from "../../core/engine";
+import { turnKeyCombatant, type Requester, type RuleEvent, type TurnView } from "../../core/engine";
 import type { Applied } from "../../core/binding";
 import type { Json } from "../../core/patch";
 import { createSerialQueue } from "../../core/queue";
@@ -70,6 +70,8 @@ async function write(
     roundAfter: round,
     rewound,
     started: !before.started && view.started,
+    // The place the turn that ends ran at, in the order before the write (core's `previous.turn`).
+    turnIndexBefore: placeOf(combat, applied.turnBefore),
   };
   const delta = timeDelta(step);
   if (step.started) Hooks.callAll("combatStart", combat, hookData);
@@ -91,6 +93,14 @@ async function write(
   // combatant's own update fires (`compat.ts`, `updateWithMirror`).
   await updateWithMirror(combat, updateData(data), timeUpdateOptions(moved ? direction : null, delta), mirror.changes);
   queueLifecycle(combat, step);
+}
+
+/** The index in `combat.turns` of the combatant whose turn a key names (null: none). */
+function placeOf(combat: Combat.Implementation, key: string | null): number | null {
+  if (key === null) return null;
+  const id = turnKeyCombatant(key);
+  const index = combat.turns.findIndex((c) => c.id === id);
+  return index < 0 ? null : index;
 }
 
 /**

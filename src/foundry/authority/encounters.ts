@@ -7,7 +7,7 @@
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import type { BoundEncounter } from "../../core/binding";
 import type { Command, ModeDefinition, Requester, RosterEntry } from "../../core/engine";
-import { isNewerFormat, parseStoredEncounter, touchedHistory } from "../../core/store";
+import { isNewerFormat, parseStoredEncounter } from "../../core/store";
 import type { AnyModeModule } from "../../modes/contract";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 
@@ -32,13 +32,6 @@ interface Loaded {
 /** Per Combat, the last load: reused while the flag holds the same revision and no update touched it. */
 const loaded = new WeakMap<object, Loaded>();
 
-/**
- * Per Combat, the undo history keys that updates touched since its flag was last parsed (null: any
- * of them may have changed), so that the next parse checks only those entries. No record (nothing
- * parsed yet): every entry is checked.
- */
-const touched = new WeakMap<object, Set<string> | null>();
-
 /** How many times a stored encounter was parsed on this client (the benchmark reports it). */
 let parses = 0;
 
@@ -59,39 +52,19 @@ export function loadBound(combat: Combat.Implementation): BoundEncounter | null 
   const hit = loaded.get(combat);
   if (hit !== undefined && hit.raw === raw && hit.rev === rev && hit.mode === mode) return hit.bound;
   parses += 1;
-  const keys = touched.get(combat);
-  touched.set(combat, new Set());
-  const stored = parseStoredEncounter(raw, keys ?? null);
+  const stored = parseStoredEncounter(raw);
   const bound = stored === null ? null : (bindingOf(mode)?.load(stored, raw) ?? null);
   loaded.set(combat, { raw, rev, mode, bound });
   return bound;
 }
 
 /**
- * Forget an encounter's loaded state: its flags changed (`flags`: the module's flags in the update's
- * change, as the document reports it). Called first thing in the Combat's own update handling,
- * before anything sorts its turns, so a revision number that a reset made start again can never
- * return an older state. The history entries the change touched are noted for the next parse.
+ * Forget an encounter's loaded state: its flags changed. Called first thing in the Combat's own
+ * update handling, before anything sorts its turns, so a revision number that a reset made start
+ * again can never return an older state.
  */
-export function forgetLoaded(combat: Combat.Implementation, flags: unknown): void {
+export function forgetLoaded(combat: Combat.Implementation): void {
   loaded.delete(combat);
-  const keys = touched.get(combat);
-  if (keys === undefined || keys === null) return;
-  if (typeof flags !== "object" || flags === null || Object.getPrototypeOf(flags) !== Object.prototype) {
-    touched.set(combat, null);
-    return;
-  }
-  for (const [name, change] of Object.entries(flags)) {
-    if (!name.includes(FLAGS.encounter)) continue; // another of the module's flags
-    // The encounter's change names the entries it touched; or the flag is replaced, deleted or
-    // written in a form that does not say (a dotted key): any entry may have changed.
-    const names = name === FLAGS.encounter ? touchedHistory(change) : null;
-    if (names === null) {
-      touched.set(combat, null);
-      return;
-    }
-    for (const key of names) keys.add(key);
-  }
 }
 
 /** Whether a structured encounter's stored state cannot be read (a newer format included). */

@@ -6,7 +6,8 @@
  */
 import { submit } from "../../foundry/authority/controller";
 import type { ActionTable } from "../contract";
-import { addIPChange, addToDraft, declareDraft, ipToRoll, removeFromDraft, rollIP, setConditions } from "./glue";
+import { addIPChange, addToDraft, declareDraft, removeFromDraft, setConditions } from "./controls";
+import { ipToRoll, rollIP } from "./initiative";
 import { actionCatalogue } from "./settings";
 
 const idOf = (target: HTMLElement): string => target.dataset.combatantId ?? "";

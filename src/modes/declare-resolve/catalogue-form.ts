@@ -7,7 +7,7 @@
 import { handlebarsFormBase, type AppClass } from "../../foundry/app-base";
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_CATALOGUE_MENU, DR_TEMPLATES } from "./constants";
-import { ACTION_KINDS } from "./rules/declare-resolve";
+import { ACTION_KINDS } from "./rules/types";
 import {
   DEFAULT_CATALOGUE,
   MAX_CATALOGUE_ENTRIES,

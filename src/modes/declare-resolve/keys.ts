@@ -10,8 +10,9 @@ import { focusForm, preferredCombatant } from "../../foundry/keys";
 import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { DECLARE_RESOLVE_KEYS, DECLARE_RESOLVE_NOTICE } from "./constants";
-import { drState } from "./glue";
-import { currentDeclarer, type DeclareResolveState } from "./rules/declare-resolve";
+import { drState } from "./encounter";
+import { currentDeclarer } from "./rules/derived";
+import type { DeclareResolveState } from "./rules/types";
 
 /** Focus the declaration form (see the file comment). */
 function declareKey(combat: Combat.Implementation, root: HTMLElement | null): Promise<unknown> {

@@ -3,30 +3,19 @@
  * with action points, as one mode module.
  */
 import { SHARED_ROSTER, defineMode } from "../contract";
-import { defeatedMirror } from "../../foundry/defeated";
 import { DECLARE_RESOLVE_ACTIONS } from "./actions";
 import { DECLARE_RESOLVE_KEY_ACTIONS, declareResolveNotice } from "./keys";
 import { registerCatalogueMenu } from "./catalogue-form";
-import {
-  applyBudget,
-  DECLARE_RESOLVE_ROLL_CHECKS,
-  declareActions,
-  declareResolveEffects,
-  declareResolveEnd,
-  drState,
-  ipToRoll,
-  rollIP,
-} from "./glue";
-import {
-  createDeclareResolve,
-  currentIP,
-  DECLARE_RESOLVE_REFUSALS,
-  declareResolveMode,
-  type DeclareResolveCommand,
-  type DeclareResolveState,
-} from "./rules/declare-resolve";
+import { DECLARE_RESOLVE_ROLL_CHECKS, DR_INITIATIVE } from "./initiative";
+import { DR_MIRROR } from "./mirror";
+import { DR_INTEROP } from "./interop";
+import { DR_API } from "./api";
+import { applyBudget } from "./controls";
+import { createDeclareResolve } from "./rules/flow";
+import { DECLARE_RESOLVE_REFUSALS, type DeclareResolveCommand, type DeclareResolveState } from "./rules/types";
+import { declareResolveMode } from "./rules/mode";
 import { parseDeclareResolveState } from "./rules/state";
-import { DR_SETTING_DEFS, actionCatalogue, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
+import { DR_SETTING_DEFS, apBudget, onBudgetChange, registerDeclareResolveSettings } from "./settings";
 import { declareResolveTracker } from "./tracker";
 
 /** The `declare-resolve` mode module. */
@@ -41,23 +30,9 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   rolledResults: DECLARE_RESOLVE_ROLL_CHECKS,
   // A new encounter starts with the world's AP budget.
   create: (roster) => createDeclareResolve(roster, apBudget()),
-  initiative: {
-    rollInitiative: (combat, ids, options) => rollIP(combat, ids, options),
-    rollAll: (combat, options) => rollIP(combat, ipToRoll(combat, false), options),
-    rollNPC: (combat, options) => rollIP(combat, ipToRoll(combat, true), options),
-  },
-  mirror: {
-    ...defeatedMirror<DeclareResolveState>(
-      (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-      declareResolveEffects,
-    ),
-    end: declareResolveEnd,
-  },
-  // Other modules see each current IP, highest first, all round (the declarer moves up from the bottom).
-  interop: {
-    initiative: (state) =>
-      new Map(state.combatants.flatMap((c) => (c.ip === null ? [] : [[c.id, currentIP(c)] as const]))),
-  },
+  initiative: DR_INITIATIVE,
+  mirror: DR_MIRROR,
+  interop: DR_INTEROP,
   settings: DR_SETTING_DEFS,
   registerSettings: () => {
     registerDeclareResolveSettings();
@@ -68,5 +43,5 @@ export const declareResolveModule = defineMode<DeclareResolveState, DeclareResol
   actions: DECLARE_RESOLVE_ACTIONS,
   keys: DECLARE_RESOLVE_KEY_ACTIONS,
   notice: declareResolveNotice,
-  api: { declareResolve: { declare: declareActions, catalogue: actionCatalogue, state: drState } },
+  api: { declareResolve: DR_API },
 });

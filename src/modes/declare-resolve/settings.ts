@@ -6,7 +6,7 @@
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_SETTINGS } from "./constants";
 import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
-import { DEFAULT_AP_BUDGET, MAX_AP_BUDGET } from "./rules/declare-resolve";
+import { DEFAULT_AP_BUDGET, MAX_AP_BUDGET } from "./rules/types";
 import { DEFAULT_CATALOGUE, parseCatalogue, type CatalogueEntry } from "./rules/catalogue";
 
 /** The generic IP roll: 2d10 plus the Speed and Wisdom bonuses (rulebook excerpt 002). */

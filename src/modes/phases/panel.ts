@@ -10,6 +10,7 @@ import { type PhasesState, type PhasesAllowedAction, type DieSize, DIE_SIZES } f
 import {
   pendingFailure,
   handOffPicker,
+  heroesSkipped,
   heroesToAct,
   intentsView,
   type IntentView,
@@ -165,6 +166,11 @@ function dieLabel(i18n: Localiser, size: number): string {
   return i18n.format(`${P}.Die`, { size: String(size) });
 }
 
+/** The phase that follows the foes' declarations: the heroes', unless this round skips it (surprise). */
+function phaseAfterDeclare(state: PhasesState): "heroes" | "foesResolve" {
+  return heroesSkipped(state) ? "foesResolve" : "heroes";
+}
+
 /** The status line: what the round is waiting for. */
 function statusOf(state: PhasesState, input: ModeInput<PhasesState>): string {
   const { i18n, nameOf, who } = input;
@@ -174,7 +180,9 @@ function statusOf(state: PhasesState, input: ModeInput<PhasesState>): string {
   if (pendingFailure(state) !== null) return "";
   switch (state.phase) {
     case "foesDeclare":
-      return f(who.isGM ? "DeclareGM" : "Declare");
+      return who.isGM
+        ? f("DeclareGM", { next: i18n.localize(`${I18N}.Step.${phaseAfterDeclare(state)}`) })
+        : f("Declare");
     case "heroes": {
       const acting = state.turn?.combatantId;
       if (acting !== undefined) return f("Acting", { name: nameOf(acting) });
@@ -313,9 +321,11 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
     moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
     itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
     hasFree: freeControls.length > 0,
-    end: allowed.for(id, "endTurn")
-      ? control({ ...base, action: "siPhasesEndTurn", label: "EndTurn", aria: "EndTurnFor" })
-      : null,
+    // One way to end the turn: the footer's (next turn ends a hero's turn) when this user has it.
+    end:
+      allowed.for(id, "endTurn") && !allowed.has("nextTurn")
+        ? control({ ...base, action: "siPhasesEndTurn", label: "EndTurn", aria: "EndTurnFor" })
+        : null,
   };
 }
 
@@ -405,7 +415,12 @@ function gmControlsOf(state: PhasesState, input: ModeInput<PhasesState>): Contro
   const { who, allowed, control } = input;
   const gmControls: ControlContext[] = [];
   if (who.isGM && state.started) {
-    if (allowed.has("setHandOff") && (state.phase === "foesDeclare" || state.phase === "heroes"))
+    // "The players cannot agree" orders the heroes' phase: not offered in a round that skips it.
+    if (
+      allowed.has("setHandOff") &&
+      (state.phase === "foesDeclare" || state.phase === "heroes") &&
+      !heroesSkipped(state)
+    )
       gmControls.push(
         control({
           action: "siPhasesHandOff",
@@ -415,8 +430,14 @@ function gmControlsOf(state: PhasesState, input: ModeInput<PhasesState>): Contro
           pressed: state.handOff,
         }),
       );
+    // The button names the phase that really comes (the foes resolve at once in a surprised round 1).
     if (allowed.has("nextPhase") && state.phase !== "foesResolve")
-      gmControls.push(control({ action: "siPhasesNextPhase", label: `Phases.NextPhase.${state.phase}` }));
+      gmControls.push(
+        control({
+          action: "siPhasesNextPhase",
+          label: `Phases.NextPhase.${state.phase === "foesDeclare" ? phaseAfterDeclare(state) : "foesResolve"}`,
+        }),
+      );
   }
   return gmControls;
 }

@@ -10,17 +10,14 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import {
   MAX_IP_CHANGES,
-  currentDeclarer,
-  currentResolver,
-  declareResolveMode,
-  pendingTies,
-  resolutionTurns,
-  resolvedOf,
-  rollsNeeded,
   type ActionInput,
   type DeclareResolveCommand,
   type DeclareResolveState,
-} from "../../../src/modes/declare-resolve/rules/declare-resolve";
+} from "../../../src/modes/declare-resolve/rules/types";
+import { currentDeclarer, currentResolver } from "../../../src/modes/declare-resolve/rules/derived";
+import { declareResolveMode } from "../../../src/modes/declare-resolve/rules/mode";
+import { pendingTies, resolvedOf, rollsNeeded } from "../../../src/modes/declare-resolve/rules/points";
+import { resolutionTurns } from "../../../src/modes/declare-resolve/rules/resolution";
 import {
   CATALOGUE,
   drActions,

@@ -184,7 +184,13 @@ function commandFor(state: IndividualState, action: AllowedAction): IndividualCo
     case "setSkipDefeated":
       return { type: "setSkipDefeated", skip: !state.skipDefeated };
     case "recordInitiative":
-      return { type: "recordInitiative", combatantId: id, total: 12, modifier: 1 };
+      // Ties of at most 50 (a roll-off takes at most 100), so that large benchmark encounters start.
+      return {
+        type: "recordInitiative",
+        combatantId: id,
+        total: 12 + Math.floor(state.combatants.findIndex((x) => x.id === id) / 50),
+        modifier: 1,
+      };
     case "setGroup":
       return c === undefined
         ? null

@@ -11,7 +11,7 @@ import {
   MAX_DEF_CHANGE,
   type ActionKind,
   type DeclaredAction,
-} from "./declare-resolve";
+} from "./types";
 import { isDeclaredAction } from "./state";
 
 /** One entry of the catalogue: what a declaration takes when it picks it. */

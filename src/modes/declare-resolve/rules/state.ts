@@ -27,9 +27,6 @@ import {
   MAX_IP,
   MAX_IP_CHANGES,
   MAX_REPLACED_IP,
-  declarationOf,
-  resolutionTurns,
-  resolvedOf,
   type CarriedAction,
   type Conditions,
   type DeclareResolveCombatant,
@@ -40,7 +37,9 @@ import {
   type InitiativePoints,
   type IPChange,
   type TieBreak,
-} from "./declare-resolve";
+} from "./types";
+import { declarationOf, resolvedOf } from "./points";
+import { resolutionTurns } from "./resolution";
 
 const PHASES: readonly DeclareResolvePhase[] = ["setup", "roll", "declare", "resolve", "upkeep"];
 
