@@ -10,7 +10,7 @@ import type { DeclareResolveState } from "../src/modes/declare-resolve/rules/typ
 import type { PhasesState } from "../src/modes/phases/rules/types.js";
 import { currentDeclarer, pendingSideTies, pendingTies, sidesToRoll } from "../src/modes/sides/rules/derived.js";
 import type { SidesState } from "../src/modes/sides/rules/types.js";
-import type { SlotsState } from "../src/modes/slots/rules/slots.js";
+import type { SlotsState } from "../src/modes/slots/rules/types.js";
 
 /** What a driver may use: the GM's commands, the stored state, the combatant ids in joining order. */
 export interface DriverWorld {

@@ -12,7 +12,7 @@ import type { SimClasses } from "../sim/runtime.js";
 import type { RollClass } from "../sim/roll.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
 import type { SidesState } from "../../src/modes/sides/rules/types.js";
-import type { SlotsState } from "../../src/modes/slots/rules/slots.js";
+import type { SlotsState } from "../../src/modes/slots/rules/types.js";
 import type { DeclareResolveState } from "../../src/modes/declare-resolve/rules/types.js";
 import {
   ACTOR,

@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import type { Sim, SimClient, SimCombat } from "../sim/index.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { SlotsState } from "../../src/modes/slots/rules/slots.js";
+import type { SlotsState } from "../../src/modes/slots/rules/types.js";
 import { combatOn, encounter, expectAgreement, idOf, type ActorKey } from "./world.js";
 
 /** The GM creates a `slots` encounter holding these actors. */

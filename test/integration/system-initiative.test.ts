@@ -24,7 +24,7 @@ import {
   installStarWarsFFG,
 } from "../sim/systems/initiative.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { SlotsState } from "../../src/modes/slots/rules/slots.js";
+import type { SlotsState } from "../../src/modes/slots/rules/types.js";
 import {
   ACTOR,
   ALICE,

@@ -12,7 +12,7 @@ import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
-import { slotsMode } from "../../src/modes/slots/rules/slots";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
 
 /** A mode's rules and parser, its types hidden. */

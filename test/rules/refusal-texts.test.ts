@@ -21,7 +21,8 @@ import {
 } from "../../src/modes/individual/rules/individual";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
-import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
 import { currentResolver } from "../../src/modes/declare-resolve/rules/derived";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import type { DeclareResolveCommand, DeclareResolveState } from "../../src/modes/declare-resolve/rules/types";

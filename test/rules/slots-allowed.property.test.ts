@@ -9,12 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allowedByTrial, probe, type Probe } from "../../src/core/common";
 import type { Requester } from "../../src/core/engine";
-import {
-  slotsMode,
-  type SlotsAllowedAction,
-  type SlotsCommand,
-  type SlotsState,
-} from "../../src/modes/slots/rules/slots";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import { type SlotsAllowedAction, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
 import { GM, STRANGER } from "./property-harness";
 
 type SlotsProbe = Probe<SlotsAllowedAction, SlotsCommand>;

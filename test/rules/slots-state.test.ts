@@ -3,7 +3,8 @@
  * else is rejected.
  */
 import { describe, expect, it } from "vitest";
-import { slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
 import { GM } from "./harness";
 

@@ -16,7 +16,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Requester } from "../../src/core/engine";
-import { eligibleFillers, slotsMode, type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/slots";
+import { eligibleFillers } from "../../src/modes/slots/rules/derived";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import { type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
 import {
   GM,

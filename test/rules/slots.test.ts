@@ -8,13 +8,12 @@ import {
   claimOf,
   currentSlot,
   eligibleFillers,
-  slotsAllowed,
-  slotsMode,
   slotsView,
   tiedSlots,
-  type SlotsCommand,
-  type SlotsState,
-} from "../../src/modes/slots/rules/slots";
+} from "../../src/modes/slots/rules/derived";
+import { slotsAllowed } from "../../src/modes/slots/rules/view";
+import { slotsMode } from "../../src/modes/slots/rules/mode";
+import type { SlotsCommand, SlotsState } from "../../src/modes/slots/rules/types";
 import { GM, deepFreeze, npc, pc, player, refusal, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------

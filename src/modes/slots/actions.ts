@@ -7,7 +7,8 @@ import { MODULE_ID } from "../../constants";
 import { submit } from "../../foundry/authority/controller";
 import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
-import { rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
+import { setSlotsSkill } from "./api";
+import { rollSlotsChecks, slotsToRoll } from "./initiative";
 
 /** The slot index a slot button acts on (-1 when missing: the rules refuse it). */
 function slotOf(target: HTMLElement): number {

@@ -13,8 +13,10 @@ import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { claimSlot } from "./actions";
 import { SLOTS_KEYS, SLOTS_NOTICE } from "./constants";
-import { currentSlot, slotsMode, type SlotsAllowedAction, type SlotsState } from "./rules/slots";
-import { slotsState } from "./glue";
+import { currentSlot } from "./rules/derived";
+import { slotsMode } from "./rules/mode";
+import { type SlotsAllowedAction, type SlotsState } from "./rules/types";
+import { slotsState } from "./mirror";
 
 /**
  * The slot the key means when the rules allow no claim: the next PC slot not yet filled, from the

@@ -5,11 +5,14 @@
 import { MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { SHARED_ROSTER, defineMode } from "../contract";
-import { defeatedMirror } from "../../foundry/defeated";
 import { SLOTS_ACTIONS } from "./actions";
 import { SLOTS_KEY_ACTIONS, slotsNotice } from "./keys";
-import { applyKeepPolicy, checkSlotsRolls, rollSlotsChecks, setSlotsSkill, slotsToRoll } from "./glue";
-import { slotsMode, type SlotsCommand, type SlotsState } from "./rules/slots";
+import { SLOTS_API } from "./api";
+import { SLOTS_INITIATIVE, SLOTS_ROLL_CHECKS } from "./initiative";
+import { SLOTS_MIRROR, applyKeepPolicy } from "./mirror";
+import { SLOTS_INTEROP } from "./interop";
+import { slotsMode } from "./rules/mode";
+import { type SlotsCommand, type SlotsState } from "./rules/types";
 import { parseSlotsState } from "./rules/state";
 import { SLOTS_SETTING_DEFS, onKeepSlotsChange, registerSlotsSettings, slotsKeepPolicy } from "./settings";
 import { slotsTracker } from "./tracker";
@@ -24,27 +27,12 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   refusalCodes: ["noSkills"],
   // The skill of a combatant's check is the GM's choice.
   gmOnlyCombatantKeys: [`flags.${MODULE_ID}.${SLOTS_SKILL_FLAG}`],
-  rolledResults: { recordCheck: checkSlotsRolls },
+  rolledResults: SLOTS_ROLL_CHECKS,
   // A new slots encounter starts with the world's keep-slot policy.
   create: (roster) => ({ ...slotsMode.create(roster), keepSlots: slotsKeepPolicy() }),
-  initiative: {
-    rollInitiative: (combat, ids, options) => rollSlotsChecks(combat, ids, options),
-    rollAll: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, false), options),
-    rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
-  },
-  mirror: defeatedMirror<SlotsState>((state) => new Map(state.combatants.map((c) => [c.id, c.defeated]))),
-  // Places, counted down (a check belongs to its slot, not its roller, once the round runs); before
-  // the start, who has made its check. A turn written on an open slot fills it.
-  interop: {
-    initiative: (state, view) =>
-      new Map(state.combatants.filter((c) => view.started || c.slotted).map((c) => [c.id, null] as const)),
-    jumpTo: (state, combatantId) => {
-      const slot = state.slotIndex === null ? undefined : state.slots[state.slotIndex];
-      return slot === undefined || slot.filledBy !== null
-        ? null
-        : { type: "fillSlot", slot: state.slotIndex, combatantId };
-    },
-  },
+  initiative: SLOTS_INITIATIVE,
+  mirror: SLOTS_MIRROR,
+  interop: SLOTS_INTEROP,
   settings: SLOTS_SETTING_DEFS,
   registerSettings: () => {
     registerSlotsSettings();
@@ -54,5 +42,5 @@ export const slotsModule = defineMode<SlotsState, SlotsCommand>({
   actions: SLOTS_ACTIONS,
   keys: SLOTS_KEY_ACTIONS,
   notice: slotsNotice,
-  api: { setSlotsSkill },
+  api: SLOTS_API,
 });

@@ -6,13 +6,9 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { AllowedAction } from "../../../src/core/engine";
-import {
-  eligibleFillers,
-  slotsMode,
-  type SlotsAllowedAction,
-  type SlotsCommand,
-  type SlotsState,
-} from "../../../src/modes/slots/rules/slots";
+import { eligibleFillers } from "../../../src/modes/slots/rules/derived";
+import { slotsMode } from "../../../src/modes/slots/rules/mode";
+import { type SlotsAllowedAction, type SlotsCommand, type SlotsState } from "../../../src/modes/slots/rules/types";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "../../rules/property-harness";
 import { apiOn, combatOn, world } from "../../integration/world.js";
 import { slotsEncounter } from "../../integration/slots-world.js";

@@ -4,7 +4,8 @@
  * rejected (null), so the glue can say so and offer a reset instead of running on garbage.
  */
 import { isFlag, isId, isIdList, isText, isTypedField, isWhole, listOf, orNull, shapeOf } from "../../../core/common";
-import { isScore, type InitiativeSlot, type SlotsCheck, type SlotsCombatant, type SlotsState } from "./slots";
+import { isScore } from "./ranking";
+import type { InitiativeSlot, SlotsCheck, SlotsCombatant, SlotsState } from "./types";
 
 const isCheck = shapeOf<SlotsCheck>({ primary: isScore, secondary: isScore, skill: orNull(isId), typed: isTypedField });
 

@@ -1,22 +1,21 @@
 /**
- * Foundry glue of the `slots` mode: initiative checks (Cool or Vigilance, chosen by the GM per
- * combatant) rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll
- * mode and recorded through the rules; the world's keep-slot policy passed on to running encounters.
+ * The `slots` mode's rolls: initiative checks (Cool or Vigilance, chosen by the GM per combatant)
+ * rolled with Foundry's `Roll` from the configured formulas, posted to chat with the roll mode and
+ * recorded through the rules; the `recordCheck` roll check.
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
-import { slotsMode, type SlotsState } from "./rules/slots";
-import { applyAsAuthority, isAuthority, submit } from "../../foundry/authority/controller";
+import { submit } from "../../foundry/authority/controller";
 import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
-import { requesterFor, stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
-import type { RollCheck } from "../contract";
+import type { ModeInitiative, RollCheck } from "../contract";
 import type { CommandResult } from "../../core/protocol";
-import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsKeepPolicy, slotsSystemPool, type SlotsPreset } from "./settings";
+import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsSystemPool, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
 import { ffgInitiativePool, hasSkills } from "./rules/pools";
+import { slotsState } from "./mirror";
 
 /** The skills a `slots` initiative check can use. */
 export const SLOT_SKILLS = ["cool", "vigilance"] as const;
@@ -26,39 +25,14 @@ export type SlotSkill = (typeof SLOT_SKILLS)[number];
 /** The skill a combatant's check uses when the GM has not chosen one. */
 export const DEFAULT_SLOT_SKILL: SlotSkill = "cool";
 
-function isSkill(value: unknown): value is SlotSkill {
+export function isSkill(value: unknown): value is SlotSkill {
   return value === "cool" || value === "vigilance";
-}
-
-/** The slots state of a combat, or null when it is not a readable `slots` encounter. */
-export function slotsState(combat: Combat.Implementation): SlotsState | null {
-  return stateOf(combat, slotsMode);
 }
 
 /** The skill the GM chose for a combatant's check (Cool unless set). */
 export function skillOf(combatant: Combatant.Implementation | undefined): SlotSkill {
   const value: unknown = combatant?.getFlag(MODULE_ID, SLOTS_SKILL_FLAG);
   return isSkill(value) ? value : DEFAULT_SLOT_SKILL;
-}
-
-/**
- * Choose the skill of a combatant's check (GM, before the start). One combatant write; the check is
- * then rolled (or re-rolled) with it.
- */
-export async function setSlotsSkill(
-  combat: Combat.Implementation,
-  combatantId: string,
-  skill: string,
-): Promise<CommandResult> {
-  if (!game.user.isGM) return shownRefusal(combat, { ok: false, code: "notGM" });
-  const state = slotsState(combat);
-  const combatant = combat.combatants.get(combatantId);
-  if (state === null) return shownRefusal(combat, { ok: false, code: "corrupted" });
-  if (combatant === undefined) return shownRefusal(combat, { ok: false, code: "unknownCombatant" });
-  if (!isSkill(skill)) return shownRefusal(combat, { ok: false, code: "invalidValue", combatantId });
-  if (state.started) return shownRefusal(combat, { ok: false, code: "alreadyStarted", combatantId });
-  await combatant.setFlag(MODULE_ID, SLOTS_SKILL_FLAG, skill);
-  return { ok: true };
 }
 
 /** A Genesys-style pool builder on a combatant: `getInitiativeRoll(skillName, characteristic)`. */
@@ -250,16 +224,12 @@ export function slotsToRoll(combat: Combat.Implementation, npcsOnly: boolean): s
     });
 }
 
-/**
- * The GM changed the world's keep-slot policy: the active GM passes it on to every `slots` encounter
- * (it applies to later defeats and removals).
- */
-export async function applyKeepPolicy(): Promise<void> {
-  if (!isAuthority()) return;
-  const keepSlots = slotsKeepPolicy();
-  for (const combat of game.combats.contents) {
-    const state = slotsState(combat);
-    if (state === null || (state.keepSlots.pc === keepSlots.pc && state.keepSlots.npc === keepSlots.npc)) continue;
-    await applyAsAuthority(combat, { type: "setKeepSlots", keepSlots }, requesterFor(combat, game.user), null);
-  }
-}
+/** Rolling initiative rolls the `slots` checks of those combatants. */
+export const SLOTS_INITIATIVE: ModeInitiative = {
+  rollInitiative: (combat, ids, options) => rollSlotsChecks(combat, ids, options),
+  rollAll: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, false), options),
+  rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
+};
+
+/** The checks of rolled results, by command type. */
+export const SLOTS_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = { recordCheck: checkSlotsRolls };
