@@ -51,6 +51,7 @@ import {
 } from "./flow";
 import { isActionText, isReactionKind, isSideName, isColour, isMaxActions } from "./untrusted";
 
+/** Refusal for commands of the passes outside them. */
 function needPass(state: SidesState): Outcome<SidesState> | null {
   if (!state.started) return refuse("notStarted");
   return state.step === "pass" ? null : refuse("wrongStep");

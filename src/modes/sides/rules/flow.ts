@@ -23,12 +23,9 @@ import {
   factsOf,
 } from "./derived";
 
-export function startRound(state: SidesState, round: number, events: RuleEvent[]): SidesState {
-  events.push({ type: "roundStarted", round });
+/** What a round records, empty (fresh arrays): each new round, and a new encounter, starts from these. */
+function roundRecords() {
   return {
-    ...state,
-    round,
-    step: "initiative",
     pass: 0,
     rolls: [],
     sideTieOrders: [],
@@ -40,6 +37,16 @@ export function startRound(state: SidesState, round: number, events: RuleEvent[]
     held: [],
     lost: [],
     tieOrders: [],
+  } satisfies Partial<SidesState>;
+}
+
+export function startRound(state: SidesState, round: number, events: RuleEvent[]): SidesState {
+  events.push({ type: "roundStarted", round });
+  return {
+    ...state,
+    round,
+    step: "initiative",
+    ...roundRecords(),
   };
 }
 
@@ -154,8 +161,6 @@ export function newCombatant(entry: RosterEntry): SidesCombatant {
   };
 }
 
-/** Refusal for commands of the passes outside them. */
-
 export function create(roster: readonly RosterEntry[]): SidesState {
   const combatants = oncePerId(roster, newCombatant);
   return {
@@ -167,16 +172,6 @@ export function create(roster: readonly RosterEntry[]): SidesState {
     started: false,
     round: 0,
     step: "setup",
-    pass: 0,
-    rolls: [],
-    sideTieOrders: [],
-    sideOrder: [],
-    declarations: [],
-    done: [],
-    due: [],
-    slowed: [],
-    held: [],
-    lost: [],
-    tieOrders: [],
+    ...roundRecords(),
   };
 }
