@@ -4,7 +4,8 @@
  * cast. Random plays run in lockstep through today's rules and the earlier ones that stored the
  * orders (`sides-v1-reference.ts`), checking after every command:
  * - the same outcome (accepted or the same refusal), events and undo step;
- * - the derived declaration and pass orders equal the stored ones; the same current and next, the
+ * - the derived declaration and pass orders equal the stored ones (and who is in the pass, found
+ *   without ranking it, is who the pass order holds); the same current and next, the
  *   same slowed characters waiting, pending ties and allowed actions (the GM's, an owner's);
  * - the earlier rules' state, stored as JSON in the older shape and parsed, is upgraded to a state
  *   with those same orders, current, next and allowed actions, and plays on the same.
@@ -14,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import type { ModeDefinition, Outcome, Requester } from "../../src/core/engine";
 import {
   declarationOrder,
+  inPassOrder,
   passOrder,
   pendingSideTies,
   pendingTies,
@@ -112,6 +114,9 @@ class Lockstep {
     this.old = b.state;
     const expected = seenV1(this.old);
     expect(seen(this.now)).toEqual(expected);
+    // Who is in the pass, found without ranking it (the slow-down's check), is who the pass order holds.
+    const order = passOrder(this.now);
+    for (const c of this.now.combatants) expect(inPassOrder(this.now, c.id), c.id).toBe(order.includes(c.id));
     // The older shape, parsed: today's state, with the same orders and choices. The older shape did
     // not keep the facts a side or trait change in the running step replaced: those upgrade to the
     // order today's facts give (docs/modes/sides.md), so only states without such a change compare.

@@ -271,14 +271,15 @@ function passEntriesOf({ bound, state, nameOf }: ModeInput<SidesState>): PassEnt
   const view = bound.view;
   const waiting = slowedWaiting(state);
   const doneIds = new Set(state.done);
+  const order = passOrder(state);
   return pass === null
     ? []
-    : [...passOrder(state), ...waiting.map((w) => w.combatantId)].map((id, i) => {
+    : [...order, ...waiting.map((w) => w.combatantId)].map((id, i) => {
         const done = doneIds.has(id);
         const lost = done && state.lost.some((l) => l.combatantId === id && l.pass === pass);
         const now = view.current === id;
         const next = view.next === id;
-        const isWaiting = i >= passOrder(state).length;
+        const isWaiting = i >= order.length;
         return {
           // One entry per combatant in a pass: a turn advance re-renders the two or three that change.
           keepKey: `sides-pass:${id}`,

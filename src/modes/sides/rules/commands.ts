@@ -30,7 +30,7 @@ import {
 import {
   declarationOf,
   currentDeclarer,
-  passOrder,
+  inPassOrder,
   passCurrent,
   sideMembers,
   sideRoller,
@@ -129,7 +129,7 @@ export function slowDownRefusal(
   if (wrong !== null) return wrong;
   if (includesId(state.done, combatantId)) return refuse("alreadyActed", combatantId);
   if (state.slowed.some((entry) => entry.combatantId === combatantId)) return refuse("alreadySlowed", combatantId);
-  if (!includesId(passOrder(state), combatantId)) return refuse("notInPass", combatantId);
+  if (!inPassOrder(state, combatantId)) return refuse("notInPass", combatantId);
   if (findById(state.combatants, after) === undefined) return refuse("unknownCombatant", after);
   if (after === combatantId) return refuse("invalidValue", after);
   if (includesId(state.done, after)) return refuse("alreadyActed", after);

@@ -213,6 +213,19 @@ export function passOrder(state: SidesState): readonly string[] {
 }
 
 /**
+ * Whether the character is in the current pass's order (`passOrder`), found without ranking the
+ * pass: who acted or is due, or whoever declared enough actions and has not slowed down.
+ */
+export function inPassOrder(state: SidesState, combatantId: string): boolean {
+  if (!state.started || state.step !== "pass") return false;
+  if (state.done.includes(combatantId) || state.due.includes(combatantId)) return true;
+  if (state.slowed.some((entry) => entry.combatantId === combatantId)) return false;
+  return state.declarations.some(
+    (x) => x.combatantId === combatantId && !x.hesitated && x.actions.length >= state.pass,
+  );
+}
+
+/**
  * Everyone ranked as the passes rank them (Dexterity, then Perception, highest first; the GM's tie
  * orders; joining order): the tracker's order all round.
  */
