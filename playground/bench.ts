@@ -359,41 +359,57 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     layout(bareRoot);
     return performance.now() - t0;
   };
+  type Timed = { ms: number; bare: number; prepare: number; phases: Record<string, number> };
   /**
    * `runs` samples (after 5 warm-up ones) of the tracker's render and of the bare list, each
-   * after `prepare` (untimed); medians of both, and the tracker's render steps.
+   * after `prepare` (untimed), for each preparation in `prepares`: the series take turns sample by
+   * sample (each going first in turn), so a spell of load on this machine falls on all of them
+   * alike. Medians of each series, and the tracker's render steps.
    */
-  const time = async (
-    prepare: () => Promise<void>,
-    runs: number,
-  ): Promise<{ ms: number; bare: number; prepare: number; phases: Record<string, number> }> => {
-    const tracked: number[] = [];
-    const prepared: number[] = [];
-    const bares: number[] = [];
-    const steps: Record<string, number[]> = {};
+  const timeTogether = async (prepares: ReadonlyArray<() => Promise<void>>, runs: number): Promise<Timed[]> => {
+    const series = prepares.map(() => {
+      const steps: Record<string, number[]> = {};
+      return { tracked: [] as number[], prepared: [] as number[], bares: [] as number[], steps };
+    });
     for (let i = 0; i < runs + 5; i++) {
-      const p0 = performance.now();
-      await prepare();
-      const preparedMs = performance.now() - p0;
-      for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
-      let ms: number;
-      let bareMs: number;
-      if (i % 2 === 0) {
-        ms = await timedRender();
-        bareMs = bareOnce();
-      } else {
-        bareMs = bareOnce();
+      const shift = i % prepares.length;
+      const order = prepares.map((_, k) => (k + shift) % prepares.length);
+      for (const k of order) {
+        const prepare = prepares[k];
+        const out = series[k];
+        if (prepare === undefined || out === undefined) continue;
+        const p0 = performance.now();
+        await prepare();
+        const preparedMs = performance.now() - p0;
         for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
-        ms = await timedRender();
+        let ms: number;
+        let bareMs: number;
+        if (i % 2 === 0) {
+          ms = await timedRender();
+          bareMs = bareOnce();
+        } else {
+          bareMs = bareOnce();
+          for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
+          ms = await timedRender();
+        }
+        if (i < 5) continue;
+        out.tracked.push(ms);
+        out.bares.push(bareMs);
+        out.prepared.push(preparedMs);
+        for (const [step, value] of Object.entries(phases)) (out.steps[step] ??= []).push(value);
       }
-      if (i < 5) continue;
-      tracked.push(ms);
-      bares.push(bareMs);
-      prepared.push(preparedMs);
-      for (const [step, value] of Object.entries(phases)) (steps[step] ??= []).push(value);
     }
-    const stepMedians = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, median(v)]));
-    return { ms: median(tracked), bare: median(bares), prepare: median(prepared), phases: stepMedians };
+    return series.map((out) => ({
+      ms: median(out.tracked),
+      bare: median(out.bares),
+      prepare: median(out.prepared),
+      phases: Object.fromEntries(Object.entries(out.steps).map(([k, v]) => [k, median(v)])),
+    }));
+  };
+  const time = async (prepare: () => Promise<void>, runs: number): Promise<Timed> => {
+    const [timed] = await timeTogether([prepare], runs);
+    if (timed === undefined) throw new Error("nothing timed");
+    return timed;
   };
   const advance = async (): Promise<void> => {
     Object.assign(hold, { active: true, asked: false });
@@ -407,17 +423,23 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
     await Promise.resolve();
   };
-  const change = await time(advance, RUNS);
   // `?only=change` times the turn advance alone (to profile it by hand); the other figures read 0.
   const skip = { ms: 0, bare: 1, prepare: 0, phases: {} };
-  // The same turn advance rendered whole (the patch's baseline): its time is the render's, not the parts' removal.
-  const full =
+  // The turn advance patched, and the same turn advance rendered whole (the patch's baseline: its
+  // time is the render's, not the parts' removal), taking turns sample by sample.
+  const [change = skip, full = skip] =
     only() === "change"
-      ? skip
-      : await time(async () => {
-          await advance();
-          await dropParts();
-        }, RUNS);
+      ? [await time(advance, RUNS), skip]
+      : await timeTogether(
+          [
+            advance,
+            async () => {
+              await advance();
+              await dropParts();
+            },
+          ],
+          RUNS,
+        );
   const warm = only() === "change" ? skip : await time(() => Promise.resolve(), RUNS);
   const first = only() === "change" ? skip : await time(dropParts, RUNS);
 
