@@ -46,6 +46,8 @@ export interface BenchResult {
    * templates for the same state and replaced, nothing patched or kept (what patching must beat).
    */
   fullMs: number;
+  /** The whole render by step (medians), to set beside `changePhases`. */
+  fullPhases: Record<string, number>;
   /** A turn advance's command up to every client having it (rules, store, the sim's messages), render held. */
   commandMs: number;
   /** The turn advance's render by step (medians; `templates` includes parsing the HTML). */
@@ -456,6 +458,7 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     setupMs,
     changeMs: change.ms,
     fullMs: full.ms,
+    fullPhases: full.phases,
     commandMs: change.prepare,
     changeBareMs: change.bare,
     changePhases: change.phases,
