@@ -157,7 +157,7 @@ describe.each(MODES.map((m): [string, AnyModeModule] => [m.id, m]))("interop in 
         client.userId,
       ).toEqual(order);
     }
-    expect(messagesOn(alice)).toEqual([refusalText("interopInitiativeReverted", own.name ?? "")]);
+    expect(messagesOn(alice)).toEqual([refusalText("interopInitiativeReverted", own.name)]);
     expectAligned(module, sim, `${id}: after the put-back`);
     expectNoErrors(sim);
   });
