@@ -78,7 +78,10 @@ export function createCombatClass(Base: typeof Combat) {
       return this;
     }
 
-    /** Undo the last turn step (GM). */
+    /**
+     * Undo the last turn step (GM). Asked through this method (a macro, another module), it undoes
+     * the start too without asking, as core's does; the tracker's button asks the GM first.
+     */
     override async previousTurn(): Promise<this> {
       if (!isStructured(this)) return super.previousTurn();
       await submit(this, { type: "previousTurn" });
@@ -92,7 +95,7 @@ export function createCombatClass(Base: typeof Combat) {
       return this;
     }
 
-    /** Return to the start of the previous round (GM). */
+    /** Return to the start of the previous round (GM); like previous turn, this method asks nothing. */
     override async previousRound(): Promise<this> {
       if (!isStructured(this)) return super.previousRound();
       await submit(this, { type: "previousRound" });

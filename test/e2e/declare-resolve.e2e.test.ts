@@ -203,16 +203,25 @@ describe("the declare-resolve sample in Chromium", () => {
     await row.locator('input[data-field="name"]').fill("Parry");
     await row.locator('input[data-field="cost"]').fill("-1");
     await row.locator('select[data-field="kind"]').selectOption("defence");
-    await row.locator('input[data-field="def"]').fill("3");
+    await row.locator('input[data-field="def"]').fill("1.5");
     await form.locator('button[type="submit"]').click();
+    // Every error of the row is shown, not only the first; each invalid field is marked, the first focused.
     await expect
-      .poll(() => form.locator(".si-dr-catalogue__error").textContent())
-      .toBe("The AP cost must be a whole number from 0 to 99.");
+      .poll(() => form.locator(".si-dr-catalogue__error li").allTextContents())
+      .toEqual([
+        "The AP cost must be a whole number from 0 to 99.",
+        "The DEF change must be a whole number from -99 to 99, or empty.",
+      ]);
+    expect(
+      await form.locator('[aria-invalid="true"]').evaluateAll((els) => els.map((el) => el.getAttribute("name"))),
+    ).toEqual(["cost-3", "def-3"]);
+    await expect.poll(() => frames.gm.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("cost-3");
     expect(await toasts("gm")).toContain("The action catalogue was not saved");
     await screenshots(session.page, "dr-catalogue-invalid");
     // What was typed is kept; corrected, it saves and the form closes.
     expect(await row.locator('input[data-field="name"]').inputValue()).toBe("Parry");
     await row.locator('input[data-field="cost"]').fill("1");
+    await row.locator('input[data-field="def"]').fill("3");
     await form.locator('button[type="submit"]').click();
     await expect.poll(() => form.count()).toBe(0);
     const saved = await frames.alice.evaluate(() =>
@@ -229,6 +238,19 @@ describe("the declare-resolve sample in Chromium", () => {
         { name: "Parry", cost: 1, kind: "defence", def: 3 },
       ],
     });
+    // The declaration form's catalogue buttons show each action's DEF change (issue 27 item 4).
+    await frames.gm.locator('button[data-action="siDrRollAll"]').click();
+    await agreed((s) => s.rolls === "");
+    for (let i = 0; i < 6 && (await frames.gm.locator('button[data-action="siDrOrderTied"]').count()) > 0; i++) {
+      await frames.gm.locator('button[data-action="siDrOrderTied"]').first().click();
+      await agreed();
+    }
+    await frames.gm.locator('button[data-action="siStart"]').click();
+    await agreed((s) => s.step === "Declare actions");
+    await expect
+      .poll(() => frames.gm.locator('button[data-action="siDrPick"]').allTextContents())
+      .toEqual(["Dodge · 2 AP", "Melee Attack · 4 AP", "Power Attack · 7 AP", "Parry · 1 AP · DEF +3"]);
+    await screenshots(session.page, "dr-catalogue-def-buttons");
     expect(session.errors).toEqual([]);
   });
 });

@@ -146,4 +146,57 @@ describe("the sides sample in Chromium", () => {
     for (const view of VIEWS) expect(await overflowing(frames[view]), view).toEqual([]);
     expect(session.errors).toEqual([]);
   });
+
+  it("Alice writes Aria's initiative from her console, keeping the order: it is put back and she is told (issue 27 item 4)", async () => {
+    await load("sample=sides&seed=5");
+    await agreed((s) => s.rows === 6 && s.banner === "Setting up");
+    await frames.gm.locator('button[data-action="siStart"]').click();
+    await agreed((s) => s.banner === "Initiative");
+    await frames.alice.locator('button[data-action="siSidesRoll"]').click();
+    await agreed((s) => s.sides.filter((x) => x.includes("|rolled")).length === 1);
+    await frames.gm
+      .locator(".si-sides__list .si-side", { hasText: "Foes" })
+      .locator('button[data-action="siSidesRoll"]')
+      .click();
+    await agreed((s) => s.banner === "Declaration");
+    // Halfway to the combatant above her (or half a point up): core's order stays as it is.
+    const written = await frames.alice.evaluate(async () => {
+      type Combatant = { id: string; name: string; initiative: number | null; update(d: object): Promise<unknown> };
+      const combat = (window as unknown as { game: { combat: { turns: Combatant[] } } }).game.combat;
+      const at = combat.turns.findIndex((c) => c.name === "Aria");
+      const aria = combat.turns[at];
+      if (aria === undefined || aria.initiative === null) throw new Error("Aria has no initiative");
+      const before = aria.initiative;
+      const above = combat.turns[at - 1]?.initiative ?? before + 2;
+      const value = before + Math.min(0.5, (above - before) / 2);
+      await aria.update({ initiative: value });
+      return { before, value, order: combat.turns.map((c) => c.id) };
+    });
+    expect(written.value).not.toBe(written.before);
+    await expect
+      .poll(() => frames.alice.locator(".pg-toast").allTextContents())
+      .toContain(
+        "In this mode Structured Initiative keeps Aria's initiative in step with its order: the change was put back. Roll and reorder through its tracker.",
+      );
+    for (const view of VIEWS)
+      await expect
+        .poll(
+          () =>
+            frames[view].evaluate(() => {
+              const combat = (
+                window as unknown as {
+                  game: { combat: { turns: { id: string; name: string; initiative: number | null }[] } };
+                }
+              ).game.combat;
+              return {
+                aria: combat.turns.find((c) => c.name === "Aria")?.initiative ?? null,
+                order: combat.turns.map((c) => c.id),
+              };
+            }),
+          { message: view },
+        )
+        .toEqual({ aria: written.before, order: written.order });
+    await screenshots(session.page, "sides-initiative-put-back");
+    expect(session.errors).toEqual([]);
+  });
 });

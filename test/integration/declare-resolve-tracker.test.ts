@@ -96,6 +96,37 @@ describe("the declare-resolve tracker", () => {
     expect(await htmlOf(sim.client(ALICE))).not.toMatch(/STRUCTURED_INITIATIVE\.|Dodge/);
   });
 
+  it("the catalogue buttons show each action's DEF change, and none for an action without one (issue 27 item 4)", async () => {
+    const entries = [
+      { name: "Dodge", cost: 2, kind: "defence", def: 0 },
+      { name: "Parry", cost: 1, kind: "defence", def: 3 },
+      { name: "Reckless Swing", cost: 4, kind: "attack", def: -2 },
+    ];
+    const sim = await drWorld({
+      renderTemplates: true,
+      settings: { "structured-initiative.drCatalogue": JSON.stringify({ entries }) },
+    });
+    await drEncounter(sim, ["aria", "brom", "officer"]);
+    await rollIPs(sim, { aria: [5, 5], brom: [3, 3], officer: [6, 6] });
+    await combatOn(sim.gm).startCombat();
+    await sim.settle();
+    for (const client of [sim.client(BOB), sim.gm]) {
+      const form = (await contextOf(client)).panel?.declareForm as { picks: { text: string; ariaLabel: string }[] };
+      expect(form.picks.map((p) => p.text)).toEqual([
+        "Dodge · 2 AP",
+        "Parry · 1 AP · DEF +3",
+        "Reckless Swing · 4 AP · DEF -2",
+      ]);
+      expect(form.picks[1]?.ariaLabel).toBe("Add Parry · 1 AP · DEF +3 to the declaration of Brom");
+      const buttons = (await htmlOf(client)).match(/<button[^>]*data-action="siDrPick"[^>]*>[^<]*</g) ?? [];
+      expect(buttons.map((b) => b.replace(/^.*>|<$/g, ""))).toEqual([
+        "Dodge · 2 AP",
+        "Parry · 1 AP · DEF +3",
+        "Reckless Swing · 4 AP · DEF -2",
+      ]);
+    }
+  });
+
   it("rows show IP base → current, the AP bar, chips with costs, DEF, carried AP and finishing", async () => {
     const sim = await battle();
     await commandAs(sim, sim.gm, {

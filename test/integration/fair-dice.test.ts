@@ -264,6 +264,29 @@ describe.each([
     expectNoErrors(sim);
   });
 
+  it("individual: the GM's roll-off between two tied troopers", async () => {
+    const sim = await world({ settings: { ...SETTINGS, ...settings } });
+    await encounter(sim, ["aria", "trooper1", "trooper3"]);
+    const gm = apiOn(sim.gm);
+    // Both roll 10 with the same modifier (0): tied, a roll-off waits.
+    sim.dice.push(10, 10);
+    await gm.rollInitiative(combatOn(sim.gm), [idOf(sim.gm, "trooper1"), idOf(sim.gm, "trooper3")]);
+    await sim.settle();
+    const chat = sim.server.world.messages.length;
+    sim.dice.push(4, 16);
+    expect(await gm.rollOffs(combatOn(sim.gm))).toMatchObject([{ ok: true }]);
+    await sim.settle();
+    const posted = sim.server.world.messages.slice(chat).filter((m) => (m.rolls as unknown[]).length > 0);
+    expect(posted.map((m) => m.author)).toEqual([GM, GM]);
+    expect(
+      stateOn(sim.gm)
+        .rollOffs.flat()
+        .map((r) => r.total),
+    ).toEqual([4, 16]);
+    expect(await gm.rollOffs(combatOn(sim.gm))).toEqual([]);
+    expectNoErrors(sim);
+  });
+
   it("sides: a player's side roll", async () => {
     const sim = await sidesWorld({ settings: settings });
     await sidesEncounter(sim, ["ace", "jaluun", "officer"]);

@@ -18,7 +18,7 @@ import { kit as phasesKit } from "../conformance/kits/phases";
 import type { AnyKit } from "../conformance/kit";
 import { stateOn } from "../conformance/checks";
 import type { Sim } from "../sim/index.js";
-import { apiOn, combatOn, coreOrderOn, refusalText } from "./world.js";
+import { ALICE, apiOn, combatOn, coreOrderOn, expectNoErrors, messagesOn, refusalText } from "./world.js";
 import { liveOrder, watchLikeCarousel } from "./carousel.js";
 
 // The modes' glue reads Foundry's `Hooks` when its files load; only the rules are called here (the
@@ -132,6 +132,35 @@ describe.each(MODES.map((m): [string, AnyModeModule] => [m.id, m]))("interop in 
     // Every combatant in the running encounter shows a number: nobody is offered a roll button.
     for (const c of combatOn(sim.gm).combatants.contents) expect(c.initiative, `${c.name}'s initiative`).not.toBeNull();
   }, 30_000);
+
+  it("a player's own write of their initiative is put back with the notice, even one that keeps the order (issue 27 item 4)", async () => {
+    const sim = await kit.sim.world(3);
+    await kit.sim.begin(sim);
+    await sim.settle();
+    const alice = sim.client(ALICE);
+    const turns = combatOn(alice).turns;
+    const at = turns.findIndex((c) => c.isOwner && typeof c.initiative === "number");
+    const own = turns[at];
+    expect(own, `${id}: Alice owns a combatant with an initiative`).toBeDefined();
+    if (own === undefined) return;
+    const before = own.initiative ?? 0;
+    const above = turns[at - 1]?.initiative ?? before + 2;
+    // Halfway to the combatant above (or half a point up): the order stays as it is.
+    const written = before + Math.min(0.5, (above - before) / 2);
+    const order = turns.map((c) => c.id);
+    await own.update({ initiative: written });
+    await sim.settle();
+    for (const client of sim.clients) {
+      expect(combatOn(client).combatants.get(own.id ?? "")?.initiative, client.userId).toBe(before);
+      expect(
+        combatOn(client).turns.map((c) => c.id),
+        client.userId,
+      ).toEqual(order);
+    }
+    expect(messagesOn(alice)).toEqual([refusalText("interopInitiativeReverted", own.name)]);
+    expectAligned(module, sim, `${id}: after the put-back`);
+    expectNoErrors(sim);
+  });
 });
 
 describe("turns written outside the module", () => {

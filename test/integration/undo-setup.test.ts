@@ -2,12 +2,15 @@
  * Previous turn and previous round near the start (issue 15 item 6): in round 1 either could return
  * the encounter to setting up with no warning. One that would undo the start asks the GM first
  * (DialogV2.confirm); refused, nothing changes. Neither is offered where the undo history holds
- * nothing for it to do.
+ * nothing for it to do. `Combat#previousTurn` and `#previousRound` themselves (a macro, another
+ * module) ask nothing, as core's do: they undo the start when told to, and the GM starts again (issue 27
+ * item 4, the long conformance run's sim 28 of `sides`).
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
 import { SETTINGS, combatOn, encounter, rollAs, start, turnsOn, world } from "./world.js";
 import type { CreateSimOptions } from "../sim/index.js";
+import { expectSidesAgreement, run, sidesEncounter, sidesOn, sidesWorld } from "./sides-world.js";
 
 interface TrackerApp {
   _prepareContext(options: object): Promise<{ structuredInitiative?: { turnControls: { action: string }[] } | null }>;
@@ -89,5 +92,36 @@ describe("undo near the start", () => {
     await sim.settle();
     expect(turnsOn(sim.gm)).toMatchObject({ round: 1, current: "Aria" });
     expect(await turnActions(sim.gm)).toEqual(["siNextTurn", "siNextRound", "siEndCombat"]);
+  });
+});
+
+describe("undo past the start through Combat's own methods (issue 27 item 4)", () => {
+  it("sides: the GM's Combat#previousTurn undoes the side rolls and the start without asking; the encounter starts again", async () => {
+    const sim = await sidesWorld();
+    await sidesEncounter(sim, ["ace", "jaluun", "officer", "trooper1"]);
+    expect(await run(sim, sim.gm, { type: "start" })).toMatchObject({ ok: true });
+    for (const [i, side] of sidesOn(sim.gm).sides.entries())
+      expect(await run(sim, sim.gm, { type: "recordSideRoll", sideId: side.id, total: 10 + i })).toMatchObject({
+        ok: true,
+      });
+    const rolled = sidesOn(sim.gm);
+    expect(rolled.step).toBe("declaration");
+    // Each side roll is an undo step, then the start: one more previous turn than there are sides.
+    for (let i = 0; i <= rolled.sides.length; i++) {
+      await combatOn(sim.gm).previousTurn();
+      await sim.settle();
+    }
+    expect(dialogs(sim.gm).asked).toEqual([]);
+    expect(sidesOn(sim.gm).started).toBe(false);
+    expect(combatOn(sim.gm).round).toBe(0);
+    expectSidesAgreement(sim);
+    // Nothing is stuck: the GM starts again, the sides roll again and the declarations begin.
+    expect(await run(sim, sim.gm, { type: "start" })).toMatchObject({ ok: true });
+    for (const [i, side] of sidesOn(sim.gm).sides.entries())
+      expect(await run(sim, sim.gm, { type: "recordSideRoll", sideId: side.id, total: 12 - i })).toMatchObject({
+        ok: true,
+      });
+    expect(sidesOn(sim.gm)).toMatchObject({ started: true, round: 1, step: "declaration" });
+    expectSidesAgreement(sim);
   });
 });

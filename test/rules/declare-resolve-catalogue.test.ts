@@ -61,7 +61,7 @@ describe("the settings form's rows", () => {
         { name: "Parry", cost: 1, kind: "defence", def: 3 },
         { name: "Shove", cost: 0, kind: "other", def: 0 },
       ],
-      errors: [null, null],
+      errors: [[], []],
     });
     expect(checkCatalogueRows(catalogueRows(DEFAULT_CATALOGUE)).entries).toEqual(DEFAULT_CATALOGUE);
   });
@@ -79,7 +79,23 @@ describe("the settings form's rows", () => {
     ]);
     expect(checked.entries).toBeNull();
     // A name counts once it is typed, even on a row with another error.
-    expect(checked.errors).toEqual(["name", "cost", "cost", "duplicate", "duplicate", "kind", "def", null]);
+    expect(checked.errors).toEqual([["name"], ["cost"], ["cost"], ["duplicate"], ["duplicate"], ["kind"], ["def"], []]);
+  });
+
+  it("a row with several errors names every one of them, in the fields' order (issue 27 item 4)", () => {
+    const checked = checkCatalogueRows([
+      row(" ", "-1", "magic", "x"),
+      row("Parry", "1.5", "defence", "200"),
+      row("parry", "2", "song"),
+      row("x".repeat(101), "100"),
+    ]);
+    expect(checked.entries).toBeNull();
+    expect(checked.errors).toEqual([
+      ["name", "cost", "kind", "def"],
+      ["cost", "def"],
+      ["duplicate", "kind"],
+      ["name", "cost"],
+    ]);
   });
 
   it("a catalogue needs at least one row", () => {

@@ -14,6 +14,9 @@
  *   needs all of it and carries the rest (at most a budget).
  * - Every refusal code is a shared one or one of the mode's own.
  * - A next turn then a previous turn (through the engine's `dispatch`) gives back an equal encounter.
+ * - NEXT is whoever really comes next (issue 27 item 4): played on from any state by the current
+ *   declarer's declarations (any actions, or none) and next turns, the first combatant other than the
+ *   current one to become current this round is `view().next`; null when the round ends first.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -25,7 +28,15 @@ import {
 } from "../../src/modes/declare-resolve/rules/types";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
-import { drActions, drCommandFor, drCommands, expectDeclarationsFit, type DrAction } from "./declare-resolve-commands";
+import { currentDeclarer } from "../../src/modes/declare-resolve/rules/derived";
+import {
+  CATALOGUE,
+  drActions,
+  drCommandFor,
+  drCommands,
+  expectDeclarationsFit,
+  type DrAction,
+} from "./declare-resolve-commands";
 import { GM, deepFreeze } from "./harness";
 
 /** Every refusal code the rules may return: the shared ones and the mode's own. */
@@ -129,5 +140,77 @@ describe("declare-resolve mode: invariants under random interleavings", () => {
       { numRuns: 100 },
     );
     expect([...seen].sort()).toEqual(["declare", "extraAttacks", "resolve", "roll", "setup", "upkeep"]);
+  }, 60_000);
+
+  it("NEXT names whoever really comes next, in the declarations and the resolution (issue 27 item 4)", () => {
+    // How a round is played on: per step, the actions the current declarer declares (catalogue
+    // indexes, Jab often, so that one declarer's attacks follow each other; empty: the GM's next turn
+    // skips it). A resolver's turn ends with next turn.
+    const pickAction = fc.oneof({ arbitrary: fc.constant(3), weight: 2 }, fc.nat(CATALOGUE.length - 1));
+    const playOn = fc.array(fc.array(pickAction, { maxLength: 3 }), { minLength: 40, maxLength: 40 });
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(action, { minLength: 10, maxLength: 80 }),
+        playOn,
+        (size, actions, declarations) => {
+          let joined = 0;
+          const fresh = (): string => `j${joined++}`;
+          let state = declareResolveMode.create(
+            Array.from({ length: size }, (_, i) => ({ id: `c${i}`, name: `C${i}`, isPC: i < 2 })),
+          );
+          for (const a of actions) {
+            for (const [command, who] of resolve(state, a, fresh)) {
+              const outcome = declareResolveMode.apply(state, command, who);
+              if (outcome.ok) state = outcome.state;
+            }
+            // The rest of this round, played on: every state on the way and what was done from it.
+            const path: { state: DeclareResolveState; done: string }[] = [];
+            let s = state;
+            let roundOver = false;
+            for (const picks of declarations) {
+              const declarer = currentDeclarer(s);
+              const declare =
+                declarer === null || picks.length === 0
+                  ? null
+                  : declareResolveMode.apply(
+                      s,
+                      {
+                        type: "declare",
+                        combatantId: declarer,
+                        actions: picks.map((i) => CATALOGUE[i] ?? { name: "Jab", cost: 1, kind: "attack" }),
+                      },
+                      GM,
+                    );
+              const outcome = declare?.ok === true ? declare : declareResolveMode.apply(s, { type: "nextTurn" }, GM);
+              path.push({
+                state: s,
+                done: declare?.ok === true ? `${declarer ?? ""} declares ${picks.join(",")}` : "next",
+              });
+              // Refused: the round stands still (a tie waits for the GM), nobody else comes.
+              roundOver = !outcome.ok || outcome.state.round !== state.round;
+              if (!outcome.ok) break;
+              s = outcome.state;
+              if (roundOver) break;
+            }
+            const currents = path.map((p) => declareResolveMode.view(p.state).current);
+            path.forEach((from, i) => {
+              const { current, next, step } = declareResolveMode.view(from.state);
+              if (current === null) return;
+              const cameNext = currents.slice(i + 1).find((c) => c !== null && c !== current) ?? null;
+              if (cameNext === null && !roundOver) return;
+              seen.add(`${step}:${next === null ? "nobody" : "someone"}`);
+              const then = path.slice(i).map((p) => p.done);
+              expect(next, `${step}, ${current} now; then ${then.join("; ")}`).toBe(cameNext);
+            });
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+    // Both steps, with someone and with nobody next, were met.
+    for (const met of ["declare:someone", "declare:nobody", "resolve:someone", "resolve:nobody", "extraAttacks:nobody"])
+      expect(seen).toContain(met);
   }, 60_000);
 });

@@ -405,6 +405,20 @@ export async function onInitiativeWritten(
 }
 
 /**
+ * Tell a player that the authority put back what they wrote on a combatant (`guard.ts`): GM-only
+ * data (`gmOnlyField`) or the initiative the module keeps in step with its order
+ * (`interopInitiativeReverted`).
+ */
+export function tellPutBack(
+  author: User.Implementation,
+  combat: Combat.Implementation,
+  code: "gmOnlyField" | "interopInitiativeReverted",
+  combatantId: string,
+): Promise<void> {
+  return tell(author, combat, refusal(code, combatantId));
+}
+
+/**
  * Tell a user that something they did was refused or put back: a notice on this client, or the
  * outcome query to theirs (`requestId`: the request it answers; a fresh id for a write put back).
  */

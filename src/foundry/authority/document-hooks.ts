@@ -10,7 +10,7 @@ import {
   reconcileRoster,
 } from "./controller";
 import { isStructured, moduleOfCombat } from "./encounters";
-import { guardCombatant, rememberGuarded } from "./guard";
+import { guardCombatant, isGMUser, rememberGuarded } from "./guard";
 import { tracksDefeat } from "../defeated";
 import { bindingOf, isModeSetting } from "../modes";
 import { defaultMode } from "../settings";
@@ -98,8 +98,10 @@ export function onUpdateCombatant(
   const request = moduleFlags(changed)?.[FLAGS.request];
   if (request !== undefined) void handleRequest(combat, request, userId, combatant.id);
   if ("defeated" in changed && tracksDefeat(combat)) void reconcileRoster(combat);
-  // The mirror's own writes (this client's, marked) are left alone; any other came from elsewhere.
-  if ("initiative" in changed && !ownMirrorWrite(options, userId)) {
+  // The mirror's own writes (this client's, marked) are left alone; a GM's other writes (core's
+  // buttons, another module) are brought back in line with the order. A player's is the guard's:
+  // put back whatever it is (above).
+  if ("initiative" in changed && !ownMirrorWrite(options, userId) && isGMUser(userId)) {
     const author = game.users.contents.find((u) => u.id === userId);
     void onInitiativeWritten(combat, author, combatant.id ?? "").catch((error: unknown) => {
       console.error(`${MODULE_ID} |`, error);

@@ -1,13 +1,14 @@
 /**
  * Combatant data only the GM writes. Foundry lets a player update any field of a Combatant whose
  * actor they own; the module reads some of them as the GM's: every module flag but the player's own
- * request, and the fields a mode names (`gmOnlyCombatantKeys` in its module, e.g. a side's `group`).
+ * request, the fields a mode names (`gmOnlyCombatantKeys` in its module, e.g. a side's `group`) and,
+ * in a structured encounter, `initiative` (the mirror of the mode's order, which the active GM
+ * writes: a player's value is put back even where it keeps the order, issue 27 item 4).
  * Every client remembers the last values a GM wrote (GMs only ever write them); the active GM puts
  * back what a player wrote and tells that player. Nothing else is done with a player's write.
  */
-import { FLAGS, MODULE_ID, QUERIES, REQUEST_TIMEOUT_MS } from "../../constants";
-import type { OutcomeMessage } from "../../core/protocol";
-import { onOutcomeQuery } from "./controller";
+import { FLAGS, MODULE_ID } from "../../constants";
+import { tellPutBack } from "./controller";
 import { moduleOfCombat } from "./encounters";
 import { changedKey, deletePath, namesKey } from "../compat";
 
@@ -27,9 +28,13 @@ export function isGMUser(userId: string): boolean {
   return userOf(userId)?.isGM ?? false;
 }
 
-/** The GM-only fields the encounter's mode names (module flags are all guarded besides). */
+/** The initiative, which a structured encounter mirrors from its order. */
+const INITIATIVE_PATH = "initiative";
+
+/** The GM-only fields of a structured encounter: the initiative and those its mode names (module flags are all guarded besides). */
 function declaredPaths(combat: Combat.Implementation | null): readonly string[] {
-  return combat === null ? [] : (moduleOfCombat(combat)?.gmOnlyCombatantKeys ?? []);
+  const module = combat === null ? null : moduleOfCombat(combat);
+  return module === null ? [] : [INITIATIVE_PATH, ...module.gmOnlyCombatantKeys];
 }
 
 function moduleFlags(source: object): Record<string, unknown> {
@@ -116,7 +121,8 @@ export function guardCombatant(
   const left = Object.keys(moduleFlags(source)).filter((key) => !deleted.has(key));
   if (deleted.size > 0 && left.length === 0) Object.assign(update, deletePath(`flags.${MODULE_ID}`));
   else for (const key of deleted) Object.assign(update, deletePath(`${FLAG_PREFIX}${key}`));
-  void putBack(combatant, update, userId);
+  const code = reverted.every((path) => path === INITIATIVE_PATH) ? "interopInitiativeReverted" : "gmOnlyField";
+  void putBack(combatant, update, userId, code);
   return true;
 }
 
@@ -124,6 +130,7 @@ async function putBack(
   combatant: Combatant.Implementation,
   update: Record<string, unknown>,
   userId: string,
+  code: "gmOnlyField" | "interopInitiativeReverted",
 ): Promise<void> {
   try {
     await combatant.update(update);
@@ -131,15 +138,7 @@ async function putBack(
     console.error(`${MODULE_ID} |`, error);
   }
   const author = userOf(userId);
-  if (author === undefined) return;
-  const message: OutcomeMessage = {
-    requestId: foundry.utils.randomID(),
-    combatId: combatant.parent?.id ?? "",
-    ok: false,
-    code: "gmOnlyField",
-    combatantId: combatant.id ?? "",
-  };
-  if (author.isSelf) await onOutcomeQuery(message);
-  else if (author.active)
-    await author.query(QUERIES.outcome, message, { timeout: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+  const combat = combatant.parent;
+  if (author === undefined || combat === null) return;
+  await tellPutBack(author, combat, code, combatant.id ?? "");
 }

@@ -1,8 +1,8 @@
 /**
  * The action catalogue's settings form (`game.settings.registerMenu`): an ApplicationV2 form with
  * one row per action (name, AP cost, kind, optional DEF change), rows added and removed in place.
- * Saving checks every row (`checkCatalogueRows`): a form with an invalid row shows each row's error
- * and saves nothing.
+ * Saving checks every row (`checkCatalogueRows`): a form with an invalid row shows every error of
+ * each row, marks each invalid field, focuses the first one and saves nothing.
  */
 import { handlebarsFormBase, type AppClass } from "../../foundry/app-base";
 import { I18N, MODULE_ID } from "../../constants";
@@ -13,7 +13,9 @@ import {
   MAX_CATALOGUE_ENTRIES,
   catalogueRows,
   checkCatalogueRows,
-  type CatalogueRowError,
+  ERROR_FIELD,
+  type CatalogueField,
+  type CatalogueRowErrors,
   type CatalogueRowInput,
 } from "./rules/catalogue";
 import { actionCatalogue, saveCatalogue } from "./settings";
@@ -28,9 +30,11 @@ export interface CatalogueRowContext {
   readonly cost: string;
   readonly def: string;
   readonly kinds: readonly { readonly value: string; readonly label: string; readonly selected: boolean }[];
-  /** Localised error of the row, or "". */
-  readonly error: string;
+  /** Every error of the row, localised, in the fields' order (each with the id its field points to). */
+  readonly errors: readonly { readonly id: string; readonly text: string }[];
   readonly invalid: boolean;
+  /** Per field: the id of the error that field has, or "" when it is valid. */
+  readonly errorOf: Readonly<Record<CatalogueField, string>>;
   readonly removeLabel: string;
 }
 
@@ -60,14 +64,20 @@ function readRows(root: HTMLElement | null): CatalogueRowInput[] | null {
 /** The row context of the template (every decision made here). */
 export function catalogueContext(
   rows: readonly CatalogueRowInput[],
-  errors: readonly CatalogueRowError[],
+  errors: readonly CatalogueRowErrors[],
   localize: (key: string) => string,
   format: (key: string, data: Record<string, string>) => string,
 ): CatalogueFormContext {
   return {
     rootClass: MODULE_ID,
     rows: rows.map((row, i) => {
-      const error = errors[i] ?? null;
+      const found = errors[i] ?? [];
+      const listed = found.map((code) => ({
+        field: ERROR_FIELD[code],
+        id: `si-dr-catalogue-error-${String(i)}-${code}`,
+        text: localize(`${C}.Error.${code}`),
+      }));
+      const errorOf = (field: CatalogueField): string => listed.find((e) => e.field === field)?.id ?? "";
       return {
         index: String(i),
         number: String(i + 1),
@@ -79,12 +89,13 @@ export function catalogueContext(
           label: localize(`${I18N}.Tracker.DeclareResolve.Kind.${kind}`),
           selected: kind === row.kind,
         })),
-        error: error === null ? "" : localize(`${C}.Error.${error}`),
-        invalid: error !== null,
+        errors: listed.map(({ id, text }) => ({ id, text })),
+        invalid: listed.length > 0,
+        errorOf: { name: errorOf("name"), cost: errorOf("cost"), kind: errorOf("kind"), def: errorOf("def") },
         removeLabel: format(`${C}.RemoveRow`, { number: String(i + 1) }),
       };
     }),
-    hasErrors: errors.some((e) => e !== null),
+    hasErrors: errors.some((e) => e.length > 0),
     canAdd: rows.length < MAX_CATALOGUE_ENTRIES,
   };
 }
@@ -114,7 +125,7 @@ export function catalogueFormClass(): AppClass {
     static PARTS = { form: { template: DR_TEMPLATES.catalogue } };
 
     #rows: CatalogueRowInput[] = catalogueRows(actionCatalogue());
-    #errors: CatalogueRowError[] = [];
+    #errors: CatalogueRowErrors[] = [];
 
     async _prepareContext(): Promise<CatalogueFormContext> {
       await Promise.resolve();
@@ -146,7 +157,16 @@ export function catalogueFormClass(): AppClass {
       return this.#edit(() => catalogueRows(DEFAULT_CATALOGUE));
     }
 
-    /** Save when every row is valid; otherwise show each row's error and save nothing. */
+    /** After a refused save: the first invalid field is scrolled into view and focused. */
+    #showFirstInvalid(): void {
+      const field = this.element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? null;
+      if (field === null) return;
+      // Not every DOM scrolls (jsdom has no layout): focusing still moves the user to the field.
+      if (typeof field.scrollIntoView === "function") field.scrollIntoView({ block: "center" });
+      field.focus();
+    }
+
+    /** Save when every row is valid; otherwise show every error of each row and save nothing. */
     static async #onSubmit(this: CatalogueForm): Promise<void> {
       this.#rows = readRows(this.element) ?? this.#rows;
       const checked = checkCatalogueRows(this.#rows);
@@ -154,6 +174,7 @@ export function catalogueFormClass(): AppClass {
         this.#errors = [...checked.errors];
         ui.notifications.warn(game.i18n.localize(`${C}.NotSaved`));
         await this.render();
+        this.#showFirstInvalid();
         return;
       }
       this.#errors = [];

@@ -13,7 +13,7 @@ import type { ActionInput, DeclareResolveState, DeclaredAction } from "./rules/t
 import type { CatalogueEntry } from "./rules/catalogue";
 import { actionCatalogue } from "./settings";
 import { draftOf } from "./controls";
-import { actionName, chip, counted, D, extraFlags, K, type ActionChipContext } from "./rows";
+import { actionName, chip, counted, D, extraFlags, K, signed, type ActionChipContext } from "./rows";
 import {
   pluralCategory,
   remembered,
@@ -28,7 +28,7 @@ import type { ModeInput } from "../contract";
 export interface PickContext {
   readonly index: string;
   readonly combatantId: string;
-  /** Localised "Dodge · 2 AP". */
+  /** Localised "Dodge · 2 AP", with the action's DEF change when it has one: "Parry · 1 AP · DEF +3". */
   readonly text: string;
   readonly ariaLabel: string;
 }
@@ -158,10 +158,11 @@ function declareForm(
     combatantId: declarer,
     heading: text("DeclareFor", { name }),
     picks: catalogue.map((entry, i) => {
-      const label = i18n.format(`${K}.PickText`, {
-        action: actionName(i18n, entry.name),
-        cost: counted(i18n, `${K}.AP`, entry.cost),
-      });
+      const parts = { action: actionName(i18n, entry.name), cost: counted(i18n, `${K}.AP`, entry.cost) };
+      const label =
+        entry.def === 0
+          ? i18n.format(`${K}.PickText`, parts)
+          : i18n.format(`${K}.PickTextDef`, { ...parts, def: i18n.format(`${K}.Def`, { def: signed(entry.def) }) });
       return {
         index: String(i),
         combatantId: declarer,

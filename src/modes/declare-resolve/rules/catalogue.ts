@@ -72,14 +72,29 @@ export interface CatalogueRowInput {
   readonly def: string;
 }
 
-/** Why a row cannot be saved (the last part of its i18n key), or null. */
-export type CatalogueRowError = "name" | "duplicate" | "cost" | "kind" | "def" | null;
+/** What is wrong with one field of a row (the last part of its i18n key). */
+export type CatalogueFieldError = "name" | "duplicate" | "cost" | "kind" | "def";
 
-/** The checked rows: the entries (when every row is valid) and each row's error. */
+/** The fields of a row, in the form's order: a row's errors come in this order. */
+export type CatalogueField = "name" | "cost" | "kind" | "def";
+
+/** The field each error is about. */
+export const ERROR_FIELD: Readonly<Record<CatalogueFieldError, CatalogueField>> = {
+  name: "name",
+  duplicate: "name",
+  cost: "cost",
+  kind: "kind",
+  def: "def",
+};
+
+/** Every error of a row, in the fields' order; empty when the row is valid. */
+export type CatalogueRowErrors = readonly CatalogueFieldError[];
+
+/** The checked rows: the entries (when every row is valid) and each row's errors. */
 export interface CatalogueCheck {
   /** Null while any row has an error, or when there is no row. */
   readonly entries: readonly CatalogueEntry[] | null;
-  readonly errors: readonly CatalogueRowError[];
+  readonly errors: readonly CatalogueRowErrors[];
 }
 
 function wholeText(text: string, min: number, max: number): number | null {
@@ -91,25 +106,29 @@ function wholeText(text: string, min: number, max: number): number | null {
 
 /**
  * Check the rows typed in the catalogue form: each needs a name (distinct, case aside), a whole AP
- * cost of 0 or more, a kind (attack, defence or other) and, when given, a whole DEF change.
+ * cost of 0 or more, a kind (attack, defence or other) and, when given, a whole DEF change. Every
+ * field of every row is checked, so the form shows all that is wrong at once.
  */
 export function checkCatalogueRows(rows: readonly CatalogueRowInput[]): CatalogueCheck {
   const seen = new Set<string>();
   const entries: CatalogueEntry[] = [];
-  const errors = rows.map((row): CatalogueRowError => {
+  const errors = rows.map((row): CatalogueRowErrors => {
+    const found: CatalogueFieldError[] = [];
     const name = row.name.trim();
-    if (name === "" || name.length > MAX_ACTION_NAME_LENGTH) return "name";
-    if (seen.has(name.toLowerCase())) return "duplicate";
-    seen.add(name.toLowerCase());
+    if (name === "" || name.length > MAX_ACTION_NAME_LENGTH) found.push("name");
+    // A name counts once it is typed, even on a row with other errors.
+    else if (seen.has(name.toLowerCase())) found.push("duplicate");
+    else seen.add(name.toLowerCase());
     const cost = wholeText(row.cost, 0, MAX_ACTION_COST);
-    if (cost === null) return "cost";
-    if (!isKind(row.kind)) return "kind";
+    if (cost === null) found.push("cost");
+    const kind = isKind(row.kind) ? row.kind : null;
+    if (kind === null) found.push("kind");
     const def = row.def.trim() === "" ? 0 : wholeText(row.def, -MAX_DEF_CHANGE, MAX_DEF_CHANGE);
-    if (def === null) return "def";
-    entries.push({ name, cost, kind: row.kind, def });
-    return null;
+    if (def === null) found.push("def");
+    if (found.length === 0 && cost !== null && kind !== null && def !== null) entries.push({ name, cost, kind, def });
+    return found;
   });
-  const ok = rows.length > 0 && rows.length <= MAX_CATALOGUE_ENTRIES && errors.every((e) => e === null);
+  const ok = rows.length > 0 && rows.length <= MAX_CATALOGUE_ENTRIES && errors.every((e) => e.length === 0);
   return { entries: ok ? entries : null, errors };
 }
 
