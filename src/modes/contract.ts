@@ -125,9 +125,7 @@ export interface ModeRow {
   /** The initiative the mode ranks by (stored in the encounter, not on the Combatant). */
   readonly initiative: number | null;
   readonly controls: ControlContext[];
-  /** A control rendered with a text input (the ready trigger); null when not allowed. */
-  readonly ready: ControlContext | null;
-  /** The data of the mode's row partial. */
+  /** The data of the mode's row partials (badges and body). */
   readonly data: object;
   /** The row's combatant has acted this round (greyed out). */
   readonly acted?: boolean;
@@ -156,8 +154,13 @@ export interface ModeOutput {
 
 /** A mode's part of the tracker: its partials and the context builder that feeds them. */
 export interface ModeTracker<S> {
-  /** One combatant row's mode-specific content; rendered with the row's `mode` data. */
+  /** One combatant row's mode-specific badges; rendered with the row's `mode` data. */
   readonly rowPartial: string;
+  /**
+   * One combatant row's body under its badges (forms, lists, a field with its button); rendered with
+   * the row's `mode` data in the row's body region, when set.
+   */
+  readonly rowBodyPartial?: string;
   /** Rendered in the glance strip above the set-up controls with `panel` data, when set. */
   readonly panelPartial?: string;
   /** Rendered in the glance strip below the set-up controls with `list` data, when set. */

@@ -16,8 +16,9 @@ interface Row {
   id: string;
   name: string;
   controls: Control[];
-  ready: Control | null;
   isCurrent: boolean;
+  /** The mode's row data (individual's Ready button with its trigger field is `mode.ready`). */
+  mode: { ready?: Control | null } | null;
   individual: { flatFooted: boolean; delaying: boolean; inGroup: boolean } | null;
 }
 interface TrackerContext {
@@ -52,7 +53,7 @@ function controlled(ctx: TrackerContext): Set<string> {
   const ids = new Set<string>();
   for (const row of ctx.rows) {
     for (const c of row.controls) ids.add(c.combatantId || row.id);
-    if (row.ready) ids.add(row.id);
+    if (row.mode?.ready) ids.add(row.id);
   }
   for (const c of [...ctx.setupControls, ...ctx.turnControls]) if (c.combatantId) ids.add(c.combatantId);
   return ids;
@@ -97,7 +98,7 @@ describe("the structured combat tracker", () => {
     expect(bobCtx.nextName).toBe("Officer");
     const brom = bobCtx.rows.find((r) => r.isCurrent);
     expect(brom?.controls.map((c) => c.action)).toEqual(["siDelay"]);
-    expect(brom?.ready?.action).toBe("siReady");
+    expect(brom?.mode?.ready?.action).toBe("siReady");
     expect(bobCtx.turnControls.map((c) => c.action)).toEqual(["siNextTurn"]);
     const aliceCtx = await contextOf(alice);
     expect(controlled(aliceCtx).size).toBe(0);

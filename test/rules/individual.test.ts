@@ -497,6 +497,34 @@ describe("delay: act later; the new position holds for later rounds", () => {
     expect(turns(s, 7)).toEqual(["1:c", "1:d", "1:b", "2:a", "2:c", "2:d", "2:b"]);
   });
 
+  it("the last to act this round cannot delay: nobody is left to wait for (issue 27 item 4)", () => {
+    const atD = run(battle, next, next, next);
+    expect(atD.current).toBe("d");
+    const refused = { ok: false, refusal: { code: "lastToAct", combatantId: "d" } };
+    expect(apply(atD, { type: "delay", combatantId: "d" }, player("d"))).toEqual(refused);
+    // Nor is it offered; ending the turn is.
+    const offered = individualMode.allowed(atD, player("d")).map((a) => a.type);
+    expect(offered).not.toContain("delay");
+    expect(offered).toContain("nextTurn");
+    // Those after it who get no turn (defeated, skipped) leave nobody to wait for either.
+    const skipping = run(
+      battle,
+      { type: "setSkipDefeated", skip: true },
+      { type: "setDefeated", combatantId: "d", defeated: true },
+      next,
+      next,
+    );
+    expect(skipping.current).toBe("c");
+    expect(apply(skipping, { type: "delay", combatantId: "c" })).toEqual({
+      ok: false,
+      refusal: { code: "lastToAct", combatantId: "c" },
+    });
+    // With another delayer still waiting, the last in the order can delay behind it.
+    const behind = run(battle, next, { type: "delay", combatantId: "b" }, next);
+    expect(behind.current).toBe("d");
+    expect(turns(run(behind, { type: "delay", combatantId: "d" }), 3)).toEqual(["1:b", "1:d", "2:a"]);
+  });
+
   it("delays at most once a round", () => {
     const s = run(battle, { type: "delay", combatantId: "a", after: "b" }, next);
     expect(s.current).toBe("a");

@@ -32,9 +32,7 @@ export interface RowContext {
   readonly css: string;
   readonly controls: readonly ControlContext[];
   readonly hasControls: boolean;
-  /** The "ready" control, rendered with its trigger text input; null when not allowed. */
-  readonly ready: ControlContext | null;
-  /** The data of the mode's row partial. */
+  /** The data of the mode's row partials. */
   readonly mode: object | null;
 }
 
@@ -76,8 +74,10 @@ export interface TrackerContext {
   readonly resetControl: ControlContext | null;
   readonly rows: readonly RowContext[];
   readonly empty: boolean;
-  /** The partial that renders a row's mode-specific content ("" for none). */
+  /** The partial that renders a row's mode-specific badges ("" for none). */
   readonly rowPartial: string;
+  /** The partial that renders a row's mode-specific body: forms and lists ("" for none). */
+  readonly rowBodyPartial: string;
   /** The step pill is emphasised (a surprise round). */
   readonly surpriseRound: boolean;
   /** The mode's panel names the step: no step pill (the header shows the round, so the strip does not). */
@@ -206,8 +206,7 @@ export function buildTrackerContext(
       defeated,
       css,
       controls,
-      hasControls: controls.length > 0 || extra?.ready != null,
-      ready: extra?.ready ?? null,
+      hasControls: controls.length > 0,
       mode: extra?.data ?? null,
     });
   }
@@ -281,6 +280,7 @@ export function buildTrackerContext(
     rows,
     empty: rows.length === 0,
     rowPartial: modeTracker?.rowPartial ?? "",
+    rowBodyPartial: modeTracker?.rowBodyPartial ?? "",
     surpriseRound: modeOut?.emphasiseStep ?? false,
     stepShown: modeOut?.stepShown ?? false,
     panelPartial: panel === null ? "" : (modeTracker?.panelPartial ?? ""),

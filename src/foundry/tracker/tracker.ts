@@ -32,7 +32,7 @@ let partialsLoaded: Promise<unknown> | null = null;
 /** The partials the module's parts use: the button and every installed mode's partials. */
 function partials(): string[] {
   const own = installedModes().flatMap((mode) =>
-    [mode.tracker.rowPartial, mode.tracker.panelPartial, mode.tracker.listPartial].filter(
+    [mode.tracker.rowPartial, mode.tracker.rowBodyPartial, mode.tracker.panelPartial, mode.tracker.listPartial].filter(
       (path): path is string => path !== undefined,
     ),
   );

@@ -28,8 +28,10 @@ export const DR_DEF_FLAG = "drDef";
 
 /** The mode's templates. */
 export const DR_TEMPLATES = {
-  /** One combatant row: IP, AP bar, declared actions, DEF, conditions and the GM's edits. */
+  /** One combatant row's badges: IP, AP bar, DEF, conditions. */
   row: `${MODULE_PATH}/templates/modes/declare-resolve/row.hbs`,
+  /** One combatant row's body: declared actions and the GM's edits. */
+  rowBody: `${MODULE_PATH}/templates/modes/declare-resolve/row-body.hbs`,
   /** Step, who declares or resolves, ties, the declaration form, the queues and the upkeep. */
   panel: `${MODULE_PATH}/templates/modes/declare-resolve/panel.hbs`,
   /** The catalogue's settings form. */

@@ -296,7 +296,6 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
   return {
     initiative: row.currentIP,
     controls,
-    ready: null,
     acted: started && state.phase === "resolve" && row.turnsLeft === 0 && !row.current,
     // The declarer declares: its badge says so, not "Acting now".
     ...(state.phase === "declare" ? { currentLabel: `${K}.Declaring` } : {}),

@@ -13,6 +13,7 @@ import type { ModeOutput, ModeTracker } from "../contract";
 /** The `declare-resolve` mode's tracker. */
 export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
   rowPartial: DR_TEMPLATES.row,
+  rowBodyPartial: DR_TEMPLATES.rowBody,
   panelPartial: DR_TEMPLATES.panel,
   build(input): ModeOutput {
     return {

@@ -1,8 +1,8 @@
 /** What the `individual` mode adds to the module API: roll-offs and initiative groups. */
 import { submit } from "../../foundry/authority/controller";
 import type { CommandResult } from "../../core/protocol";
-import { modifierFor, refused, rollDataOf } from "./initiative";
-import { initiativeSource } from "./settings";
+import { shownRefusal } from "../../foundry/notify";
+import { cannotRoll, modifierFor, rollDataOf } from "./initiative";
 import { rollPendingRollOffs } from "./rolloff";
 
 /**
@@ -18,16 +18,16 @@ export async function groupCombatants(
   for (const id of ids) {
     const combatant = combat.combatants.get(id);
     if (combatant === undefined) {
-      results.push(refused(combat, "unknownCombatant"));
+      results.push(shownRefusal(combat, { ok: false, code: "unknownCombatant" }));
       continue;
     }
     if (rollDataOf(combatant) === null) {
-      results.push(refused(combat, "missingActor", id));
+      results.push(shownRefusal(combat, { ok: false, code: "missingActor", combatantId: id }));
       continue;
     }
     const modifier = await modifierFor(combatant);
     if (modifier === null) {
-      results.push(refused(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", id));
+      results.push(shownRefusal(combat, { ok: false, code: cannotRoll(), combatantId: id }));
       continue;
     }
     results.push(await submit(combat, { type: "setGroup", combatantId: id, groupId, modifier }));

@@ -13,6 +13,8 @@ export const INDIVIDUAL_SETTINGS = {
 export const INDIVIDUAL_TEMPLATES = {
   /** One combatant row's badges. */
   row: `${MODULE_PATH}/templates/modes/individual/row.hbs`,
+  /** One combatant row's body: the Ready button with its trigger field. */
+  rowBody: `${MODULE_PATH}/templates/modes/individual/row-body.hbs`,
   /** The glance strip's ties and initiative groups. */
   panel: `${MODULE_PATH}/templates/modes/individual/panel.hbs`,
 } as const;

@@ -11,19 +11,11 @@ import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
 import type { ModeInitiative, RollCheck } from "../contract";
-import { notifyRefusal } from "../../foundry/notify";
+import { shownRefusal } from "../../foundry/notify";
+import { resolveFormula, rollEach } from "../../foundry/rolls";
 import type { CommandResult } from "../../core/protocol";
 import { initiativeFormulas, initiativeSource } from "./settings";
 import { individualState } from "./encounter";
-
-/**
- * Replace `@paths` with the actor's roll data; null when the actor lacks one of them. (Foundry's
- * `Roll.validate` reads a missing path as 0, so an unresolved path must be caught here.)
- */
-function resolveFormula(formula: string, data: Record<string, unknown>): string | null {
-  const resolved = Roll.replaceFormulaData(formula, data, { warn: false });
-  return resolved.includes("@") ? null : resolved;
-}
 
 /**
  * Evaluate a modifier formula (no dice allowed) for a combatant; null when the formula is malformed,
@@ -31,7 +23,7 @@ function resolveFormula(formula: string, data: Record<string, unknown>): string 
  */
 export async function evaluateModifier(formula: string, data: Record<string, unknown>): Promise<number | null> {
   const resolved = resolveFormula(formula, data);
-  if (resolved === null || !Roll.validate(resolved)) return null;
+  if (resolved === null) return null;
   const roll = new Roll(resolved);
   if (roll.dice.length > 0) return null;
   await roll.evaluate();
@@ -131,7 +123,7 @@ export async function rollCheck(
 ): Promise<RolledCheck | null> {
   const roll = checkRoll(speaker, modifier);
   if (roll === null) {
-    notifyRefusal(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", speaker.id ?? undefined);
+    shownRefusal(combat, { ok: false, code: cannotRoll(), combatantId: speaker.id ?? "" });
     return null;
   }
   const posted = await rollFor(combat, command, part, roll, speaker, flavor, rollMode);
@@ -214,9 +206,15 @@ export const INDIVIDUAL_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = {
   },
 };
 
+/** Why a check cannot be rolled: the system gives no roll, or the world's formula does not resolve. */
+export function cannotRoll(): "noSystemRoll" | "invalidFormula" {
+  return initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula";
+}
+
 /**
  * Roll initiative for these combatants. A member of a group makes the group's one check (GM only),
- * at the lowest modifier of the group; others roll their own check.
+ * at the lowest modifier of the group; others roll their own check, through the shared `rollEach`
+ * (unknown, not the user's, refused by the rules now, or without an actor: said before any die).
  */
 export async function rollStructuredInitiative(
   combat: Combat.Implementation,
@@ -224,51 +222,48 @@ export async function rollStructuredInitiative(
   options?: Combat.InitiativeOptions,
 ): Promise<CommandResult[]> {
   const state = individualState(combat);
-  if (state === null) {
-    notifyRefusal(combat, "corrupted");
-    return [{ ok: false, code: "corrupted" }];
-  }
+  if (state === null) return [shownRefusal(combat, { ok: false, code: "corrupted" })];
   const rollMode = askedRollMode(options);
   const results: CommandResult[] = [];
   const groupsDone = new Set<string>();
   for (const id of ids) {
-    const combatant = combat.combatants.get(id);
-    const entry = state.combatants.find((c) => c.id === id);
-    if (combatant === undefined || entry === undefined) {
-      notifyRefusal(combat, "unknownCombatant");
-      results.push({ ok: false, code: "unknownCombatant" });
-      continue;
+    const groupId = state.combatants.find((c) => c.id === id)?.groupId ?? null;
+    if (!combat.combatants.has(id) || !state.combatants.some((c) => c.id === id)) {
+      results.push(shownRefusal(combat, { ok: false, code: "unknownCombatant" }));
+    } else if (groupId === null) {
+      results.push(
+        ...(await rollEach(combat, [id], probeOf, (combatant, actor) => rollOne(combat, combatant, actor, rollMode))),
+      );
+    } else if (!groupsDone.has(groupId)) {
+      groupsDone.add(groupId);
+      results.push(await rollGroup(combat, state, groupId, rollMode));
     }
-    if (entry.groupId !== null) {
-      if (groupsDone.has(entry.groupId)) continue;
-      groupsDone.add(entry.groupId);
-      results.push(await rollGroup(combat, state, entry.groupId, rollMode));
-      continue;
-    }
-    results.push(await rollOne(combat, combatant, rollMode));
   }
   return results;
 }
 
+/** A combatant's `recordInitiative` with placeholder results, for the rules' check before any die. */
+function probeOf(combatant: Combatant.Implementation) {
+  return { type: "recordInitiative", combatantId: combatant.id ?? "", total: 0, modifier: 0 };
+}
+
+/** Roll one combatant's check (its actor, the rules and the user's rights were checked by `rollEach`). */
 async function rollOne(
   combat: Combat.Implementation,
   combatant: Combatant.Implementation,
+  actor: Actor.Implementation,
   rollMode: RollMode | undefined,
 ): Promise<CommandResult> {
   const id = combatant.id ?? "";
-  if (!game.user.isGM && !combatant.isOwner) return refused(combat, "notOwner", id);
-  const data = rollDataOf(combatant);
-  if (data === null) return refused(combat, "missingActor", id);
+  const data = actor.getRollData();
   // The world's modifier is read first; the system's roll brings its own.
   const system = initiativeSource() === "system";
   const modifier = system ? 0 : await evaluateModifier(initiativeFormulas().modifier, data);
-  if (modifier === null) return refused(combat, "invalidFormula", id);
-  const command = { type: "recordInitiative", combatantId: id, total: 0, modifier };
-  const early = precheck(combat, command);
-  if (early !== null) return shownResult(combat, early);
+  if (modifier === null) return shownRefusal(combat, { ok: false, code: "invalidFormula", combatantId: id });
+  const command = { ...probeOf(combatant), modifier };
   const flavor = game.i18n.format(`${I18N}.Chat.Initiative`, { name: combatant.name ?? "" });
   const rolled = await rollCheck(combat, combatant, modifier, flavor, rollMode, command);
-  if (rolled === null) return { ok: false, code: system ? "noSystemRoll" : "invalidFormula", combatantId: id };
+  if (rolled === null) return { ok: false, code: cannotRoll(), combatantId: id };
   return submit(combat, { ...command, total: rolled.total, modifier: rolled.modifier, rolls: [rolled.messageId] });
 }
 
@@ -278,22 +273,17 @@ async function rollGroup(
   groupId: string,
   rollMode: RollMode | undefined,
 ): Promise<CommandResult> {
-  if (!game.user.isGM) return refused(combat, "notGM");
+  if (!game.user.isGM) return shownRefusal(combat, { ok: false, code: "notGM" });
   const modifier = groupModifier(state, groupId);
   const speaker = groupSpeaker(combat, state, groupId);
-  if (modifier === null || speaker === undefined) return refused(combat, "emptyGroup");
+  if (modifier === null || speaker === undefined) return shownRefusal(combat, { ok: false, code: "emptyGroup" });
   const probe = { type: "recordGroupInitiative", groupId, total: 0 };
   const early = precheck(combat, probe);
-  if (early !== null) return shownResult(combat, early);
+  if (early !== null) return shownRefusal(combat, early);
   const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
   const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private", probe);
-  if (rolled === null) return { ok: false, code: initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula" };
+  if (rolled === null) return { ok: false, code: cannotRoll() };
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
-}
-
-function shownResult(combat: Combat.Implementation, result: CommandResult): CommandResult {
-  if (!result.ok) notifyRefusal(combat, result.code, result.combatantId);
-  return result;
 }
 
 /**
@@ -309,15 +299,6 @@ export function combatantsToRoll(combat: Combat.Implementation, npcsOnly: boolea
     const combatant = combat.combatants.get(id);
     return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
   });
-}
-
-export function refused(
-  combat: Combat.Implementation,
-  code: "notOwner" | "notGM" | "missingActor" | "invalidFormula" | "noSystemRoll" | "emptyGroup" | "unknownCombatant",
-  combatantId?: string,
-): CommandResult {
-  notifyRefusal(combat, code, combatantId);
-  return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
 }
 
 /** Rolling initiative rolls the `individual` checks of those combatants (a group once). */

@@ -10,7 +10,7 @@ import { INDIVIDUAL_INITIATIVE, INDIVIDUAL_ROLL_CHECKS } from "./initiative";
 import { INDIVIDUAL_INTEROP } from "./interop";
 import { INDIVIDUAL_MIRROR, registerFlatFootedStatus } from "./mirror";
 import { individualMode } from "./rules/mode";
-import type { IndividualCommand, IndividualState } from "./rules/types";
+import { INDIVIDUAL_REFUSALS, type IndividualCommand, type IndividualState } from "./rules/types";
 import { parseIndividualState } from "./rules/state";
 import { INDIVIDUAL_SETTING_DEFS, registerIndividualSettings } from "./settings";
 import { individualTracker } from "./tracker";
@@ -21,8 +21,7 @@ export const individualModule = defineMode<IndividualState, IndividualCommand>({
   rules: individualMode,
   parseState: parseIndividualState,
   roster: SHARED_ROSTER,
-  // Its refusal codes are among the shared ones.
-  refusalCodes: [],
+  refusalCodes: INDIVIDUAL_REFUSALS,
   // It keeps no data of its own on combatants (its module flags are the GM's all the same).
   gmOnlyCombatantKeys: [],
   rolledResults: INDIVIDUAL_ROLL_CHECKS,

@@ -8,7 +8,7 @@ import type { IndividualState } from "./rules/types";
 import { submit } from "../../foundry/authority/controller";
 import { rollCheck } from "./initiative";
 import { individualState } from "./encounter";
-import { notifyRefusal } from "../../foundry/notify";
+import { shownRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 
 /**
@@ -27,10 +27,7 @@ export async function rollOffSet(
   for (const [part, id] of set.entries()) {
     const entry = state.combatants.find((c) => c.id === id);
     const speaker = combat.combatants.get(id);
-    if (speaker === undefined) {
-      notifyRefusal(combat, "unknownCombatant");
-      return { ok: false, code: "unknownCombatant" };
-    }
+    if (speaker === undefined) return shownRefusal(combat, { ok: false, code: "unknownCombatant" });
     const flavor = game.i18n.format(`${I18N}.Chat.RollOff`, { name: speaker.name ?? "" });
     const check = await rollCheck(combat, speaker, entry?.modifier ?? 0, flavor, undefined, probe, part);
     if (check === null) return { ok: false, code: "invalidFormula" };
@@ -42,10 +39,7 @@ export async function rollOffSet(
 
 /** Roll every pending roll-off (GM), again while a roll-off ties again. */
 export async function rollPendingRollOffs(combat: Combat.Implementation): Promise<CommandResult[]> {
-  if (!game.user.isGM) {
-    notifyRefusal(combat, "notGM");
-    return [{ ok: false, code: "notGM" }];
-  }
+  if (!game.user.isGM) return [shownRefusal(combat, { ok: false, code: "notGM" })];
   const results: CommandResult[] = [];
   // A roll-off can tie again; each pass settles what is pending now. Bounded so a run of ties cannot loop forever.
   for (let pass = 0; pass < 100; pass += 1) {

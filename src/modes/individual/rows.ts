@@ -22,6 +22,8 @@ export interface IndividualRowContext {
   readonly delaying: boolean;
   readonly readied: boolean;
   readonly trigger: string;
+  /** The Ready button with its trigger field (the row's body), or null when not allowed. */
+  readonly ready: ControlContext | null;
   readonly acted: boolean;
   /** Why the row stands where it does when a delay or a ready put it there ("after Officer"), or "". */
   readonly placedBy: string;
@@ -114,7 +116,6 @@ export function individualRows({
     rows.set(c.id, {
       initiative: c.initiative,
       controls,
-      ready,
       acted,
       waiting: isDelaying,
       data: {
@@ -128,6 +129,7 @@ export function individualRows({
         delaying: isDelaying,
         readied: c.ready !== null,
         trigger: c.ready ?? "",
+        ready,
         acted,
         placedBy,
         needsRoll: c.initiative === null,

@@ -13,6 +13,7 @@ import { individualPanel } from "./panel";
 /** The `individual` mode's tracker (RULES.md §2). */
 export const individualTracker: ModeTracker<IndividualState> = {
   rowPartial: INDIVIDUAL_TEMPLATES.row,
+  rowBodyPartial: INDIVIDUAL_TEMPLATES.rowBody,
   panelPartial: INDIVIDUAL_TEMPLATES.panel,
   build(input): ModeOutput {
     const { setupControls, panel } = individualPanel(input);

@@ -10,7 +10,7 @@ import { MAX_TEXT_LENGTH } from "../../core/common";
 import { submit } from "../../foundry/authority/controller";
 import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
-import { phasesState } from "./mirror";
+import { phasesState } from "./encounter";
 import { rollSkill, type SkillRollOptions } from "./skills";
 
 const idOf = (target: HTMLElement): string => target.dataset.combatantId ?? "";

@@ -18,8 +18,10 @@ export const PHASES_ROLL_FLAG = "phasesRoll";
 
 /** The mode's templates. */
 export const PHASES_TEMPLATES = {
-  /** One combatant row's badges and the GM's intent form of a foe. */
+  /** One combatant row's badges. */
   row: `${MODULE_PATH}/templates/modes/phases/row.hbs`,
+  /** One combatant row's body: the GM's intent form of a foe. */
+  rowBody: `${MODULE_PATH}/templates/modes/phases/row-body.hbs`,
   /** The banner, pools, intents, hand-off and press-your-luck panel, above the set-up controls. */
   panel: `${MODULE_PATH}/templates/modes/phases/panel.hbs`,
 } as const;

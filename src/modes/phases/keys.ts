@@ -13,7 +13,7 @@ import { turnNotice } from "../../foundry/notices";
 import type { ModeKey, ModeNotice } from "../contract";
 import { pickNext, takeTurn } from "./actions";
 import { PHASES_KEYS, PHASES_NOTICE } from "./constants";
-import { phasesState } from "./mirror";
+import { phasesState } from "./encounter";
 import { startableHeroes } from "./rules/view";
 import type { PhasesState } from "./rules/types";
 

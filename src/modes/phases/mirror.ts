@@ -1,22 +1,15 @@
 /**
- * The `phases` mode's mirror: the encounter's state read from a combat, defeat mirrored both ways, and
- * what events leave in chat on the active GM (the GM's answer to a failed roll on its card, an
- * Advantage spent, a free action) with the GM's notice that a failed roll waits for an answer.
+ * The `phases` mode's mirror: defeat mirrored both ways, and what events leave in chat on the active
+ * GM (the GM's answer to a failed roll on its card, an Advantage spent, a free action) with the GM's
+ * notice that a failed roll waits for an answer.
  */
 
 import { MODULE_ID, I18N } from "../../constants";
 import { PHASES_ROLL_FLAG } from "./constants";
 import type { PhasesState, PhasesEvent } from "./rules/types";
-import { phasesMode } from "./rules/mode";
-import { stateOf } from "../../foundry/authority/encounters";
 import type { EventOrigin, ModeMirror } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import type { RuleEvent } from "../../core/engine";
-
-/** The phases state of a combat, or null when it is not a readable `phases` encounter. */
-export function phasesState(combat: Combat.Implementation): PhasesState | null {
-  return stateOf(combat, phasesMode);
-}
 
 /** Minimal HTML escaping for text typed by users that goes into a chat card's flavour. */
 export function escapeText(text: string): string {

@@ -121,7 +121,6 @@ export function phasesRows(input: ModeInput<PhasesState>): Map<string, ModeRow> 
     rows.set(c.id, {
       initiative: null,
       controls: c.isPC ? heroControls(state, c.id, input) : [],
-      ready: null,
       acted: data.acted,
       data,
     });

@@ -17,7 +17,8 @@ import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult, RefusalDetail } from "../../core/protocol";
 import { phasesSkills } from "./settings";
 import { dieSizeOf } from "./rules/skills";
-import { phasesState, escapeText } from "./mirror";
+import { escapeText } from "./mirror";
+import { phasesState } from "./encounter";
 
 /** Refusal codes of the phases glue (each has a message). */
 export const PHASES_GLUE_REFUSALS = [

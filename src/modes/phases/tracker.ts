@@ -19,6 +19,7 @@ import { panelContext, setupControls } from "./panel";
 /** The `phases` mode's tracker. */
 export const phasesTracker: ModeTracker<PhasesState> = {
   rowPartial: PHASES_TEMPLATES.row,
+  rowBodyPartial: PHASES_TEMPLATES.rowBody,
   panelPartial: PHASES_TEMPLATES.panel,
   build(input): ModeOutput {
     const { state } = input;

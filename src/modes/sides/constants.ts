@@ -25,8 +25,10 @@ export const SIDES_SETTINGS = {
 
 /** The mode's templates. */
 export const SIDES_TEMPLATES = {
-  /** One combatant row's badges, declared actions and choices. */
+  /** One combatant row's badges. */
   row: `${MODULE_PATH}/templates/modes/sides/row.hbs`,
+  /** One combatant row's body: declared actions, the declaration form, the countdown's buttons and choices. */
+  rowBody: `${MODULE_PATH}/templates/modes/sides/row-body.hbs`,
   /** The step banner, sides, declaration and pass order, above the set-up controls. */
   panel: `${MODULE_PATH}/templates/modes/sides/panel.hbs`,
 } as const;

@@ -342,7 +342,6 @@ function sidesRow(input: ModeInput<SidesState>, shared: RowsShared, c: SidesComb
     // The row's initiative column shows its side's roll this round.
     initiative: c.sideId === null ? null : sideRoll(state, c.sideId),
     controls,
-    ready: null,
     acted: pass !== null && doneIds.has(c.id) && bound.view.current !== c.id,
     data,
   };

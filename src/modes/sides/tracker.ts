@@ -13,6 +13,7 @@ import type { ModeOutput, ModeTracker } from "../contract";
 /** The `sides` mode's tracker. */
 export const sidesTracker: ModeTracker<SidesState> = {
   rowPartial: SIDES_TEMPLATES.row,
+  rowBodyPartial: SIDES_TEMPLATES.rowBody,
   panelPartial: SIDES_TEMPLATES.panel,
   build(input): ModeOutput {
     const clock = clockView(input.combat, input.state);

@@ -4,7 +4,7 @@ import { SLOTS_SKILL_FLAG } from "./constants";
 import { shownRefusal } from "../../foundry/rolls";
 import type { CommandResult } from "../../core/protocol";
 import { isSkill } from "./initiative";
-import { slotsState } from "./mirror";
+import { slotsState } from "./encounter";
 
 /**
  * Choose the skill of a combatant's check (GM, before the start). One combatant write; the check is

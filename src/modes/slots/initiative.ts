@@ -15,7 +15,7 @@ import type { CommandResult } from "../../core/protocol";
 import { SYSTEM_POOL_FALLBACK, slotsFormulas, slotsSystemPool, type SlotsPreset } from "./settings";
 import { clampScore, readSymbols, symbolRollClass, type CheckScores } from "./dice";
 import { ffgInitiativePool, hasSkills } from "./rules/pools";
-import { slotsState } from "./mirror";
+import { slotsState } from "./encounter";
 
 /** The skills a `slots` initiative check can use. */
 export const SLOT_SKILLS = ["cool", "vigilance"] as const;

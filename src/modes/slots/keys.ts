@@ -16,7 +16,7 @@ import { SLOTS_KEYS, SLOTS_NOTICE } from "./constants";
 import { currentSlot } from "./rules/derived";
 import { slotsMode } from "./rules/mode";
 import { type SlotsAllowedAction, type SlotsState } from "./rules/types";
-import { slotsState } from "./mirror";
+import { slotsState } from "./encounter";
 
 /**
  * The slot the key means when the rules allow no claim: the next PC slot not yet filled, from the

@@ -1,19 +1,14 @@
 /**
- * The `slots` mode's mirror: the encounter's state read from a combat, defeat mirrored both ways, and
- * the world's keep-slot policy passed on to running encounters.
+ * The `slots` mode's mirror: defeat mirrored both ways, and the world's keep-slot policy passed on to
+ * running encounters.
  */
-import { slotsMode } from "./rules/mode";
 import type { SlotsState } from "./rules/types";
 import { applyAsAuthority, isAuthority } from "../../foundry/authority/controller";
-import { requesterFor, stateOf } from "../../foundry/authority/encounters";
+import { requesterFor } from "../../foundry/authority/encounters";
+import { slotsState } from "./encounter";
 import { defeatedMirror } from "../../foundry/defeated";
 import type { ModeMirror } from "../contract";
 import { slotsKeepPolicy } from "./settings";
-
-/** The slots state of a combat, or null when it is not a readable `slots` encounter. */
-export function slotsState(combat: Combat.Implementation): SlotsState | null {
-  return stateOf(combat, slotsMode);
-}
 
 /**
  * The GM changed the world's keep-slot policy: the active GM passes it on to every `slots` encounter

@@ -101,7 +101,7 @@ export function slotsRows(input: ModeInput<SlotsState>, texts: SlotsTexts): Map<
       toAct: state.started && canAct(state, c),
       claim: claim === undefined ? "" : texts.format("ClaimedSlot", { number: String(claim + 1) }),
     };
-    rows.set(c.id, { initiative: null, controls, ready: null, acted, data });
+    rows.set(c.id, { initiative: null, controls, acted, data });
   }
   return rows;
 }

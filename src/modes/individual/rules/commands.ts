@@ -230,7 +230,11 @@ export const handlers: Handlers<IndividualState, IndividualCommand> = {
       moved: withItem(state.moved, combatantId),
       current: null,
     };
-    return turnOutcome(state, continueFrom(s, index, events), events);
+    const next = continueFrom(s, index, events);
+    // Nobody else acts this round before the delay would come back: waiting longer is no choice
+    // (the longest one may wait is until everyone else has acted once). Say so and change nothing.
+    if (next.current === combatantId && next.round === state.round) return refuse("lastToAct", combatantId);
+    return turnOutcome(state, next, events);
   },
 
   endDelay(state, { combatantId }, who) {

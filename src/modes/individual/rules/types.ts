@@ -138,5 +138,11 @@ export const INDIVIDUAL_EVENTS = [
 /** One individual-mode event type. */
 export type IndividualEventType = (typeof INDIVIDUAL_EVENTS)[number];
 
+/** Refusal codes the individual mode adds to the shared ones. */
+export const INDIVIDUAL_REFUSALS = [
+  /** A delay by the last to act this round, with nobody left to wait for; names the delayer. */
+  "lastToAct",
+] as const;
+
 /** Step keys of `TurnView.step` in this mode. */
 export type IndividualStep = "setup" | "surprise" | "round";

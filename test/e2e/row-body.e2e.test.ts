@@ -1,0 +1,102 @@
+/**
+ * End to end, in Chromium (issue 30 item 4): a row's forms and lists sit in the row's body region
+ * (`.si-row__body`, filled by the mode's body partial), never inside the badges' `<span>`: in
+ * `individual`, the Ready button with its trigger field on the acting row; in `sides`, the declaration
+ * form on the declaring row. Screenshots of the GM's and the players' views under
+ * test-artefacts/row-body-*.png.
+ */
+import { describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import "../../playground/host.js";
+import { agreedIn, useSession, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+
+const session = useSession();
+let frames: Record<View, Frame>;
+
+/** Form fields and lists inside a row's badges (there should be none), and those in its body. */
+function placed(frame: Frame, name: string): Promise<{ inBadges: number; inBody: number }> {
+  return frame.evaluate((rowName) => {
+    const FORMS = "input, select, textarea, ol, ul, details, button";
+    const row = Array.from(document.querySelectorAll(".si-row")).find(
+      (r) => r.querySelector(".si-row__name")?.textContent.trim() === rowName,
+    );
+    return {
+      inBadges: row?.querySelectorAll(`.si-badges :is(${FORMS})`).length ?? -1,
+      inBody: row?.querySelectorAll(`.si-row__body :is(${FORMS})`).length ?? -1,
+    };
+  }, name);
+}
+
+interface Doc {
+  id: string;
+  name: string;
+  combatants: { contents: Doc[] };
+}
+interface Page {
+  game: {
+    combats: { contents: Doc[] };
+    modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
+  };
+}
+
+describe("a row's forms and lists sit in its body region", () => {
+  it("individual: the Ready field with its button on the acting row", async () => {
+    frames = await loadViews(session, "sample=individual&seed=3");
+    await expect.poll(() => frames.gm.locator(".si-row").count()).toBe(6);
+    await frames.gm.evaluate(async () => {
+      const { game } = globalThis as unknown as Page;
+      const api = game.modules.get("structured-initiative").api;
+      const combat = game.combats.contents[0] as Doc;
+      const totals: Record<string, number> = {
+        Aria: 20,
+        Brom: 18,
+        Officer: 16,
+        "Trooper 1": 14,
+        "Trooper 2": 12,
+        "Trooper 3": 10,
+      };
+      for (const c of combat.combatants.contents)
+        await api.command(combat, { type: "recordInitiative", combatantId: c.id, total: totals[c.name], modifier: 0 });
+      await api.command(combat, { type: "start" });
+      await api.command(combat, { type: "nextTurn" });
+    });
+    await agreedIn(frames, (s) => s.current === "Brom");
+    await expect.poll(() => frames.bob.locator('button[data-action="siReady"]').count()).toBe(1);
+    await screenshots(session.page, "row-body-individual");
+    for (const view of ["gm", "bob"] as const) {
+      expect(await placed(frames[view], "Brom"), view).toEqual({ inBadges: 0, inBody: 2 });
+      const field = frames[view].locator('.si-row__body input[name="structured-initiative-trigger"]');
+      expect(await field.getAttribute("data-combatant-id"), view).not.toBeNull();
+    }
+    expect(await placed(frames.alice, "Brom")).toEqual({ inBadges: 0, inBody: 0 });
+    expect(session.errors).toEqual([]);
+  });
+
+  it("sides: the declaration form on the declaring row", async () => {
+    frames = await loadViews(session, "sample=sides&seed=5");
+    await frames.gm.locator('button[data-action="siStart"]').click();
+    await frames.alice.locator('button[data-action="siSidesRoll"]').click();
+    await expect
+      .poll(() => frames.gm.locator('button[data-action="siSidesRoll"]', { hasText: "Re-roll" }).count())
+      .toBe(1);
+    await frames.gm
+      .locator(".si-sides__list .si-side", { hasText: "Foes" })
+      .locator('button[data-action="siSidesRoll"]')
+      .click();
+    for (const view of VIEWS)
+      await expect.poll(() => frames[view].locator("[data-si=banner]").textContent()).toContain("Declaration");
+    await expect.poll(() => frames.bob.locator(".si-sides-declare").count()).toBe(1);
+    await screenshots(session.page, "row-body-sides");
+    for (const view of ["gm", "bob"] as const) {
+      const at = await placed(frames[view], "Brom");
+      expect(at.inBadges, view).toBe(0);
+      expect(at.inBody, view).toBeGreaterThan(0);
+      expect(await frames[view].locator(".si-row__body .si-sides-declare").count(), view).toBe(1);
+    }
+    for (const view of VIEWS)
+      expect(await frames[view].locator(".si-badges :is(input, select, textarea, ol, ul, details)").count(), view).toBe(
+        0,
+      );
+    expect(session.errors).toEqual([]);
+  });
+});
