@@ -7,9 +7,6 @@
 import { I18N, MODULE_ID } from "../constants";
 import type { PresetContext, SettingDefinition, SettingValue } from "../core/settings";
 
-// Only `individual` still imports these from here (until its cut lands; then they go).
-export type { PresetContext, SettingDefinition } from "../core/settings";
-
 /** A named group of settings: the shared ones, or one mode's. */
 export interface SettingGroup {
   /** "shared" or a mode id. */

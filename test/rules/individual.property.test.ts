@@ -16,12 +16,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Requester } from "../../src/core/engine";
-import {
-  individualMode,
-  pendingRollOffs,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
+import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
+import { pendingRollOffs } from "../../src/modes/individual/rules/derived";
 import {
   GM,
   ModeRun,

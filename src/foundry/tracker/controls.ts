@@ -4,8 +4,6 @@
  * shares) and the texts many rows share.
  */
 import type { ControlFactory, Localiser } from "../../core/ui";
-// Only `individual` still imports this from here (until its cut lands; then it goes).
-export type { ControlContext } from "../../core/ui";
 import { I18N } from "../../constants";
 
 const T = `${I18N}.Tracker`;
