@@ -105,7 +105,7 @@ export interface ModeBinding<S = unknown> {
 }
 
 /** Bind a mode definition to its state parser. */
-export function bindMode<S, C extends Command>(
+export function bindMode<S extends Json, C extends Command>(
   definition: ModeDefinition<S, C>,
   parseState: (data: unknown) => S | null,
   rosterCommands: {
@@ -114,8 +114,6 @@ export function bindMode<S, C extends Command>(
     ids(state: S): readonly string[];
   },
 ): ModeBinding<S> {
-  const toJson = (state: S): Json => state as unknown as Json;
-
   // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
   // remembered, with what that write changed, and reused while the flag still holds exactly that.
   // The revision and the history counter name it; the state is compared as data, the history by its
@@ -309,7 +307,7 @@ export function bindMode<S, C extends Command>(
 
   return {
     id: definition.id,
-    create: (roster) => initialStored(toJson(createEncounter(definition, roster).state)),
+    create: (roster) => initialStored(createEncounter(definition, roster).state),
     createWith(roster, commands, who) {
       let state = definition.create(roster);
       for (const data of commands) {
@@ -317,7 +315,7 @@ export function bindMode<S, C extends Command>(
         const outcome = command === null ? null : definition.apply(state, command, who);
         if (outcome?.ok) state = outcome.state;
       }
-      return initialStored(toJson(state));
+      return initialStored(state);
     },
     load(stored, raw) {
       const upgradedFrom = raw !== undefined && storedVersion(raw) !== STORED_VERSION ? (raw as Json) : undefined;

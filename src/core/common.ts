@@ -287,10 +287,10 @@ function tryProbe<S, C extends { readonly type: string }>(
  * A result the GM typed instead of rolling (issue 15: the tracker marks it). A command carries
  * `typed: true` when the authority found no roll behind it; only the GM's may.
  */
-export interface TypedMark {
+export type TypedMark = {
   /** Present (true) only on a typed result. */
   readonly typed?: true;
-}
+};
 
 /** `value` marked typed, or with any earlier mark removed. */
 export function markTyped<T extends object>(value: T, typed: boolean | undefined): T & TypedMark {

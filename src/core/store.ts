@@ -25,14 +25,14 @@ import {
 } from "./patch";
 
 /** One stored undo entry. */
-export interface StoredSnapshot {
+export type StoredSnapshot = {
   readonly kind: StepKind;
   /** Turns the stored state that followed this snapshot back into the stored state it had. */
   readonly undo: Patch;
   /** The snapshot's round, and whether it starts its round (see `Snapshot`): undo targets read these. */
   readonly r?: number;
   readonly s?: boolean;
-}
+};
 
 /**
  * The storage format this version of the module reads and writes.
@@ -52,7 +52,7 @@ export function isNewerFormat(value: unknown): boolean {
 }
 
 /** The stored form of an encounter. */
-export interface StoredEncounter {
+export type StoredEncounter = {
   /** Storage format version. */
   readonly v: typeof STORED_VERSION;
   /** Incremented by every write. */
@@ -65,7 +65,7 @@ export interface StoredEncounter {
   readonly state: Json;
   /** Undo entries keyed by a increasing sequence number (as a string). */
   readonly history: { readonly [seq: string]: StoredSnapshot };
-}
+};
 
 /**
  * A player's request, written on a combatant the player owns (player-writable). It is stored as one
@@ -87,7 +87,7 @@ export interface StoredRequest {
 }
 
 /** The loaded form: the rules' encounter plus the storage bookkeeping the next write needs. */
-export interface LoadedEncounter<S> {
+export interface LoadedEncounter<S extends Json> {
   readonly encounter: Encounter<S>;
   /** The stored form. */
   readonly stored: StoredEncounter;
@@ -246,7 +246,7 @@ function rememberForm(state: unknown, form: Json): void {
 }
 
 /** A stored snapshot whose state is rebuilt, once, when first read (see `loadEncounter`). */
-class LazySnapshot<S> implements Snapshot<S> {
+class LazySnapshot<S extends Json> implements Snapshot<S> {
   #state: S | undefined;
   #json: Json | undefined;
   constructor(
@@ -304,7 +304,7 @@ export function storedOf(
  * throws {@link UnreadableSnapshot} when read (the binding refuses that undo).
  * `parsed`: the current state, when the caller has already parsed it from this flag.
  */
-export function loadEncounter<S>(
+export function loadEncounter<S extends Json>(
   mode: ModeId,
   flag: StoredEncounter,
   parseState: (data: unknown) => S | null,
@@ -358,7 +358,7 @@ export function loadEncounter<S>(
  * snapshot changed: its stored form when known (a state remembers the one it was loaded from or
  * written as), else the object itself (a stored snapshot not yet rebuilt).
  */
-function formToken<S>(item: Snapshot<S> | undefined, current: S): unknown {
+function formToken<S extends Json>(item: Snapshot<S> | undefined, current: S): unknown {
   if (item === undefined) return formOf(current) ?? current;
   if (item instanceof LazySnapshot) return item.builtJson ?? item;
   return formOf(item.state) ?? item.state;
@@ -372,7 +372,7 @@ function formToken<S>(item: Snapshot<S> | undefined, current: S): unknown {
  * (a step drops the oldest, pushes one; an undo drops the newest), and only the entries around
  * that run's ends are encoded, compared and written.
  */
-export function encodeEncounter<S>(
+export function encodeEncounter<S extends Json>(
   before: LoadedEncounter<S>,
   next: Encounter<S>,
   appliedRequest: string | null,
@@ -386,7 +386,7 @@ export function encodeEncounter<S>(
   let seq = head.seq;
   rememberForm(before.encounter.state, head.state);
   // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
-  const state = formOf(next.state) ?? encodeArrays(next.state as unknown as Json, head.state);
+  const state = formOf(next.state) ?? encodeArrays(next.state, head.state);
   rememberForm(next.state, state);
 
   // Where each new snapshot stood in `before` (-1: a new one). The kept ones are one run, found by
@@ -417,7 +417,7 @@ export function encodeEncounter<S>(
 
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
     const had = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
-    const form = had ?? encodeArrays(snap.state as unknown as Json, following);
+    const form = had ?? encodeArrays(snap.state, following);
     rememberForm(snap.state, form);
     return form;
   };
@@ -447,9 +447,9 @@ export function encodeEncounter<S>(
     const had = b >= 0 ? oldEntries[b] : undefined;
     // A new entry is written whole (a copy: the document may merge later updates into it); a kept
     // one by what changed in it.
-    if (had === undefined) history[key] = copyJson(entry as unknown as Json);
+    if (had === undefined) history[key] = copyJson(entry);
     else {
-      const change = toUpdateData(had as unknown as Json, entry as unknown as Json);
+      const change = toUpdateData(had, entry);
       if (Object.keys(change).length > 0) history[key] = change;
     }
     if (i >= run) tailEntries[i - run] = entry;
@@ -478,7 +478,7 @@ export function encodeEncounter<S>(
   const loaded: LoadedEncounter<S> = { encounter: next, stored, seqs, entries };
   if (before.upgradedFrom !== undefined) {
     // The first write of an upgraded encounter replaces the old format: every key that differs.
-    return { stored, update: toUpdateData(before.upgradedFrom, stored as unknown as Json), loaded };
+    return { stored, update: toUpdateData(before.upgradedFrom, stored), loaded };
   }
   const update: { [key: string]: unknown } = { rev: nextHead.rev };
   if (head.seq !== nextHead.seq) update.seq = nextHead.seq;

@@ -9,9 +9,6 @@ import type { CommandResult } from "../core/protocol";
 import { precheck } from "./authority/controller";
 import { shownRefusal } from "./notify";
 
-// The mode folders still import it from here (until their split lands).
-export { shownRefusal } from "./notify";
-
 /**
  * Replace `@paths` with the actor's roll data; null when a path is missing or the formula is not a
  * valid Foundry formula (`Roll.validate` would read a missing path as 0, so that is caught first).

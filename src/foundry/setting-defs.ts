@@ -7,9 +7,6 @@
 import { I18N, MODULE_ID } from "../constants";
 import type { PresetContext, SettingDefinition, SettingValue } from "../core/settings";
 
-// The mode folders still import these from here (until their split lands).
-export type { PresetContext, SettingDefinition, SettingValue, TextRule } from "../core/settings";
-
 /** A named group of settings: the shared ones, or one mode's. */
 export interface SettingGroup {
   /** "shared" or a mode id. */

@@ -8,15 +8,8 @@
  */
 import { handlebarsFormBase, type AppClass } from "./app-base";
 import { CSS_ROOT, I18N, MODULE_ID, SETTINGS_MENU, TEMPLATES } from "../constants";
-import {
-  checkField,
-  presetContext,
-  storedValue,
-  type FieldError,
-  type SettingDefinition,
-  type SettingGroup,
-  type SettingValue,
-} from "./setting-defs";
+import type { SettingDefinition, SettingValue } from "../core/settings";
+import { checkField, presetContext, storedValue, type FieldError, type SettingGroup } from "./setting-defs";
 
 const F = `${I18N}.SettingsForm`;
 

@@ -6,7 +6,8 @@
  */
 import { I18N, MODULE_ID, SETTINGS, SYSTEM_DEFAULT } from "../constants";
 import { installedModes, isModeSetting, modeIds, type ModeSetting } from "./modes";
-import { registerDefinitions, type SettingDefinition, type SettingGroup } from "./setting-defs";
+import type { SettingDefinition } from "../core/settings";
+import { registerDefinitions, type SettingGroup } from "./setting-defs";
 import { registerSettingsMenu } from "./settings-form";
 
 /** The largest undo history the module keeps. */

@@ -23,7 +23,7 @@ import {
   type LoadedEncounter,
   type StoredEncounter,
 } from "../../src/core/store";
-import type { AnyModeModule } from "../../src/modes/contract";
+import type { ModeModule } from "../../src/modes/contract";
 import { ticks } from "../sim/utils.js";
 import type { Sim, SimClient } from "../sim/index.js";
 import { GM, STRANGER, deepFreeze, freshIds, requester } from "../rules/property-harness";
@@ -32,8 +32,11 @@ import { mirroredOrder } from "../../src/core/initiative-mirror";
 import { rankedOf } from "../../src/foundry/interop";
 import type { AnyKit } from "./kit";
 
-/** What the checks use of a mode module (the pure part). */
-export type PureMode = Pick<AnyModeModule, "id" | "rules" | "parseState" | "roster" | "refusalCodes" | "interop">;
+/** What the checks use of a mode module (the pure part); every mode's state is plain JSON data. */
+export type PureMode = Pick<
+  ModeModule<Json, Command>,
+  "id" | "rules" | "parseState" | "roster" | "refusalCodes" | "interop"
+>;
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -55,8 +58,8 @@ const HISTORY = 1000;
 type WalkStep = { readonly kit: unknown } | { readonly undo: EngineCommand["type"]; readonly gm: boolean };
 
 interface Walked {
-  readonly encounter: Encounter<unknown>;
-  readonly loaded: LoadedEncounter<unknown>;
+  readonly encounter: Encounter<Json>;
+  readonly loaded: LoadedEncounter<Json>;
 }
 
 interface Observer {
@@ -95,11 +98,11 @@ function codesOf(module: PureMode): Set<string> {
  */
 function send(
   module: PureMode,
-  encounter: Encounter<unknown>,
+  encounter: Encounter<Json>,
   command: Command,
   who: Requester,
   tally: Tally,
-): Encounter<unknown> | null {
+): Encounter<Json> | null {
   const before = structuredClone(encounter.state);
   let outcome;
   try {
@@ -133,20 +136,20 @@ function walk(
   tally: Tally,
 ): void {
   const fresh = freshIds();
-  const initial: unknown = module.rules.create(roster);
-  let encounter: Encounter<unknown> = deepFreeze({ mode: module.id, state: initial, history: [] });
+  const initial: Json = module.rules.create(roster);
+  let encounter: Encounter<Json> = deepFreeze({ mode: module.id, state: initial, history: [] });
   for (const command of kit.setup?.(encounter.state) ?? []) {
     const outcome = module.rules.apply(encounter.state, command, GM);
-    const set: unknown = outcome.ok ? outcome.state : null;
+    const set: Json = outcome.ok ? outcome.state : null;
     if (outcome.ok) encounter = deepFreeze({ ...encounter, state: set });
   }
-  let loaded: LoadedEncounter<unknown> = {
+  let loaded: LoadedEncounter<Json> = {
     encounter,
-    stored: initialStored(encounter.state as Json),
+    stored: initialStored(encounter.state),
     seqs: [],
     entries: [],
   };
-  const reached = (next: Encounter<unknown>): void => {
+  const reached = (next: Encounter<Json>): void => {
     loaded = encodeEncounter(loaded, next, null).loaded;
     encounter = next;
     observer.onState?.({ encounter, loaded });
@@ -179,7 +182,7 @@ function walks(module: PureMode, kit: AnyKit, observer: () => Observer, seedOffs
 }
 
 /** Check 4: the order invariant of one state. */
-export function expectOrder(module: PureMode, kit: AnyKit, state: unknown): void {
+export function expectOrder(module: PureMode, kit: AnyKit, state: Json): void {
   const view = module.rules.view(state);
   const live = new Set(module.roster.ids(state));
   const order = view.order;
@@ -195,7 +198,7 @@ export function expectOrder(module: PureMode, kit: AnyKit, state: unknown): void
 }
 
 /** The requesters check 5 asks: the GM, owners of the first two combatants, a stranger. */
-function askers(module: PureMode, state: unknown): Requester[] {
+function askers(module: PureMode, state: Json): Requester[] {
   const owners = module.roster
     .ids(state)
     .slice(0, 2)
@@ -322,10 +325,10 @@ export function generator(seed: number): () => number {
 }
 
 /** The mode state stored on a client's copy of the encounter, narrowed by the mode (null: corrupted). */
-export function stateOn(module: PureMode, client: SimClient): unknown {
+export function stateOn(module: PureMode, client: SimClient): Json {
   const stored = combatOn(client).getFlag("structured-initiative", "encounter") as { state: Json } | undefined;
   if (stored === undefined) throw new Error(`no stored encounter on ${client.userId}`);
-  const state: unknown = module.parseState(decodeArrays(stored.state));
+  const state: Json | null = module.parseState(decodeArrays(stored.state));
   if (state === null) throw new Error(`${module.id}: the stored state on ${client.userId} does not parse`);
   return state;
 }
@@ -397,12 +400,13 @@ export function checkJunk(module: PureMode, kit: AnyKit, runs = 300): void {
   for (const junk of NOT_COMMANDS) expect(parse(junk), `accepted ${show(junk)}`).toBeNull();
   // Commands the kit sends, by type, and a started state to try what the parser lets through on.
   const samples = new Map<string, Command[]>();
-  let state: unknown = null;
+  // The last started state a walk reached (set inside the property, read after it).
+  const reached: { state?: Json } = {};
   const tally: Tally = { accepted: 0, refused: 0 };
   fc.assert(
     fc.property(kit.roster, walkSteps(kit), (roster, steps) => {
       const fresh = freshIds();
-      let current: unknown = module.rules.create(roster);
+      let current: Json = module.rules.create(roster);
       for (const command of kit.setup?.(current) ?? []) {
         const outcome = module.rules.apply(current, command, GM);
         if (outcome.ok) current = outcome.state;
@@ -416,15 +420,15 @@ export function checkJunk(module: PureMode, kit: AnyKit, runs = 300): void {
           if (outcome.ok) current = outcome.state;
         }
       }
-      if (module.rules.view(current).started) state = current;
+      if (module.rules.view(current).started) reached.state = current;
     }),
     { numRuns: 20, seed: SEED + 2 },
   );
   expect(samples.size, "the kit sent no commands").toBeGreaterThan(0);
-  const fallback: unknown = module.rules.create([]);
-  const encounter: Encounter<unknown> = deepFreeze({
+  const fallback: Json = module.rules.create([]);
+  const encounter: Encounter<Json> = deepFreeze({
     mode: module.id,
-    state: state ?? fallback,
+    state: reached.state ?? fallback,
     history: [],
   });
   const tryOn = (input: unknown): void => {
@@ -473,11 +477,11 @@ export function checkJunk(module: PureMode, kit: AnyKit, runs = 300): void {
 /** Check 2b: every state reached survives encode then parse, alone and in the stored form with its history. */
 export function checkRoundTrip(module: PureMode, kit: AnyKit, runs = WALKS): void {
   let loads = 0;
-  const expectLoads = (encounter: Encounter<unknown>, loaded: LoadedEncounter<unknown>): void => {
+  const expectLoads = (encounter: Encounter<Json>, loaded: LoadedEncounter<Json>): void => {
     const stored = JSON.parse(JSON.stringify(loaded.stored)) as StoredEncounter;
     const again = loadEncounter(module.id, stored, module.parseState);
     // Snapshots load lazily: compare what each one reads as (kind, round facts and state).
-    const plain = (e: Encounter<unknown> | undefined) =>
+    const plain = (e: Encounter<Json> | undefined) =>
       e && {
         ...e,
         history: e.history.map((s) => ({ kind: s.kind, round: s.round, roundStart: s.roundStart, state: s.state })),
@@ -492,9 +496,9 @@ export function checkRoundTrip(module: PureMode, kit: AnyKit, runs = WALKS): voi
       onState({ encounter, loaded }) {
         const state = encounter.state;
         expect(module.parseState(JSON.parse(JSON.stringify(state))), "parseState(JSON(state))").toEqual(state);
-        const encoded = JSON.parse(JSON.stringify(encodeArrays(state as Json))) as Json;
+        const encoded = JSON.parse(JSON.stringify(encodeArrays(state))) as Json;
         expect(module.parseState(decodeArrays(encoded)), "through encodeArrays/decodeArrays").toEqual(state);
-        const stored = JSON.parse(JSON.stringify(initialStored(state as Json))) as ReturnType<typeof initialStored>;
+        const stored = JSON.parse(JSON.stringify(initialStored(state))) as ReturnType<typeof initialStored>;
         expect(loadEncounter(module.id, stored, module.parseState)?.encounter.state, "loadEncounter").toEqual(state);
         if (encounter.history.length % 7 === 0) expectLoads(encounter, loaded);
       },

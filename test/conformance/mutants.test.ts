@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { Command, ModeDefinition, Outcome } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import { MODES } from "../../src/modes/registry";
 import {
   SEED,
@@ -28,10 +29,10 @@ const RUNS = 25;
 const found = MODES.find((m) => m.id === kit.id);
 if (found === undefined) throw new Error(`no registered mode ${kit.id}`);
 const mode: PureMode = found;
-const rules = mode.rules as ModeDefinition<unknown, Command>;
+const rules = mode.rules;
 
 /** The mode with some of its rules replaced. */
-function broken(change: Partial<ModeDefinition<unknown, Command>>, parseState = mode.parseState): PureMode {
+function broken(change: Partial<ModeDefinition<Json, Command>>, parseState = mode.parseState): PureMode {
   return { ...mode, parseState, rules: { ...rules, ...change } };
 }
 
@@ -69,7 +70,7 @@ describe("each rules check fails on a mode that breaks it", () => {
     [
       "apply mutates the state it refuses",
       broken({
-        apply(state, command, who): Outcome<unknown> {
+        apply(state, command, who): Outcome<Json> {
           const outcome = rules.apply(state, command, who);
           if (!outcome.ok) (state as { round: number }).round += 1;
           return outcome;
@@ -82,7 +83,7 @@ describe("each rules check fails on a mode that breaks it", () => {
       broken({
         apply(state, command, who) {
           const outcome = rules.apply(state, command, who);
-          return outcome.ok ? outcome : ({ ...outcome, state } as unknown as Outcome<unknown>);
+          return outcome.ok ? outcome : ({ ...outcome, state } as unknown as Outcome<Json>);
         },
       }),
       /a refusal of \w+ returned more/u,

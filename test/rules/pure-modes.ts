@@ -22,10 +22,10 @@ export interface PureRules {
   readonly parse: (data: unknown) => unknown;
 }
 
-/** Every mode's state names its combatants (the roster commands read them). */
-export interface WithCombatants {
+/** Every mode's state is plain JSON data that names its combatants (the roster commands read them). */
+export type WithCombatants = {
   readonly combatants: readonly { readonly id: string }[];
-}
+};
 
 const pure = <S, C extends Command>(rules: ModeDefinition<S, C>, parse: (data: unknown) => S | null): PureRules => ({
   id: rules.id,
@@ -50,10 +50,15 @@ export function pureMode(id: string): PureRules {
   return found;
 }
 
+/** A mode's state parser, its types hidden as those of a state that names its combatants. */
+export function parseWith(mode: PureRules): (data: unknown) => WithCombatants | null {
+  return mode.parse as (data: unknown) => WithCombatants | null;
+}
+
 /** A mode bound to the stored form, with the roster commands every mode shares. */
 export function bindPure(mode: PureRules): ModeBinding<WithCombatants> {
   const rules = mode.rules as unknown as ModeDefinition<WithCombatants, Command>;
-  return bindMode(rules, mode.parse as (data: unknown) => WithCombatants | null, {
+  return bindMode(rules, parseWith(mode), {
     add: (entry) => ({ type: "addCombatant", combatant: entry }),
     remove: (id) => ({ type: "removeCombatant", combatantId: id }),
     ids: (state) => state.combatants.map((c) => c.id),

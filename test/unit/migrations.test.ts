@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeArrays, type Json } from "../../src/core/patch";
 import { loadEncounter, parseStoredEncounter, STORED_VERSION, storedVersion } from "../../src/core/store";
-import { bindPure, pureMode, type PureRules } from "../rules/pure-modes";
+import { bindPure, parseWith, pureMode, type PureRules } from "../rules/pure-modes";
 import { mergeObject } from "../sim/utils.js";
 
 interface Fixture {
@@ -37,7 +37,7 @@ describe.each(cases)("format 1 → $id", (c) => {
     const stored = parseStoredEncounter(fixture.stored);
     expect(stored?.v).toBe(STORED_VERSION);
     if (stored === null) return;
-    const loaded = loadEncounter(c.id, stored, c.parse);
+    const loaded = loadEncounter(c.id, stored, parseWith(c));
     expect(loaded?.encounter.state).toEqual(c.parse(fixture.expected.state));
     expect(loaded?.encounter.history.map((s) => [s.kind, s.state])).toEqual(
       fixture.expected.history.map((s) => [s.kind, c.parse(s.state)]),

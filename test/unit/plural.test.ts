@@ -3,7 +3,8 @@
  * in the user's language and falls back to `other`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatCount, intlLocale, pluralCategory, type Localiser } from "../../src/foundry/tracker/controls";
+import type { Localiser } from "../../src/core/ui";
+import { formatCount, intlLocale, pluralCategory } from "../../src/foundry/tracker/controls";
 import { plural } from "../../src/modes/declare-resolve/mirror";
 
 // The modes' glue reads Foundry's `Hooks` when its files load; nothing here calls it.

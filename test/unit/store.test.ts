@@ -20,17 +20,16 @@ import {
 } from "../../src/core/store";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { bindMode } from "../../src/core/binding";
-import { individualMode } from "../../src/modes/individual/rules/mode";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import type { Encounter } from "../../src/core/engine";
 import { mergeObject } from "../sim/utils";
+import { bindPure, pureMode } from "../rules/pure-modes";
 
-interface Toy {
+type Toy = {
   round: number;
   order: string[];
   notes: Record<string, string>;
-}
+};
 const parseToy = (data: unknown): Toy | null =>
   typeof data === "object" && data !== null && "round" in data ? (data as Toy) : null;
 
@@ -113,11 +112,11 @@ describe("reverse patches", () => {
 
   /** A state as the rules make it: a new object where something changed, the same object elsewhere. */
   type Row = { readonly id: string; readonly hits: number; readonly tags: readonly string[] };
-  interface Rows {
+  type Rows = {
     readonly round: number;
     readonly order: readonly string[];
     readonly rows: readonly Row[];
-  }
+  };
   const change = fc.oneof(
     fc.record({ k: fc.constant("round" as const), n: fc.nat(9) }),
     fc.record({ k: fc.constant("move" as const), n: fc.nat(11), to: fc.nat(11) }),
@@ -167,10 +166,10 @@ describe("reverse patches", () => {
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 20 }), (changes) => {
         let state = first;
-        let form = encodeArrays(state as unknown as Json);
+        let form = encodeArrays(state);
         for (const c of changes) {
           const next = changed(state, c);
-          const encoded = encodeArrays(next as unknown as Json, form);
+          const encoded = encodeArrays(next, form);
           const fresh = encodeArrays(JSON.parse(JSON.stringify(next)) as Json, form);
           expect(encoded).toEqual(fresh);
           expect(decodeArrays(encoded)).toEqual(next);
@@ -235,7 +234,7 @@ describe("stored encounters", () => {
   }
 
   it("each step writes one new history entry, whatever the history's length", () => {
-    let stored = initialStored(toy(0, ["a", "b"]) as unknown as Json);
+    let stored = initialStored(toy(0, ["a", "b"]));
     const sizes: number[] = [];
     for (let i = 1; i <= 8; i += 1) {
       const loaded = loadEncounter("individual", stored, parseToy);
@@ -259,7 +258,7 @@ describe("stored encounters", () => {
     // (the simulated Foundry does, see test/sim/runtime.ts `updateSource`). Undo snapshots of that
     // load must not read the merged object as the state they were stored against.
     let enc: Encounter<Toy> = { mode: "individual", state: toy(0, ["a", "b", "c"]), history: [] };
-    let loaded = loadEncounter("individual", initialStored(enc.state as unknown as Json), parseToy);
+    let loaded = loadEncounter("individual", initialStored(enc.state), parseToy);
     if (loaded === null) throw new Error("load failed");
     for (const [round, order] of [
       [1, ["b", "a", "c"]],
@@ -282,7 +281,7 @@ describe("stored encounters", () => {
   });
 
   it("a malformed undo patch is found when its snapshot is read, not by every load", () => {
-    const good = initialStored(toy(1, ["a", "b"]) as unknown as Json);
+    const good = initialStored(toy(1, ["a", "b"]));
     const flag = { ...good, seq: 1, history: { "0": { kind: "turn", undo: [[7]] } } };
     const parsed = parseStoredEncounter(flag);
     expect(parsed).not.toBeNull();
@@ -304,11 +303,7 @@ describe("the stored format is versioned", () => {
   const fixture: unknown = JSON.parse(
     readFileSync(path.resolve(import.meta.dirname, "../fixtures/stored/v1-individual.json"), "utf8"),
   );
-  const binding = bindMode(individualMode, parseIndividualState, {
-    add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-    remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-    ids: (state) => state.combatants.map((c) => c.id),
-  });
+  const binding = bindPure(pureMode("individual"));
   const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
 
   it("an encounter stored in today's format (v1), undo history included, loads and undoes step by step", () => {
@@ -338,12 +333,7 @@ describe("the stored format is versioned", () => {
 });
 
 describe("the authority's step touches the newest history entries only", () => {
-  const binding = () =>
-    bindMode(individualMode, parseIndividualState, {
-      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-      ids: (state) => state.combatants.map((c) => c.id),
-    });
+  const binding = () => bindPure(pureMode("individual"));
   const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
   const roster = ["combatantAria001", "combatantBrom001", "combatantOffi001"].map((id, i) => ({
     id,
@@ -356,7 +346,7 @@ describe("the authority's step touches the newest history entries only", () => {
   /** A started encounter's flag, as the document holds it. */
   function started(gmBinding: ReturnType<typeof binding>): Flag {
     const rolls = roster.map((c, i) => ({ type: "recordInitiative", combatantId: c.id, total: 20 - i, modifier: 0 }));
-    return copy(gmBinding.createWith(roster, [...rolls, { type: "start" }], gm)) as unknown as Flag;
+    return copy(gmBinding.createWith(roster, [...rolls, { type: "start" }], gm));
   }
 
   /** The authority applies a command to the flag, and the document merges the update into it in place. */
@@ -482,12 +472,7 @@ describe("the authority's step touches the newest history entries only", () => {
 });
 
 describe("a load checks every history entry", () => {
-  const binding = () =>
-    bindMode(individualMode, parseIndividualState, {
-      add: (entry) => ({ type: "addCombatant" as const, combatant: entry }),
-      remove: (id) => ({ type: "removeCombatant" as const, combatantId: id }),
-      ids: (state) => state.combatants.map((c) => c.id),
-    });
+  const binding = () => bindPure(pureMode("individual"));
   const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
   const roster = ["combatantAria001", "combatantBrom001", "combatantOffi001"].map((id, i) => ({
     id,

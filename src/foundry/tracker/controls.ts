@@ -4,8 +4,6 @@
  * shares) and the texts many rows share.
  */
 import type { ControlFactory, Localiser } from "../../core/ui";
-// The mode folders still import these from here (until their split lands).
-export { Allowed, type ControlContext, type ControlFactory, type ControlSpec, type Localiser } from "../../core/ui";
 import { I18N } from "../../constants";
 
 const T = `${I18N}.Tracker`;

@@ -1,6 +1,6 @@
 /** A `declare-resolve` encounter as its Combat holds it: its rules state. */
 import { stateOf } from "../../foundry/authority/encounters";
-import { shownRefusal } from "../../foundry/rolls";
+import { shownRefusal } from "../../foundry/notify";
 import { declareResolveMode } from "./rules/mode";
 import type { DeclareResolveState } from "./rules/types";
 

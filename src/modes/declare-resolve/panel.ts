@@ -14,13 +14,8 @@ import type { CatalogueEntry } from "./rules/catalogue";
 import { actionCatalogue } from "./settings";
 import { draftOf } from "./controls";
 import { actionName, chip, counted, D, extraFlags, K, signed, type ActionChipContext } from "./rows";
-import {
-  pluralCategory,
-  remembered,
-  type ControlContext,
-  type ControlFactory,
-  type Localiser,
-} from "../../foundry/tracker/controls";
+import { pluralCategory, remembered } from "../../foundry/tracker/controls";
+import type { ControlContext, ControlFactory, Localiser } from "../../core/ui";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput } from "../contract";
 

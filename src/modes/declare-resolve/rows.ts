@@ -9,7 +9,8 @@ import { combatantRows, type CombatantRow } from "./rules/derived";
 import { carriedInOf, declarationOf, resolvedOf, rollsNeeded } from "./rules/points";
 import type { DeclareResolveCombatant, DeclareResolveState, DeclaredAction } from "./rules/types";
 import { DEFAULT_ACTION_KEYS } from "./rules/catalogue";
-import { formatCount, remembered, type ControlContext, type Localiser } from "../../foundry/tracker/controls";
+import { formatCount, remembered } from "../../foundry/tracker/controls";
+import type { ControlContext, Localiser } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
 
 export const D = "DeclareResolve";

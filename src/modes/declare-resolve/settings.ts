@@ -5,7 +5,8 @@
  */
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_SETTINGS } from "./constants";
-import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
+import type { SettingDefinition } from "../../core/settings";
+import { registerDefinitions } from "../../foundry/setting-defs";
 import { DEFAULT_AP_BUDGET, MAX_AP_BUDGET } from "./rules/types";
 import { DEFAULT_CATALOGUE, parseCatalogue, type CatalogueEntry } from "./rules/catalogue";
 

@@ -2,7 +2,7 @@
  * The `individual` tracker's panel in the glance strip (RULES.md §2): the initiative groups and the
  * ties waiting for a roll-off; and the set-up buttons (roll all, start, start with surprise).
  */
-import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput } from "../contract";
 import { groupMembers, pendingRollOffs } from "./rules/derived";
 import type { IndividualState } from "./rules/types";

@@ -4,7 +4,7 @@
  * rules allow the viewer.
  */
 import { I18N } from "../../constants";
-import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
 import type { IndividualState } from "./rules/types";
 

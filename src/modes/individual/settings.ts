@@ -5,7 +5,8 @@
  * effect.
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
-import { registerDefinitions, type PresetContext, type SettingDefinition } from "../../foundry/setting-defs";
+import type { PresetContext, SettingDefinition } from "../../core/settings";
+import { registerDefinitions } from "../../foundry/setting-defs";
 import { INDIVIDUAL_SETTINGS } from "./constants";
 
 /** An initiative preset: the die part and the modifier part of the check, as Foundry roll formulas. */

@@ -23,7 +23,7 @@ import { dicePool } from "./rules/dice";
 import { skillsOf } from "./skills";
 import { collapseShown } from "./settings";
 import type { AllowedAction } from "../../core/engine";
-import type { ControlContext, Localiser } from "../../foundry/tracker/controls";
+import type { ControlContext, Localiser } from "../../core/ui";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput } from "../contract";
 

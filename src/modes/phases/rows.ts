@@ -4,7 +4,7 @@
  */
 
 import type { PhasesState } from "./rules/types";
-import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
 import { P, plural } from "./panel";
 

@@ -4,8 +4,8 @@
  * players see the Collapse points.
  */
 import { MODULE_ID } from "../../constants";
-import type { TextRule } from "../../core/settings";
-import { registerDefinitions, validFormula, type SettingDefinition } from "../../foundry/setting-defs";
+import type { SettingDefinition, TextRule } from "../../core/settings";
+import { registerDefinitions, validFormula } from "../../foundry/setting-defs";
 import { DEFAULT_COLLAPSE, DEFAULT_POOL_CAP, MAX_POINTS } from "./rules/types";
 import { PHASES_SETTINGS } from "./constants";
 import { parseSkillList, type SkillEntry } from "./rules/skills";

@@ -23,7 +23,7 @@ import {
 import type { Side, SidesState } from "./rules/types";
 import type { ClockView } from "./countdown";
 import { clock as pageClock } from "../../foundry/clock";
-import type { ControlContext, ControlFactory } from "../../foundry/tracker/controls";
+import type { ControlContext, ControlFactory } from "../../core/ui";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput } from "../contract";
 

@@ -20,7 +20,8 @@ import {
 } from "./rules/derived";
 import type { Declaration, SidesCombatant, SidesState } from "./rules/types";
 import type { ClockView } from "./countdown";
-import { formatCount, type ControlContext } from "../../foundry/tracker/controls";
+import { formatCount } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
 
 const S = "Sides";

@@ -5,8 +5,8 @@
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { isDiceCode, normaliseDiceCode } from "../../core/dice-code";
-import type { TextRule } from "../../core/settings";
-import { registerDefinitions, rollsDice, validFormula, type SettingDefinition } from "../../foundry/setting-defs";
+import type { SettingDefinition, TextRule } from "../../core/settings";
+import { registerDefinitions, rollsDice, validFormula } from "../../foundry/setting-defs";
 import { SIDES_SETTINGS } from "./constants";
 import { DEFAULT_MAX_REACTIONS, MAX_ACTIONS_LIMIT } from "./rules/types";
 

@@ -1,7 +1,7 @@
 /** What the `slots` mode adds to the module API, and the GM's choice of a check's skill. */
 import { MODULE_ID } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
-import { shownRefusal } from "../../foundry/rolls";
+import { shownRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { isSkill } from "./initiative";
 import { slotsState } from "./encounter";

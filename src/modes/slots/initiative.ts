@@ -6,7 +6,8 @@
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { submit } from "../../foundry/authority/controller";
-import { resolveFormula, rollEach, shownRefusal } from "../../foundry/rolls";
+import { shownRefusal } from "../../foundry/notify";
+import { resolveFormula, rollEach } from "../../foundry/rolls";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";

@@ -8,7 +8,8 @@ import { I18N } from "../../constants";
 import type { AllowedAction } from "../../core/engine";
 import { canAct, slotsView } from "./rules/derived";
 import type { SlotView, SlotsState } from "./rules/types";
-import { formatCount, remembered, type ControlContext, type Localiser } from "../../foundry/tracker/controls";
+import { formatCount, remembered } from "../../foundry/tracker/controls";
+import type { ControlContext, Localiser } from "../../core/ui";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput } from "../contract";
 

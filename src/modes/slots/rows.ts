@@ -6,7 +6,7 @@
 import { canAct, slotsView } from "./rules/derived";
 import type { SlotsCombatant, SlotsState } from "./rules/types";
 import { skillOf as slotSkillOf } from "./initiative";
-import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
 import { S, type SlotsTexts } from "./panel";
 

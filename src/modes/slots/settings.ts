@@ -3,7 +3,8 @@
  * Wars FFG and Genesys systems) and the keep-slot policy for defeated or removed combatants.
  */
 import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
-import { registerDefinitions, type SettingDefinition } from "../../foundry/setting-defs";
+import type { SettingDefinition } from "../../core/settings";
+import { registerDefinitions } from "../../foundry/setting-defs";
 import { SLOTS_SETTINGS } from "./constants";
 
 /** How a `slots` check is scored: two formula totals, or the successes and advantages of one dice pool. */

@@ -60,14 +60,14 @@ export type ActionKind = "attack" | "defence" | "other";
 export const ACTION_KINDS: readonly ActionKind[] = ["attack", "defence", "other"];
 
 /** A declared action, validated. */
-export interface DeclaredAction {
+export type DeclaredAction = {
   readonly name: string;
   /** AP cost: a whole number, 0 or more. */
   readonly cost: number;
   readonly kind: ActionKind;
   /** Change to the combatant's DEF for the whole round (0: none). */
   readonly def: number;
-}
+};
 
 /** An action as a declaration sends it (the glue resolves catalogue entries into these); validated by `declare`. */
 export interface ActionInput {
@@ -84,24 +84,24 @@ export type IPChangeDuration =
   { readonly kind: "round" } | { readonly kind: "rounds"; readonly rounds: number } | { readonly kind: "untilRemoved" };
 
 /** A temporary change to a combatant's IP. */
-export interface IPChange {
+export type IPChange = {
   /** Unique among the combatant's changes. */
   readonly id: string;
   readonly cause: string;
   readonly amount: number;
   /** The last round it applies to (it reverts when that round ends); null: until removed. */
   readonly lastRound: number | null;
-}
+};
 
 /** A combatant's base IP roll. */
-export interface InitiativePoints {
+export type InitiativePoints = {
   /** The roll's total: the base IP for the whole combat. */
   readonly total: number;
   /** The roll's modifier (Speed and Wisdom bonus and others): breaks ties, higher is faster. */
   readonly modifier: number;
   /** The totals it replaced (the GM's re-rolls and corrections), oldest first; absent when none. */
   readonly replaced?: readonly number[];
-}
+};
 
 /** Most replaced IP totals kept for one combatant (the latest ones). */
 export const MAX_REPLACED_IP = 5;
@@ -110,25 +110,25 @@ export const MAX_REPLACED_IP = 5;
  * The GM's order for a tie: it holds while the combatant's current IP is still `ip`, against others
  * placed in the same `tie` (a smaller `rank` is faster).
  */
-export interface TieBreak {
+export type TieBreak = {
   readonly ip: number;
   /** Which `orderTied` placed it (a serial number). */
   readonly tie: number;
   readonly rank: number;
-}
+};
 
 /** Per-combatant statuses the upkeep handles. */
-export interface Conditions {
+export type Conditions = {
   /** Hits lost at every upkeep. */
   readonly bleeding: number;
   /** Goes down by one at every upkeep. */
   readonly dazed: number;
   /** Goes down by one at every upkeep. */
   readonly stunned: number;
-}
+};
 
 /** A combatant's declaration, for the round it was made in (see {@link declarationOf}). */
-export interface Declaration {
+export type Declaration = {
   /** The round it was made in. */
   readonly round: number;
   /** In declared order; empty: no actions this round. */
@@ -141,17 +141,17 @@ export interface Declaration {
   readonly carriedIn: CarriedAction | null;
   /** How many of its combatant's resolution turns are done in its round. */
   readonly resolved: number;
-}
+};
 
 /** An action declared last round that finishes at the start of this round's resolution. */
-export interface CarriedAction {
+export type CarriedAction = {
   readonly action: DeclaredAction;
   /** AP of this round it uses. */
   readonly ap: number;
-}
+};
 
 /** A combatant as the declare-resolve mode tracks it. */
-export interface DeclareResolveCombatant {
+export type DeclareResolveCombatant = {
   readonly id: string;
   readonly name: string;
   readonly isPC: boolean;
@@ -164,7 +164,7 @@ export interface DeclareResolveCombatant {
   /** Its latest declaration, of this round or an earlier one; null until it first declares. */
   readonly declaration: Declaration | null;
   readonly conditions: Conditions;
-}
+};
 
 /** The stored step of a round; `setup` before the start. */
 export type DeclareResolvePhase = "setup" | "roll" | "declare" | "resolve" | "upkeep";
@@ -173,7 +173,7 @@ export type DeclareResolvePhase = "setup" | "roll" | "declare" | "resolve" | "up
 export type DeclareResolveStep = DeclareResolvePhase | "extraAttacks";
 
 /** The declare-resolve mode's state. Plain JSON data; never mutated. */
-export interface DeclareResolveState {
+export type DeclareResolveState = {
   /** Every combatant, in the order they joined. */
   readonly combatants: readonly DeclareResolveCombatant[];
   /** AP per round. */
@@ -183,7 +183,7 @@ export interface DeclareResolveState {
   readonly phase: DeclareResolvePhase;
   /** How many ties the GM has ordered (the serial number of the next {@link TieBreak}). */
   readonly tiesOrdered: number;
-}
+};
 
 /** Commands of the declare-resolve mode. */
 export type DeclareResolveCommand =

@@ -35,7 +35,7 @@ export type IntentKind = "attack" | "other";
 export type FreeActionKind = "move" | "item";
 
 /** A combatant as the phases mode tracks it. */
-export interface PhasesCombatant {
+export type PhasesCombatant = {
   readonly id: string;
   readonly name: string;
   /** Has a player owner: a hero. Otherwise a foe. */
@@ -44,10 +44,10 @@ export interface PhasesCombatant {
   readonly defeated: boolean;
   /** A hero that has started its one turn this round (always false for foes). */
   readonly acted: boolean;
-}
+};
 
 /** A foe's declared intent for this round. */
-export interface PhasesIntent {
+export type PhasesIntent = {
   /** `i<n>`, unique in the encounter. */
   readonly id: string;
   readonly foeId: string;
@@ -65,10 +65,10 @@ export interface PhasesIntent {
   readonly outOfReach: boolean;
   /** Resolved in phase 3. */
   readonly resolved: boolean;
-}
+};
 
 /** The hero turn that is running now. */
-export interface HeroTurn {
+export type HeroTurn = {
   readonly combatantId: string;
   /** Skill actions taken this turn: the next one has complexity `FIRST_COMPLEXITY + skillActions`. */
   readonly skillActions: number;
@@ -76,13 +76,13 @@ export interface HeroTurn {
   readonly freeMoveUsed: boolean;
   /** A roll failed: the turn has ended and waits for the GM's failure choice. */
   readonly failed: boolean;
-}
+};
 
 /** The GM's answer to a failed roll. */
 export type FailureAnswer = { readonly choice: "effect"; readonly text: string } | { readonly choice: "collapse" };
 
 /** The last skill roll of this round. */
-export interface PhasesRoll {
+export type PhasesRoll = {
   readonly combatantId: string;
   /** The skill's name, for display; null when not given. */
   readonly skill: string | null;
@@ -98,10 +98,10 @@ export interface PhasesRoll {
   readonly move: boolean;
   /** For a failure: the GM's answer, null until given. */
   readonly answer: FailureAnswer | null;
-}
+};
 
 /** The phases mode's state. Plain JSON data; never mutated. */
-export interface PhasesState {
+export type PhasesState = {
   /** Every combatant, in the order they joined the encounter. */
   readonly combatants: readonly PhasesCombatant[];
   readonly started: boolean;
@@ -128,7 +128,7 @@ export interface PhasesState {
   readonly poolCap: number;
   /** The GM's Collapse points. */
   readonly collapse: number;
-}
+};
 
 /** Commands of the phases mode. */
 export type PhasesCommand =

@@ -12,17 +12,17 @@ export const MAX_CHECK_SCORE = 999;
 export const MAX_SLOT_INDEX = 9999;
 
 /** One initiative check result. */
-export interface SlotsCheck extends TypedMark {
+export type SlotsCheck = TypedMark & {
   /** Successes (or the generic primary score): ranks first. */
   readonly primary: number;
   /** Advantages (or the generic secondary score): breaks ties in the primary score. */
   readonly secondary: number;
   /** The skill used ("cool", "vigilance"…), for display only; null when not given. */
   readonly skill: string | null;
-}
+};
 
 /** A combatant as the slots mode tracks it. */
-export interface SlotsCombatant {
+export type SlotsCombatant = {
   readonly id: string;
   readonly name: string;
   /** Has a player owner: fills PC slots. */
@@ -36,10 +36,10 @@ export interface SlotsCombatant {
    * its scores. False before it rolls, and after its slot was removed by the `keepSlots` policy.
    */
   readonly slotted: boolean;
-}
+};
 
 /** One initiative slot: a result with the name dropped, plus who fills or has claimed it this round. */
-export interface InitiativeSlot {
+export type InitiativeSlot = {
   readonly kind: SlotKind;
   readonly primary: number;
   readonly secondary: number;
@@ -49,19 +49,19 @@ export interface InitiativeSlot {
   readonly claimedBy: string | null;
   /** Its combatant is gone (by the `keepSlots` policy): the slot goes when its turn or the round ends. */
   readonly leaving: boolean;
-}
+};
 
 /** Whether a defeated or removed combatant's slot stays in the list, per kind. */
-export interface KeepSlots {
+export type KeepSlots = {
   readonly pc: boolean;
   readonly npc: boolean;
-}
+};
 
 /** The default policy: a PC's slot stays, an NPC's slot goes. */
 export const DEFAULT_KEEP_SLOTS: KeepSlots = { pc: true, npc: false };
 
 /** The slots mode's state. Plain JSON data; never mutated. */
-export interface SlotsState {
+export type SlotsState = {
   /** Every combatant, in the order they joined the encounter. */
   readonly combatants: readonly SlotsCombatant[];
   /** The slots, best first. */
@@ -74,7 +74,7 @@ export interface SlotsState {
   readonly slotIndex: number | null;
   /** Who has filled a slot this round, in the order they did. */
   readonly acted: readonly string[];
-}
+};
 
 /** Commands of the slots mode. */
 export type SlotsCommand =
