@@ -175,7 +175,7 @@ export type Handlers<S, C extends { readonly type: string }> = {
  * Apply a command with the handler of its type. A type with no handler (reached only by data that
  * bypassed the mode's `parseCommand`, inherited names such as `toString` included) is refused.
  */
-export function dispatch<S, C extends { readonly type: string }>(
+export function runHandler<S, C extends { readonly type: string }>(
   handlers: Handlers<S, C>,
   state: S,
   command: C,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { accept, refuse, type AllowedAction, type Requester } from "../../src/core/engine";
 import {
   allowedByTrial,
-  dispatch,
+  runHandler,
   findById,
   oncePerId,
   probe,
@@ -44,7 +44,7 @@ describe("oncePerId", () => {
   });
 });
 
-describe("dispatch", () => {
+describe("runHandler", () => {
   type Command = { readonly type: "add"; readonly n: number } | { readonly type: "reset" };
   const handlers: Handlers<number, Command> = {
     add: (state, { n }) => accept(state + n),
@@ -53,14 +53,14 @@ describe("dispatch", () => {
   const gm: Requester = { userId: "gm", isGM: true, owns: [] };
 
   it("hands each command to the handler of its type", () => {
-    expect(dispatch(handlers, 2, { type: "add", n: 3 }, gm)).toMatchObject({ ok: true, state: 5 });
-    expect(dispatch(handlers, 2, { type: "reset" }, gm)).toMatchObject({ ok: true, state: 0 });
+    expect(runHandler(handlers, 2, { type: "add", n: 3 }, gm)).toMatchObject({ ok: true, state: 5 });
+    expect(runHandler(handlers, 2, { type: "reset" }, gm)).toMatchObject({ ok: true, state: 0 });
   });
 
   it("refuses a type with no handler of its own, an inherited name included", () => {
     for (const type of ["nope", "toString", "constructor", "__proto__"]) {
       const command = { type } as unknown as Command; // data that bypassed a parser
-      expect(dispatch(handlers, 2, command, gm)).toEqual({ ok: false, refusal: { code: "unknownCommand" } });
+      expect(runHandler(handlers, 2, command, gm)).toEqual({ ok: false, refusal: { code: "unknownCommand" } });
     }
   });
 });

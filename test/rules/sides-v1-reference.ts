@@ -49,7 +49,7 @@ import {
 import {
   addToRoster,
   allowedByTrial,
-  dispatch,
+  runHandler,
   type Handlers,
   canControl,
   findById,
@@ -979,7 +979,7 @@ const handlers: Handlers<SidesState, SidesCommand> = {
 };
 
 function applyHandler(state: SidesState, command: SidesCommand, who: Requester): Outcome<SidesState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }
 
 /**

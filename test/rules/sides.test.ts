@@ -2,7 +2,13 @@
  * The `sides` mode (RULES.md §1, rulebook excerpt 000), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import { createEncounter, dispatch, type Encounter, type EngineCommand, type Requester } from "../../src/core/engine";
+import {
+  createEncounter,
+  applyCommand,
+  type Encounter,
+  type EngineCommand,
+  type Requester,
+} from "../../src/core/engine";
 import {
   actionsTaken,
   currentPass,
@@ -691,7 +697,7 @@ describe("undo: every declaration and every resolved action is a step", () => {
   type Any = SidesCommand | EngineCommand;
   function play(encounter: Encounter<SidesState>, ...commands: Any[]): Encounter<SidesState> {
     return commands.reduce((e, command) => {
-      const outcome = dispatch(sidesMode, e, command, GM);
+      const outcome = applyCommand(sidesMode, e, command, GM);
       if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
       return outcome.state;
     }, encounter);

@@ -2,7 +2,13 @@
  * The `slots` mode (RULES.md §4, rulebook excerpt 003), tested in the rules' own words.
  */
 import { describe, expect, it } from "vitest";
-import { dispatch, type Encounter, type EngineCommand, type Requester, type RosterEntry } from "../../src/core/engine";
+import {
+  applyCommand,
+  type Encounter,
+  type EngineCommand,
+  type Requester,
+  type RosterEntry,
+} from "../../src/core/engine";
 import {
   checksNeeded,
   claimOf,
@@ -538,7 +544,7 @@ describe("joining: a combatant that joins rolls then and adds its slot at its ra
 describe("undo: previous turn un-fills the slot and restores who has acted; previous round restores the earlier round", () => {
   type Enc = Encounter<SlotsState>;
   function send(e: Enc, command: SlotsCommand | EngineCommand, who: Requester = GM): Enc {
-    const outcome = dispatch(slotsMode, e, command, who);
+    const outcome = applyCommand(slotsMode, e, command, who);
     if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
     return outcome.state;
   }

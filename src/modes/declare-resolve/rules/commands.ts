@@ -2,7 +2,7 @@
 import { accept, type Outcome, type Requester, refuse } from "../../../core/engine";
 import {
   addToRoster,
-  dispatch,
+  runHandler,
   type Handlers,
   type RefusalChecks,
   canControl,
@@ -278,7 +278,7 @@ export function applyHandler(
   command: DeclareResolveCommand,
   who: Requester,
 ): Outcome<DeclareResolveState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }
 
 /**

@@ -4,7 +4,7 @@ import { accept, refuse, type Outcome, type Requester, type RuleEvent } from "..
 import {
   addToRoster,
   canControl,
-  dispatch,
+  runHandler,
   findById,
   isFiniteNumber,
   isId,
@@ -300,5 +300,5 @@ export function applyHandler(
   command: IndividualCommand,
   who: Requester,
 ): Outcome<IndividualState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }

@@ -10,7 +10,7 @@ import {
   addToRoster,
   updateCombatant,
   stepKind,
-  dispatch,
+  runHandler,
 } from "../../../core/common";
 import {
   type PhasesState,
@@ -531,5 +531,5 @@ export const handlers: Handlers<PhasesState, PhasesCommand> = {
 };
 
 export function applyCommand(state: PhasesState, command: PhasesCommand, who: Requester): Outcome<PhasesState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }

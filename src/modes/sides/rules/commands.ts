@@ -2,7 +2,7 @@
 import { accept, refuse, type Outcome, type Requester, type RuleEvent } from "../../../core/engine";
 import {
   addToRoster,
-  dispatch,
+  runHandler,
   type Handlers,
   canControl,
   findById,
@@ -405,7 +405,7 @@ export const handlers: Handlers<SidesState, SidesCommand> = {
 };
 
 export function applyHandler(state: SidesState, command: SidesCommand, who: Requester): Outcome<SidesState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }
 
 /**

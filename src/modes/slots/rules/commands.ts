@@ -12,7 +12,7 @@ import {
   isId,
   markTyped,
   stepKind,
-  dispatch,
+  runHandler,
 } from "../../../core/common";
 import type { InitiativeSlot, SlotsState, SlotsCombatant, SlotsCommand, SlotsEvent, SlotsCheck } from "./types";
 import { kindOf, isScore } from "./ranking";
@@ -244,5 +244,5 @@ export const handlers: Handlers<SlotsState, SlotsCommand> = {
 };
 
 export function applyCommand(state: SlotsState, command: SlotsCommand, who: Requester): Outcome<SlotsState> {
-  return dispatch(handlers, state, command, who);
+  return runHandler(handlers, state, command, who);
 }
