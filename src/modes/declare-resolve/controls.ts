@@ -11,7 +11,8 @@ import { declarationLegality } from "./rules/points";
 import type { ActionInput, IPChangeDuration } from "./rules/types";
 import { catalogueEntry, type CatalogueEntry } from "./rules/catalogue";
 import { actionCatalogue, apBudget } from "./settings";
-import { refused, drState } from "./encounter";
+import { drState } from "./encounter";
+import { shownRefusal } from "../../foundry/notify";
 
 // Declarations
 
@@ -50,7 +51,7 @@ export async function declareActions(
   const actions: ActionInput[] = [];
   for (const choice of choices) {
     const action = toActionInput(choice, catalogue);
-    if (action === null) return refused(combat, { ok: false, code: "unknownAction", combatantId });
+    if (action === null) return shownRefusal(combat, { ok: false, code: "unknownAction", combatantId });
     actions.push(action);
   }
   const result = await submit(combat, { type: "declare", combatantId, actions: actions.map((a) => ({ ...a })) });
@@ -81,11 +82,11 @@ function rerender(): Promise<unknown> {
 export function addToDraft(combat: Combat.Implementation, combatantId: string, choice: unknown): Promise<unknown> {
   const state = drState(combat);
   const action = toActionInput(choice, actionCatalogue());
-  if (state === null) return Promise.resolve(refused(combat, { ok: false, code: "corrupted" }));
-  if (action === null) return Promise.resolve(refused(combat, { ok: false, code: "unknownAction", combatantId }));
+  if (state === null) return Promise.resolve(shownRefusal(combat, { ok: false, code: "corrupted" }));
+  if (action === null) return Promise.resolve(shownRefusal(combat, { ok: false, code: "unknownAction", combatantId }));
   const checked = declarationLegality(state, combatantId, [action]);
   if (!checked.ok && checked.refusal.code !== "apOverBudget" && checked.refusal.code !== "actionTooLong") {
-    return Promise.resolve(refused(combat, { ok: false, code: checked.refusal.code, combatantId }));
+    return Promise.resolve(shownRefusal(combat, { ok: false, code: checked.refusal.code, combatantId }));
   }
   const key = draftKey(combat, combatantId);
   drafts.set(key, [...(drafts.get(key) ?? []), action]);
@@ -133,7 +134,7 @@ export function addIPChange(
         ? { kind: "rounds", rounds: wholeOrNaN(rounds) }
         : { kind: "round" };
   if (span.kind === "rounds" && !Number.isInteger(span.rounds)) {
-    return Promise.resolve(refused(combat, { ok: false, code: "invalidValue", combatantId }));
+    return Promise.resolve(shownRefusal(combat, { ok: false, code: "invalidValue", combatantId }));
   }
   return submit(combat, { type: "addIPChange", combatantId, cause, amount: wholeOrNaN(amount), duration: span });
 }
@@ -153,7 +154,7 @@ export function setConditions(
     stunned: number(values.stunned),
   };
   if (![command.bleeding, command.dazed, command.stunned].every(Number.isFinite)) {
-    return Promise.resolve(refused(combat, { ok: false, code: "invalidValue", combatantId }));
+    return Promise.resolve(shownRefusal(combat, { ok: false, code: "invalidValue", combatantId }));
   }
   return submit(combat, command);
 }

@@ -1,6 +1,5 @@
 /** A `declare-resolve` encounter as its Combat holds it: its rules state. */
 import { stateOf } from "../../foundry/authority/encounters";
-import { shownRefusal } from "../../foundry/notify";
 import { declareResolveMode } from "./rules/mode";
 import type { DeclareResolveState } from "./rules/types";
 
@@ -10,4 +9,3 @@ export function drState(combat: Combat.Implementation): DeclareResolveState | nu
 }
 
 /** Shows a refusal to this user and returns it (the shared helper, as this mode's glue calls it). */
-export const refused = shownRefusal;

@@ -11,7 +11,8 @@ import { rollFor } from "../../foundry/roll-for";
 import type { ModeInitiative, RollCheck } from "../contract";
 import { resolveFormula, rollEach, rollTotal } from "../../foundry/rolls";
 import { ipFormulas } from "./settings";
-import { drState, refused } from "./encounter";
+import { drState } from "./encounter";
+import { shownRefusal } from "../../foundry/notify";
 
 /** The tie-breaking modifier of an actor (a formula without dice), or null when it cannot be read. */
 async function modifierOf(formula: string, data: Record<string, unknown>): Promise<number | null> {
@@ -33,7 +34,7 @@ export async function rollIP(
   ids: readonly string[],
   options?: Combat.InitiativeOptions,
 ): Promise<CommandResult[]> {
-  if (drState(combat) === null) return [refused(combat, { ok: false, code: "corrupted" })];
+  if (drState(combat) === null) return [shownRefusal(combat, { ok: false, code: "corrupted" })];
   const rollMode = askedRollMode(options);
   const formulas = ipFormulas();
   const probeOf = (combatant: Combatant.Implementation) => ({
@@ -47,7 +48,7 @@ export async function rollIP(
     const data = actor.getRollData();
     const formula = resolveFormula(formulas.roll, data);
     const modifier = await modifierOf(formulas.modifier, data);
-    const bad = () => refused(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
+    const bad = () => shownRefusal(combat, { ok: false, code: "invalidFormula", combatantId: probe.combatantId });
     // Nothing is rolled unless both formulas can be read.
     if (formula === null || modifier === null) return bad();
     const flavor = game.i18n.format(`${I18N}.Chat.DeclareResolveIP`, { name: combatant.name ?? "" });

@@ -13,8 +13,8 @@ import { nextComplexity } from "./rules/derived";
 import { precheck, submit } from "../../foundry/authority/controller";
 import { rollFor } from "../../foundry/roll-for";
 import { rollModeOf } from "../../foundry/compat";
-import { notifyRefusal } from "../../foundry/notify";
-import type { CommandResult, RefusalDetail } from "../../core/protocol";
+import { shownRefusal } from "../../foundry/notify";
+import type { CommandResult } from "../../core/protocol";
 import { phasesSkills } from "./settings";
 import { dieSizeOf } from "./rules/skills";
 import { escapeText } from "./mirror";
@@ -59,15 +59,6 @@ export interface SkillRollOptions {
   readonly rollMode?: string;
 }
 
-function refused(
-  combat: Combat.Implementation,
-  result: CommandResult & { ok: false },
-  detail?: RefusalDetail,
-): CommandResult {
-  notifyRefusal(combat, result.code, result.combatantId, detail ?? result.detail);
-  return detail === undefined ? result : { ...result, detail };
-}
-
 /** The faces of an evaluated roll's first die term, as rolled. */
 export function facesOf(roll: Roll): number[] {
   const die = roll.dice[0];
@@ -87,17 +78,18 @@ export async function rollSkill(
   options: SkillRollOptions,
 ): Promise<CommandResult> {
   const state = phasesState(combat);
-  if (state === null) return refused(combat, { ok: false, code: "corrupted" });
+  if (state === null) return shownRefusal(combat, { ok: false, code: "corrupted" });
   const combatant = combat.combatants.get(combatantId);
-  if (combatant === undefined) return refused(combat, { ok: false, code: "unknownCombatant" });
+  if (combatant === undefined) return shownRefusal(combat, { ok: false, code: "unknownCombatant" });
   let dieSize: number | undefined = options.dieSize;
   const skill = options.skill === undefined || options.skill === "" ? undefined : options.skill;
   if (skill !== undefined) {
     const found = skillsOf(combatant).find((s) => s.name === skill);
-    if (found === undefined) return refused(combat, { ok: false, code: "noSkillDie", combatantId }, { skill });
+    if (found === undefined)
+      return shownRefusal(combat, { ok: false, code: "noSkillDie", combatantId, detail: { skill } });
     dieSize = found.dieSize;
   }
-  if (!isDieSize(dieSize)) return refused(combat, { ok: false, code: "invalidValue", combatantId });
+  if (!isDieSize(dieSize)) return shownRefusal(combat, { ok: false, code: "invalidValue", combatantId });
   const complexity = nextComplexity(state) ?? FIRST_COMPLEXITY;
   const base = {
     type: "skillRoll",
@@ -113,7 +105,7 @@ export async function rollSkill(
   // Distinct faces in range: only the count and the range matter to the rules' early answer.
   const probe = Array.from({ length: complexity }, (_, i) => (i % dieSize) + 1);
   const early = precheck(combat, { ...base, dice: probe });
-  if (early !== null && !early.ok) return refused(combat, early);
+  if (early !== null && !early.ok) return shownRefusal(combat, early);
   const formula = `${String(complexity)}d${String(dieSize)}`;
   const name = combatant.name ?? "";
   const skillText = escapeText(skill ?? game.i18n.format(`${I18N}.Tracker.Phases.Die`, { size: String(dieSize) }));

@@ -7,7 +7,7 @@
 import { MODULE_ID } from "../../constants";
 import type { ReactionKind } from "./rules/types";
 import { isAuthority, reconcileRoster, submit } from "../../foundry/authority/controller";
-import { notifyRefusal } from "../../foundry/notify";
+import { shownRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { COLOUR, SIDE_FLAGS } from "./constants";
 import { sideIds, onSide, isSideGroup, sideIdOf } from "./encounter";
@@ -16,8 +16,7 @@ import { sideIds, onSide, isSideGroup, sideIdOf } from "./encounter";
 
 export function gmOnly(combat: Combat.Implementation): CommandResult | null {
   if (game.user.isGM) return null;
-  notifyRefusal(combat, "notGM");
-  return { ok: false, code: "notGM" };
+  return shownRefusal(combat, { ok: false, code: "notGM" });
 }
 
 /** GM: add a side, optionally moving these combatants onto it (a split). */
@@ -87,10 +86,7 @@ export async function moveToSide(
   const refused = gmOnly(combat);
   if (refused !== null) return refused;
   const combatant = combat.combatants.get(combatantId);
-  if (combatant === undefined) {
-    notifyRefusal(combat, "unknownCombatant");
-    return { ok: false, code: "unknownCombatant" };
-  }
+  if (combatant === undefined) return shownRefusal(combat, { ok: false, code: "unknownCombatant" });
   const ids = sideIds(combat);
   if (!ids.has(sideId)) return unknownSide(combat);
   await combat.updateEmbeddedDocuments("Combatant", [onSide(combatant, sideId, ids)]);
@@ -104,10 +100,8 @@ export async function deleteSide(combat: Combat.Implementation, sideId: string):
   const group = combat.groups.get(sideId);
   if (group === undefined || !isSideGroup(group)) return unknownSide(combat);
   const ids = sideIds(combat);
-  if (combat.combatants.contents.some((c) => sideIdOf(c, ids) === sideId)) {
-    notifyRefusal(combat, "sideNotEmpty");
-    return { ok: false, code: "sideNotEmpty" };
-  }
+  if (combat.combatants.contents.some((c) => sideIdOf(c, ids) === sideId))
+    return shownRefusal(combat, { ok: false, code: "sideNotEmpty" });
   await group.delete();
   return { ok: true };
 }
@@ -121,13 +115,11 @@ export async function refreshTraits(combat: Combat.Implementation): Promise<Comm
 }
 
 export function invalid(combat: Combat.Implementation): CommandResult {
-  notifyRefusal(combat, "invalidValue");
-  return { ok: false, code: "invalidValue" };
+  return shownRefusal(combat, { ok: false, code: "invalidValue" });
 }
 
 function unknownSide(combat: Combat.Implementation): CommandResult {
-  notifyRefusal(combat, "unknownSide");
-  return { ok: false, code: "unknownSide" };
+  return shownRefusal(combat, { ok: false, code: "unknownSide" });
 }
 
 // Declarations, reactions, slowing down

@@ -11,7 +11,7 @@ import { precheck, submit } from "../../foundry/authority/controller";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { RollCheck } from "../contract";
-import { notifyRefusal } from "../../foundry/notify";
+import { shownRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { woundPenaltyOf } from "./traits";
 import { invalid } from "./controls";
@@ -35,16 +35,10 @@ export async function rollSide(
   rollMode?: RollMode,
 ): Promise<CommandResult> {
   const state = sidesState(combat);
-  if (state === null) {
-    notifyRefusal(combat, "corrupted");
-    return { ok: false, code: "corrupted" };
-  }
+  if (state === null) return shownRefusal(combat, { ok: false, code: "corrupted" });
   const probe = { type: "recordSideRoll", sideId, total: 0 };
   const early = precheck(combat, probe);
-  if (early !== null) {
-    if (!early.ok) notifyRefusal(combat, early.code, early.combatantId);
-    return early;
-  }
+  if (early !== null) return shownRefusal(combat, early);
   const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
   const side = state.sides.find((s) => s.id === sideId);
   const roll = new Roll(sideRollFormula(combat, state, sideId));
