@@ -11,7 +11,17 @@
  * form still works, as v14's deprecation warnings say it does until v16, and is logged in
  * `compatWarnings` (Foundry's `logCompatibilityWarning`), which the tests read.
  */
-import Handlebars from "handlebars";
+import { createApplications } from "./realm/applications.js";
+import { createAudio } from "./realm/audio.js";
+import { CONST, LEVELS, debounce, type Fn } from "./realm/constants.js";
+import { LEGACY_MODES, modernMode } from "./realm/generations.js";
+import { createHooks } from "./realm/hooks.js";
+import { createI18n } from "./realm/i18n.js";
+import { createKeybindings } from "./realm/keybindings.js";
+import { createUi, type Notification } from "./realm/notifications.js";
+import { createOperators } from "./realm/operators.js";
+import { createSettings } from "./realm/settings.js";
+import { createSocket } from "./realm/socket.js";
 import { createRollClass, type RollInstance } from "./roll.js";
 import {
   createEffectRegistry,
@@ -46,7 +56,6 @@ import {
   getProperty,
   isEmpty,
   isPlainObject,
-  macrotask,
   mergeObject,
   objectsEqual,
   randomID,
@@ -90,54 +99,7 @@ export interface RealmOptions {
 /** The Foundry generations the sim emulates. */
 export type SimGeneration = 13 | 14;
 
-export interface Notification {
-  type: "info" | "warning" | "error";
-  message: string;
-}
-
-type Fn = (...args: unknown[]) => unknown;
-const call = (fn: unknown, self: unknown, ...args: unknown[]): unknown =>
-  typeof fn === "function" ? (fn as Fn).apply(self, args) : undefined;
-
-/** CONST values (https://foundryvtt.com/api/modules/CONST.html). */
-const CONST = {
-  DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 },
-  USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
-  TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
-  // https://foundryvtt.com/api/v11/enums/foundry.CONST.DICE_ROLL_MODES.html
-  DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
-  SETTING_SCOPES: { CLIENT: "client", WORLD: "world", USER: "user" },
-  /** https://foundryvtt.com/api/enums/foundry.CONST.KEYBINDING_PRECEDENCE.html */
-  KEYBINDING_PRECEDENCE: { PRIORITY: 0, NORMAL: 1, DEFERRED: 2 },
-} as const;
-const LEVELS: Record<string, number> = CONST.DOCUMENT_OWNERSHIP_LEVELS;
-
-/**
- * Stand-ins for the core tracker's part templates, written for the simulation (not Foundry's): just
- * enough for a "system default" encounter to render and be driven in the playground.
- */
-const CORE_TEMPLATES: Record<string, string> = {
-  "templates/sidebar/tabs/combat/header.hbs": [
-    '<header class="sim-combat-header">',
-    '{{#if user.isGM}}<button type="button" data-action="createCombat" aria-label="Create encounter">+</button>{{/if}}',
-    '<span class="sim-round">{{#if hasCombat}}Round {{round}}{{else}}No encounter{{/if}}</span>',
-    "</header>",
-  ].join(""),
-  "templates/sidebar/tabs/combat/tracker.hbs": [
-    '<ol class="combat-tracker plain">',
-    '{{#each turns}}<li class="combatant{{#if active}} active{{/if}}" data-combatant-id="{{id}}">',
-    // Core's rows show the token image (dnd5e 5.3.3's renderGroups reads each row's `img`).
-    '<img class="token-image" src="{{img}}" alt="{{name}}"> ',
-    '<span class="name">{{name}}</span> <span class="initiative">{{initiative}}</span></li>{{/each}}',
-    "</ol>",
-  ].join(""),
-  "templates/sidebar/tabs/combat/footer.hbs": [
-    '<nav class="combat-controls">{{#if hasCombat}}{{#if user.isGM}}{{#if started}}',
-    '<button type="button" data-action="previousTurn">Previous turn</button>',
-    '<button type="button" data-action="nextTurn">Next turn</button>',
-    '{{else}}<button type="button" data-action="startCombat">Begin combat</button>{{/if}}{{/if}}{{/if}}</nav>',
-  ].join(""),
-};
+export type { Notification } from "./realm/notifications.js";
 
 export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const generation: SimGeneration = opts.generation ?? 13;
@@ -154,16 +116,6 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const logCompatibilityWarning = (message: string, _options: Dict = {}): void => {
     compatWarnings.push(message);
   };
-  /** v14's chat message modes and what each did in v13 (https://github.com/foundryvtt/dnd5e/issues/6958). */
-  const LEGACY_MODES: Record<string, string> = {
-    publicroll: "public",
-    gmroll: "gm",
-    blindroll: "blind",
-    selfroll: "self",
-  };
-  const modernMode = (mode: string): string => LEGACY_MODES[mode] ?? mode;
-  const legacyMode = (mode: string): string =>
-    Object.entries(LEGACY_MODES).find(([, modern]) => modern === mode)?.[0] ?? mode;
   const hookLog: Array<{ name: string; args: unknown[] }> = [];
   /** Each combatant's prepared initiative (`Combatant#initiative`, written by `_prepareGroup`). */
   const preparedInitiative = new WeakMap<object, number | null>();
@@ -172,58 +124,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     console.error(`[sim ${t.userId}] ${where}:`, err);
   };
 
-  // ------------------------------------------------------------------ Hooks
-  // https://foundryvtt.com/api/classes/foundry.helpers.Hooks.html: `call` stops at the first
-  // `false`; `callAll` runs every listener; errors in listeners are reported and do not stop others.
-  type HookEntry = { fn: Fn; once: boolean; id: number };
-  const hookMap = new Map<string, HookEntry[]>();
-  let hookId = 0;
-  const runHook = (name: string, args: unknown[], stopOnFalse: boolean): boolean => {
-    hookLog.push({ name, args });
-    for (const entry of [...(hookMap.get(name) ?? [])]) {
-      if (entry.once) Hooks.off(name, entry.id);
-      let result: unknown;
-      try {
-        result = entry.fn(...args);
-      } catch (err) {
-        recordError(`hook ${name}`, err);
-        continue;
-      }
-      if (result instanceof Object && "then" in result && typeof result.then === "function") {
-        (result as Promise<unknown>).then(undefined, (err: unknown) => {
-          recordError(`hook ${name}`, err);
-        });
-      }
-      if (stopOnFalse && result === false) return false;
-    }
-    return true;
-  };
-  const Hooks = {
-    get events(): Record<string, HookEntry[]> {
-      return Object.fromEntries(hookMap);
-    },
-    on(name: string, fn: Fn, { once = false }: { once?: boolean } = {}): number {
-      const list = hookMap.get(name) ?? [];
-      list.push({ fn, once, id: ++hookId });
-      hookMap.set(name, list);
-      return hookId;
-    },
-    once(name: string, fn: Fn): number {
-      return Hooks.on(name, fn, { once: true });
-    },
-    off(name: string, fn: Fn | number): void {
-      const list = hookMap.get(name);
-      if (!list) return;
-      const i = list.findIndex((e) => (typeof fn === "number" ? e.id === fn : e.fn === fn));
-      if (i >= 0) list.splice(i, 1);
-    },
-    call: (name: string, ...args: unknown[]): boolean => runHook(name, args, true),
-    callAll: (name: string, ...args: unknown[]): true => (runHook(name, args, false), true),
-    onError: (location: string, error: unknown): void => {
-      recordError(location, error);
-    },
-  };
-
+  // ------------------------------------------------------------------ Hooks (./realm/hooks.ts)
+  const Hooks = createHooks(hookLog, recordError);
   // ------------------------------------------------------------------ Collection
   /** https://foundryvtt.com/api/classes/foundry.utils.Collection.html */
   class Collection<V> extends Map<string, V> {
@@ -269,38 +171,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     configurable: true,
   });
 
-  // ------------------------------------------------------------------ operators (v14)
-  /**
-   * v14's update operators (https://foundryvtt.com/api/v14/modules/foundry.data.operators.html):
-   * `{key: new ForcedDeletion()}` deletes a key, `{key: new ForcedReplacement(value)}` replaces it
-   * without merging (the v13 `-=key` / `==key` forms, deprecated since v14:
-   * https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890). Their wire form is the sim's own
-   * (an object keyed by OPERATOR_IDENTIFIER, the key v14 documents for serialised operators).
-   */
-  class ForcedDeletion {
-    readonly [OPERATOR_IDENTIFIER] = "ForcedDeletion";
-  }
-  class ForcedReplacement {
-    readonly [OPERATOR_IDENTIFIER] = "ForcedReplacement";
-    constructor(readonly value: unknown) {}
-  }
-  /**
-   * @behaviour On v14, every `-=key`/`==key` of an update logs the deprecation.
-   * @source https://github.com/sun-dragon-cult/fvtt-system-rqg/issues/890 (the warning);
-   * https://foundryvtt.com/api/v14/modules/foundry.data.operators.html (the operators).
-   */
-  const warnLegacyKeys = (data: unknown): void => {
-    if (!v14 || !isPlainObject(data)) return;
-    for (const [key, value] of Object.entries(data)) {
-      const last = key.slice(key.lastIndexOf(".") + 1);
-      if (last.startsWith("-=") || last.startsWith("=="))
-        logCompatibilityWarning(
-          `The {${last}: null} syntax for forced deletion of a data field value is no longer supported in favor of {${last.slice(2)}: new foundry.data.operators.ForcedDeletion()}`,
-        );
-      warnLegacyKeys(value);
-    }
-  };
-
+  // ------------------------------------------------------------------ operators (v14, ./realm/operators.ts)
+  const { ForcedDeletion, ForcedReplacement, warnLegacyKeys } = createOperators(v14, logCompatibilityWarning);
   // ------------------------------------------------------------------ documents
   type Ctx = { parent?: ClientDocument | null };
   type OpOptions = Dict & { parent?: ClientDocument | null };
@@ -2133,92 +2005,8 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     }
   }
 
-  // ------------------------------------------------------------------ settings
-  // https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html
-  interface SettingConfig extends Dict {
-    scope?: string;
-    default?: unknown;
-    type?: unknown;
-    onChange?: unknown;
-  }
-  const registry = new Map<string, SettingConfig>();
-  const menus = new Map<string, Dict>();
-  const worldSettings = new Map<string, Json>();
-  const cast = (cfg: SettingConfig, v: unknown): unknown => {
-    if (v === null || v === undefined) return v;
-    if (cfg.type === Number) return Number(v);
-    if (cfg.type === Boolean) return Boolean(v);
-    if (cfg.type === String) return String(v);
-    return deepClone(v);
-  };
-  const settings = {
-    settings: registry,
-    menus,
-    register(namespace: string, key: string, config: SettingConfig): void {
-      registry.set(`${namespace}.${key}`, { scope: "client", ...config, namespace, key });
-    },
-    registerMenu(namespace: string, key: string, data: Dict): void {
-      menus.set(`${namespace}.${key}`, data);
-    },
-    /**
-     * @behaviour v14 reads and writes the `core.rollMode` setting as `core.messageMode`, with a warning.
-     * @source https://github.com/JohanFalt/Foundry_WoD20/issues/1395 and
-     * https://github.com/Muttley/foundryvtt-fallout/issues/745 (the warning);
-     * https://github.com/foundryvtt/dnd5e/issues/6958 (`core.messageMode` replaces it).
-     */
-    get(namespace: string, key: string): unknown {
-      if (v14 && namespace === "core" && key === "rollMode") {
-        logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
-        return legacyMode(String(settings.get("core", "messageMode")));
-      }
-      const k = `${namespace}.${key}`;
-      const cfg = registry.get(k);
-      if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
-      const store = cfg.scope === "world" ? worldSettings : t.clientStorage;
-      return cast(cfg, store.has(k) ? store.get(k) : cfg.default);
-    },
-    async set(namespace: string, key: string, value: unknown): Promise<unknown> {
-      if (v14 && namespace === "core" && key === "rollMode") {
-        logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`");
-        return settings.set("core", "messageMode", modernMode(String(value)));
-      }
-      const k = `${namespace}.${key}`;
-      const cfg = registry.get(k);
-      if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
-      const json = toJson(value);
-      if (cfg.scope === "world") {
-        await t.submit({ action: "setting", key: k, value: json });
-      } else {
-        t.clientStorage.set(k, json);
-        safe(`onChange ${k}`, () => call(cfg.onChange, undefined, cast(cfg, json), {}, t.userId));
-      }
-      return value;
-    },
-  };
-  function applySetting(key: string, value: Json, userId: string): void {
-    const before = worldSettings.get(key);
-    worldSettings.set(key, value);
-    // The world time is the setting core.time; each change fires updateWorldTime on every client
-    // (https://foundryvtt.com/api/functions/hookEvents.updateWorldTime.html).
-    if (key === "core.time" && typeof value === "number") {
-      const dt = value - (typeof before === "number" ? before : 0);
-      Hooks.callAll("updateWorldTime", value, dt, {}, userId);
-    }
-    const cfg = registry.get(key);
-    // onChange runs on every client when a world setting changes.
-    if (cfg) safe(`onChange ${key}`, () => call(cfg.onChange, undefined, cast(cfg, value), {}, userId));
-  }
-  // v13's `core.rollMode`; v14's `core.messageMode` (default "public"), with `core.rollMode` a
-  // deprecated alias of it (https://github.com/JohanFalt/Foundry_WoD20/issues/1395).
-  if (v14)
-    settings.register("core", "messageMode", { scope: "client", default: "public", type: String, config: false });
-  else
-    settings.register("core", "rollMode", {
-      scope: "client",
-      default: CONST.DICE_ROLL_MODES.PUBLIC,
-      type: String,
-      config: false,
-    });
+  // ------------------------------------------------------------------ settings (./realm/settings.ts)
+  const { settings, worldSettings, applySetting } = createSettings({ t, v14, logCompatibilityWarning, safe, Hooks });
   settings.register("core", Combat.CONFIG_SETTING, {
     scope: "world",
     default: { resource: "", skipDefeated: false },
@@ -2226,679 +2014,49 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     config: false,
   });
 
-  // ------------------------------------------------------------------ i18n
-  // https://foundryvtt.com/api/classes/foundry.helpers.Localization.html
-  const i18n = {
-    lang: opts.lang ?? "en",
-    translations: opts.translations,
-    has(key: string): boolean {
-      return typeof getProperty(opts.translations, key) === "string";
-    },
-    localize(key: string): string {
-      const v = getProperty(opts.translations, key);
-      return typeof v === "string" ? v : key;
-    },
-    format(key: string, data: Dict = {}): string {
-      return i18n.localize(key).replace(/{[^}]+}/g, (m) => {
-        const k = m.slice(1, -1);
-        return k in data ? String(data[k]) : m;
-      });
-    },
-  };
+  // ------------------------------------------------------------------ i18n (./realm/i18n.ts)
+  const i18n = createI18n(opts);
 
-  // ------------------------------------------------------------------ socket
-  const socketListeners = new Map<string, Fn[]>();
-  const socket = {
-    on(event: string, fn: Fn): void {
-      socketListeners.set(event, [...(socketListeners.get(event) ?? []), fn]);
-    },
-    off(event: string, fn?: Fn): void {
-      socketListeners.set(event, fn ? (socketListeners.get(event) ?? []).filter((f) => f !== fn) : []);
-    },
-    emit(event: string, data: unknown): void {
-      t.socketEmit(event, toJson(data));
-    },
-  };
+  // ------------------------------------------------------------------ socket (./realm/socket.ts)
+  const { socket, socketListeners } = createSocket(t);
 
-  // ------------------------------------------------------------------ applications
-  const hb = Handlebars.create();
-  const templateCache = new Map<string, Handlebars.TemplateDelegate>();
-  function getTemplate(path: string): Handlebars.TemplateDelegate {
-    let tpl = templateCache.get(path);
-    if (!tpl) {
-      const src = t.loadTemplate(path) ?? CORE_TEMPLATES[path] ?? null;
-      if (src === null) throw new Error(`Template ${path} not found`);
-      tpl = hb.compile(src);
-      templateCache.set(path, tpl);
-    }
-    return tpl;
-  }
-  /** The realm's DOM document when it has one and renders templates (the browser playground), else null. */
-  function domDocument(): Document | null {
-    const doc = g.document as Document | undefined;
-    return opts.renderTemplates && doc !== undefined && "createElement" in doc ? doc : null;
-  }
-  /** https://foundryvtt.com/api/functions/foundry.applications.handlebars.renderTemplate.html */
-  async function renderTemplate(path: string, data: Dict = {}): Promise<string> {
-    return getTemplate(path)(data, { allowProtoPropertiesByDefault: true, allowProtoMethodsByDefault: true });
-  }
-  /** Registers each template as a partial under its path (or under the given names). */
-  async function loadTemplates(paths: string[] | Record<string, string>): Promise<void> {
-    const entries = Array.isArray(paths) ? paths.map((p) => [p, p] as const) : Object.entries(paths);
-    for (const [name, path] of entries) hb.registerPartial(name, getTemplate(path));
-  }
-  const helperOpts = (args: unknown[]): Dict => (args[args.length - 1] as { hash?: Dict }).hash ?? {};
-  hb.registerHelper({
-    localize: (key: unknown, ...rest: unknown[]) => {
-      const hash = helperOpts(rest);
-      return Object.keys(hash).length ? i18n.format(String(key), hash) : i18n.localize(String(key));
+  // ------------------------------------------------------------------ applications (./realm/applications.ts)
+  const {
+    hb,
+    getTemplate,
+    renderTemplate,
+    loadTemplates,
+    ContextMenu,
+    DialogV2,
+    ApplicationV2,
+    HandlebarsApplicationMixin,
+    CombatTracker,
+    scheduleRender,
+  } = createApplications({
+    g,
+    t,
+    opts,
+    v14,
+    logCompatibilityWarning,
+    recordError,
+    Hooks,
+    i18n,
+    late: {
+      get game() {
+        return game;
+      },
+      get ui() {
+        return ui;
+      },
+      currentUser,
     },
-    eq: (a: unknown, b: unknown) => a === b,
-    ne: (a: unknown, b: unknown) => a !== b,
-    lt: (a: unknown, b: unknown) => Number(a) < Number(b),
-    gt: (a: unknown, b: unknown) => Number(a) > Number(b),
-    and: (...args: unknown[]) => args.slice(0, -1).every(Boolean),
-    or: (...args: unknown[]) => args.slice(0, -1).some(Boolean),
-    not: (a: unknown) => !a,
-    concat: (...args: unknown[]) => args.slice(0, -1).map(String).join(""),
-    ifThen: (c: unknown, a: unknown, b: unknown) => (c ? a : b),
-    checked: (v: unknown) => (v ? "checked" : ""),
-    disabled: (v: unknown) => (v ? "disabled" : ""),
   });
 
-  /**
-   * A context menu entry: v13 `{name, icon: "<i…>", condition(li), callback(li)}`
-   * (https://foundryvtt.com/api/v13/interfaces/foundry.ContextMenuEntry.html); v14
-   * `{label, icon: "fa-…" (a className; full HTML accepted), visible(target), onClick(event, target)}`
-   * (https://foundryvtt.com/api/v14/interfaces/foundry.ContextMenuEntry.html,
-   * https://foundryvtt.com/api/v14/types/foundry.ContextMenuCallback.html).
-   */
-  interface ContextMenuEntry {
-    name?: string;
-    label?: string;
-    icon?: string;
-    condition?: boolean | ((target: HTMLElement) => boolean);
-    visible?: boolean | ((target: HTMLElement) => boolean);
-    callback?: (target: HTMLElement) => unknown;
-    onClick?: (event: Event, target: HTMLElement) => unknown;
-  }
-  /**
-   * @behaviour A context menu entry read the running generation's way; v14 still takes a v13 entry
-   * (`name`, `condition`, `callback`) and logs a deprecation warning for it.
-   * @source https://foundryvtt.com/api/v14/interfaces/foundry.ContextMenuEntry.html (the new keys);
-   * public v14 modules' notes, read through the search index: Beneos ("V14 deprecates
-   * ContextMenuEntry#name in favour of #label and warns when only `name` is present") and others
-   * ("ContextMenuEntry#callback is deprecated -> #onClick (support removed in v16)").
-   */
-  const menuItem = (
-    item: ContextMenuEntry,
-  ): { text: string; icon: string; shown: (t: HTMLElement) => boolean; run: (e: Event, t: HTMLElement) => unknown } => {
-    const test = (c: ContextMenuEntry["visible"]) => (target: HTMLElement) =>
-      typeof c === "function" ? c(target) : c !== false;
-    if (!v14 || item.label === undefined) {
-      if (v14)
-        logCompatibilityWarning(
-          "ContextMenuEntry#name, #condition and #callback are deprecated in favor of #label, #visible and #onClick",
-        );
-      return {
-        text: item.name ?? "",
-        icon: item.icon ?? "",
-        shown: test(item.condition),
-        run: (_e, target) => item.callback?.(target),
-      };
-    }
-    const icon = item.icon ?? "";
-    return {
-      text: item.label,
-      icon: icon === "" || icon.trimStart().startsWith("<") ? icon : `<i class="${icon}"></i>`,
-      shown: test(item.visible),
-      run: (event, target) => item.onClick?.(event, target),
-    };
-  };
-  /**
-   * Right-click menus (https://foundryvtt.com/api/classes/foundry.applications.ux.ContextMenu.html):
-   * built on a container for targets matching a selector, it shows the entries whose condition
-   * holds for the target (names localised) and runs the chosen one's callback with the target. In
-   * the sim the menu is a `nav#context-menu` of `li.context-item`s on the page; it closes on a
-   * choice, a click elsewhere or Escape. Realms without a DOM never open it.
-   */
-  const isDomElement = (value: unknown): value is HTMLElement =>
-    typeof value === "object" && value !== null && (value as Partial<Node>).nodeType === 1;
-  class ContextMenu {
-    readonly menuItems: ContextMenuEntry[];
-    constructor(
-      readonly container: unknown,
-      readonly selector: string,
-      menuItems: ContextMenuEntry[],
-      readonly options: Dict = {},
-    ) {
-      this.menuItems = menuItems;
-      const doc = domDocument();
-      if (doc === null || !isDomElement(container)) return;
-      container.addEventListener(String(options.eventName ?? "contextmenu"), (event) => {
-        const target = (event.target as Element | null)?.closest<HTMLElement>(selector) ?? null;
-        if (target === null || !container.contains(target)) return;
-        event.preventDefault();
-        this.render(target, event as MouseEvent);
-      });
-    }
-    static close(): void {
-      domDocument()?.getElementById("context-menu")?.remove();
-    }
-    render(target: HTMLElement, event: MouseEvent): void {
-      const doc = domDocument();
-      if (doc === null) return;
-      ContextMenu.close();
-      const shown = this.menuItems.map(menuItem).filter((item) => item.shown(target));
-      if (shown.length === 0) return;
-      const nav = doc.createElement("nav");
-      nav.id = "context-menu";
-      nav.style.cssText = `position:fixed;left:${String(event.clientX)}px;top:${String(event.clientY)}px;z-index:100`;
-      const menu = doc.createElement("menu");
-      menu.className = "context-items";
-      for (const item of shown) {
-        const li = doc.createElement("li");
-        li.className = "context-item";
-        li.innerHTML = `${item.icon}<span>${i18n.localize(item.text)}</span>`;
-        li.addEventListener("click", (clicked) => {
-          clicked.preventDefault();
-          clicked.stopPropagation();
-          ContextMenu.close();
-          Promise.resolve(item.run(clicked, target)).catch((err: unknown) => {
-            recordError("context menu", err);
-          });
-        });
-        menu.append(li);
-      }
-      nav.append(menu);
-      doc.body.append(nav);
-      // Keep the menu on screen (it opens at the pointer).
-      const view = doc.defaultView;
-      if (view !== null) {
-        const box = nav.getBoundingClientRect();
-        nav.style.left = `${String(Math.max(0, Math.min(event.clientX, view.innerWidth - box.width - 4)))}px`;
-        nav.style.top = `${String(Math.max(0, Math.min(event.clientY, view.innerHeight - box.height - 4)))}px`;
-      }
-      const dismiss = (other: Event): void => {
-        if (other.type === "keydown" && (other as KeyboardEvent).key !== "Escape") return;
-        if (other.type === "pointerdown" && nav.contains(other.target as Node)) return;
-        nav.remove();
-        doc.removeEventListener("pointerdown", dismiss, true);
-        doc.removeEventListener("keydown", dismiss, true);
-      };
-      doc.addEventListener("pointerdown", dismiss, true);
-      doc.addEventListener("keydown", dismiss, true);
-    }
-  }
-
-  /**
-   * A minimal `DialogV2.confirm` (https://foundryvtt.com/api/classes/foundry.applications.api.DialogV2.html#confirm):
-   * it resolves true for Yes and false for No. With a DOM a `dialog.sim-dialog` (the title, the
-   * content, Yes and No buttons) opens on the page and answers when clicked; a realm without a DOM
-   * answers `DialogV2.answer` (yes unless a test says otherwise). The titles asked are kept in
-   * `DialogV2.asked`. Only `confirm` exists: code that needs more of DialogV2 finds it missing.
-   */
-  const DialogV2 = {
-    answer: true,
-    asked: [] as string[],
-    confirm(config: Dict = {}): Promise<boolean> {
-      const title = String((config.window as Dict | undefined)?.title ?? "");
-      DialogV2.asked.push(title);
-      const doc = domDocument();
-      if (doc === null) return Promise.resolve(DialogV2.answer);
-      return new Promise((resolve) => {
-        const dialog = doc.createElement("dialog");
-        dialog.className = "sim-dialog";
-        dialog.setAttribute("aria-label", title);
-        dialog.innerHTML = `<h2></h2><div class="sim-dialog__content">${String(config.content ?? "")}</div>`;
-        (dialog.querySelector("h2") as HTMLElement).textContent = title;
-        const footer = doc.createElement("footer");
-        for (const [action, label, value] of [
-          ["yes", "Yes", true],
-          ["no", "No", false],
-        ] as const) {
-          const button = doc.createElement("button");
-          button.type = "button";
-          button.dataset.action = action;
-          button.textContent = label;
-          button.addEventListener("click", () => {
-            dialog.remove();
-            resolve(value);
-          });
-          footer.append(button);
-        }
-        dialog.append(footer);
-        doc.body.append(dialog);
-        if (typeof dialog.showModal === "function") dialog.showModal();
-        else dialog.setAttribute("open", "");
-      });
-    },
-  };
-
-  /** Minimal ApplicationV2 (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html). */
-  class ApplicationV2 {
-    static DEFAULT_OPTIONS: Dict = { id: "app-{id}", classes: [], tag: "div", window: {}, actions: {}, position: {} };
-    static inheritanceChain(this: typeof ApplicationV2): Array<typeof ApplicationV2> {
-      return classChain(this, ApplicationV2);
-    }
-    options: Dict;
-    element: unknown = null;
-    rendered = false;
-    renderCount = 0;
-    constructor(options: Dict = {}) {
-      const chain = [...(this.constructor as typeof ApplicationV2).inheritanceChain()].reverse();
-      const merged: Dict = {};
-      for (const cls of chain)
-        if (Object.prototype.hasOwnProperty.call(cls, "DEFAULT_OPTIONS")) mergeObject(merged, cls.DEFAULT_OPTIONS);
-      this.options = mergeObject(merged, options);
-    }
-    get id(): string {
-      return String(this.options.id).replace("{id}", randomID(8));
-    }
-    /** Prepares context, renders, then fires `render<ClassName>` for each class of the chain. */
-    async render(options: boolean | Dict = {}): Promise<this> {
-      const o: Dict = typeof options === "boolean" ? { force: options } : options;
-      const context = await this._prepareContext(o);
-      const result = await this._renderHTML(context, o);
-      this._replaceHTML(result, this.element, o);
-      this.rendered = true;
-      this.renderCount++;
-      const detached = (o.window as Dict | undefined)?.detached;
-      if (typeof detached === "boolean") await this.#setDetached(detached);
-      await this._onRender(context, o);
-      this._callHooks("render", this.element, context, o);
-      return this;
-    }
-    /**
-     * v14 detaches an application into its own browser window: `render({window: {detached: true}})`,
-     * and `detached: false` brings it back (https://foundryvtt.com/api/v14/interfaces/foundry.applications.types.ApplicationWindowRenderOptions.html;
-     * hook `closeDetachedWindow(id, window)`, https://foundryvtt.com/api/functions/hookEvents.closeDetachedWindow.html).
-     * The sim's window is an iframe on the page holding copies of the page's styles: another
-     * document and another realm (its own `window`, `document` and element classes), as a browser
-     * window is. v13 has no detached windows: the option does nothing there.
-     */
-    #detachedWindow: HTMLIFrameElement | null = null;
-    #home: { parent: Node; next: Node | null } | null = null;
-    get detachedWindow(): Window | null {
-      return this.#detachedWindow?.contentWindow ?? null;
-    }
-    async #setDetached(detached: boolean): Promise<void> {
-      const release = (game as { release?: { generation?: number } }).release;
-      const doc = domDocument();
-      const el = this.element as HTMLElement | null;
-      if ((release?.generation ?? 13) < 14 || doc === null || el === null) return;
-      if (detached && this.#detachedWindow === null) {
-        const frame = doc.createElement("iframe");
-        frame.className = "sim-detached-window";
-        frame.title = el.id;
-        await new Promise<void>((resolve) => {
-          frame.addEventListener("load", () => {
-            resolve();
-          });
-          frame.srcdoc = "<!doctype html><html><head></head><body></body></html>";
-          doc.body.append(frame);
-        });
-        const win = frame.contentDocument as Document;
-        for (const style of Array.from(doc.head.querySelectorAll("style, link[rel=stylesheet]")))
-          win.head.append(win.importNode(style, true));
-        win.documentElement.className = doc.documentElement.className;
-        win.body.className = doc.body.className;
-        if (el.parentNode !== null) this.#home = { parent: el.parentNode, next: el.nextSibling };
-        win.body.append(el);
-        this.#detachedWindow = frame;
-      } else if (!detached && this.#detachedWindow !== null) {
-        const frame = this.#detachedWindow;
-        const home = this.#home;
-        if (home !== null) home.parent.insertBefore(el, home.next?.parentNode === home.parent ? home.next : null);
-        else doc.body.append(el);
-        this.#detachedWindow = null;
-        Hooks.callAll("closeDetachedWindow", el.id, frame.contentWindow);
-        frame.remove();
-      }
-    }
-    async _prepareContext(_options: Dict): Promise<Dict> {
-      return {};
-    }
-    async _renderHTML(_context: Dict, _options: Dict): Promise<unknown> {
-      return null;
-    }
-    _replaceHTML(_result: unknown, _content: unknown, _options: Dict): void {}
-    async _onRender(_context: Dict, _options: Dict): Promise<void> {}
-    /** Closing removes the application's element (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html#close). */
-    async close(): Promise<this> {
-      this.rendered = false;
-      (this.element as { remove?: () => void } | null)?.remove?.();
-      this._callHooks("close", this.element);
-      return this;
-    }
-    _callHooks(prefix: string, ...args: unknown[]): void {
-      for (const cls of (this.constructor as typeof ApplicationV2).inheritanceChain())
-        if (cls.name) Hooks.callAll(`${prefix}${cls.name}`, this, ...args);
-    }
-  }
-  /**
-   * Handlebars parts (https://foundryvtt.com/api/functions/foundry.applications.api.HandlebarsApplicationMixin.html).
-   * As documented, `_renderHTML` resolves with "a single rendered HTMLElement for each requested part"
-   * and `parts` is "a record of all rendered template parts". Without a DOM (the Node realms) the
-   * parts stay HTML strings, which the integration tests read.
-   */
-  function HandlebarsApplicationMixin(Base: typeof ApplicationV2) {
-    return class HandlebarsApplication extends Base {
-      static PARTS: Record<string, { template: string }> = {};
-      parts: Record<string, unknown> = {};
-      /** The part ids of the current render, in order (a part no longer configured is removed). */
-      #partIds: string[] = [];
-      /** "Allow subclasses to dynamically configure render parts": a copy of the static PARTS. */
-      _configureRenderParts(_options: Dict): Record<string, { template: string }> {
-        const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
-        return deepClone(parts);
-      }
-      async _preparePartContext(_partId: string, context: Dict, _options: Dict): Promise<Dict> {
-        return context;
-      }
-      override async _renderHTML(context: Dict, options: Dict): Promise<unknown> {
-        const out: Record<string, unknown> = {};
-        const parts = this._configureRenderParts(options);
-        this.#partIds = Object.keys(parts);
-        const doc = domDocument();
-        for (const [id, part] of Object.entries(parts)) {
-          const ctx = await this._preparePartContext(id, { ...context, partId: id }, options);
-          const html = opts.renderTemplates ? await renderTemplate(part.template, ctx) : "";
-          if (doc === null) {
-            out[id] = html;
-            continue;
-          }
-          const template = doc.createElement("template");
-          template.innerHTML = html.trim();
-          const el = template.content.firstElementChild ?? doc.createElement("div");
-          el.setAttribute("data-application-part", id);
-          out[id] = el;
-        }
-        return out;
-      }
-      /**
-       * Each part in `result` replaces its prior element on its own; a configured part missing from
-       * `result` keeps its prior element (as a partial render does); other children of the
-       * application element (a live region) survive re-renders, as in Foundry.
-       */
-      override _replaceHTML(result: unknown, _content: unknown, _options: Dict): void {
-        const rendered = isPlainObject(result) ? (result as Record<string, unknown>) : {};
-        const doc = domDocument();
-        if (doc === null) {
-          this.parts = Object.fromEntries(this.#partIds.map((id) => [id, rendered[id] ?? this.parts[id]]));
-          return;
-        }
-        let root = this.element as HTMLElement | null;
-        if (root === null) {
-          root = doc.createElement(String(this.options.tag ?? "div"));
-          root.id = String(this.options.id ?? "");
-          root.classList.add("application", ...((this.options.classes as string[] | undefined) ?? []));
-          root.addEventListener("click", (event) => {
-            this._onClickAction(event);
-          });
-          // A form application submits to `options.form.handler(event, form, formData)`
-          // (https://foundryvtt.com/api/interfaces/foundry.applications.types.ApplicationFormConfiguration.html).
-          if (this.options.tag === "form")
-            root.addEventListener("submit", (event) => {
-              this._onSubmitForm(event);
-            });
-          this.element = root;
-        }
-        const ids = this.#partIds;
-        for (const old of Array.from(root.querySelectorAll<HTMLElement>(":scope > [data-application-part]")))
-          if (!ids.includes(old.dataset.applicationPart ?? "")) old.remove();
-        const parts: Record<string, unknown> = {};
-        let previous: Element | null = null;
-        for (const id of ids) {
-          const existing = root.querySelector(`:scope > [data-application-part="${id}"]`);
-          const el = rendered[id] as Element | undefined;
-          if (el === undefined) {
-            parts[id] = existing;
-            previous = existing ?? previous;
-            continue;
-          }
-          if (existing) existing.replaceWith(el);
-          else if (previous) previous.after(el);
-          else root.prepend(el);
-          parts[id] = el;
-          previous = el;
-        }
-        this.parts = parts;
-      }
-      /** The form's submit handler, with the app as `this`; the sim passes the browser's FormData. */
-      _onSubmitForm(event: Event): void {
-        event.preventDefault();
-        const handler = (this.options.form as { handler?: unknown } | undefined)?.handler;
-        if (typeof handler !== "function") return;
-        const form = this.element as HTMLFormElement;
-        Promise.resolve((handler as Fn).call(this, event, form, new FormData(form))).catch((err: unknown) => {
-          recordError("form submit", err);
-        });
-      }
-      /** ApplicationV2 click actions: `[data-action]` runs `options.actions[name]` with the app as `this`. */
-      _onClickAction(event: Event): void {
-        const target = (event.target as Element | null)?.closest("[data-action]") as HTMLElement | null;
-        const root = this.element as HTMLElement | null;
-        if (!target || !root?.contains(target)) return;
-        const actions = (this.options.actions ?? {}) as Dict;
-        const action = actions[target.dataset.action ?? ""];
-        const fn = typeof action === "function" ? action : (action as { handler?: unknown } | undefined)?.handler;
-        if (typeof fn !== "function") return;
-        event.preventDefault();
-        Promise.resolve((fn as Fn).call(this, event, target)).catch((err: unknown) => {
-          recordError(`action ${target.dataset.action ?? ""}`, err);
-        });
-      }
-    };
-  }
-  /** v13 tracker: ApplicationV2 with parts header/tracker/footer (ARCHITECTURE.md "Known platform facts"). */
-  class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
-    static override DEFAULT_OPTIONS: Dict = {
-      id: "combat",
-      actions: {
-        startCombat: async function (this: CombatTracker) {
-          await this.viewed?.startCombat();
-        },
-        endCombat: async function (this: CombatTracker) {
-          await this.viewed?.endCombat();
-        },
-        nextTurn: async function (this: CombatTracker) {
-          await this.viewed?.nextTurn();
-        },
-        previousTurn: async function (this: CombatTracker) {
-          await this.viewed?.previousTurn();
-        },
-        nextRound: async function (this: CombatTracker) {
-          await this.viewed?.nextRound();
-        },
-        previousRound: async function (this: CombatTracker) {
-          await this.viewed?.previousRound();
-        },
-        rollAll: async function (this: CombatTracker) {
-          await this.viewed?.rollAll();
-        },
-        rollNPC: async function (this: CombatTracker) {
-          await this.viewed?.rollNPC();
-        },
-        resetAll: async function (this: CombatTracker) {
-          await this.viewed?.resetAll();
-        },
-      },
-    };
-    static override PARTS = {
-      header: { template: "templates/sidebar/tabs/combat/header.hbs" },
-      tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs" },
-      footer: { template: "templates/sidebar/tabs/combat/footer.hbs" },
-    };
-    get viewed(): Combat | null {
-      return game.combats.viewed;
-    }
-    /**
-     * v13 sidebar tabs pop out (https://foundryvtt.com/api/classes/foundry.applications.sidebar.AbstractSidebarTab.html):
-     * `renderPopout()` renders a second instance of the same class, `popout` names it and its
-     * `isPopout` is true; its element's id is `combat-popout` (pf2e's EncounterTrackerPF2e
-     * `refreshTargetDisplay` looks up `#combat, #combat-popout`). The sim renders the popout whenever
-     * it renders the sidebar tab, so both show the viewed encounter; closing it clears `popout`.
-     */
-    #popout: CombatTracker | null = null;
-    #original: CombatTracker | null = null;
-    get isPopout(): boolean {
-      return this.#original !== null;
-    }
-    get popout(): CombatTracker | undefined {
-      return this.#popout ?? undefined;
-    }
-    async renderPopout(): Promise<CombatTracker> {
-      if (this.#popout === null) {
-        const Cls = this.constructor as new (options: Dict) => CombatTracker;
-        const popout = new Cls({ id: `${String(this.options.id)}-popout`, classes: ["sidebar-popout"] });
-        popout.#original = this;
-        this.#popout = popout;
-      }
-      const popout = this.#popout;
-      await popout.render({ force: true });
-      const doc = domDocument();
-      const el = popout.element as HTMLElement | null;
-      if (doc !== null && el !== null && !el.isConnected) doc.body.append(el);
-      return popout;
-    }
-    override async close(): Promise<this> {
-      await super.close();
-      if (this.#original !== null && this.#original.#popout === this) this.#original.#popout = null;
-      return this;
-    }
-    override async _prepareContext(_options: Dict): Promise<Dict> {
-      const combat = this.viewed;
-      const user = currentUser();
-      return {
-        user,
-        combat,
-        hasCombat: combat !== null,
-        round: combat?.round ?? 0,
-        started: combat?.started ?? false,
-      };
-    }
-    /**
-     * The tracker part's context comes from `_prepareTrackerContext` (the header's and footer's from
-     * the shared context here), as v13 prepares each part
-     * (https://foundryvtt.com/api/v13/classes/foundry.applications.sidebar.tabs.CombatTracker.html#_preparetrackercontext).
-     */
-    override async _preparePartContext(partId: string, context: Dict, options: Dict): Promise<Dict> {
-      const ctx = await super._preparePartContext(partId, context, options);
-      if (partId === "tracker") await this._prepareTrackerContext(ctx, options);
-      return ctx;
-    }
-    /** The visible turns of the viewed encounter, as `context.turns`. */
-    async _prepareTrackerContext(context: Dict, _options: Dict): Promise<void> {
-      const combat = this.viewed;
-      context.turns = (combat?.turns ?? []).flatMap((c, i) =>
-        c.visible
-          ? [
-              {
-                id: c.id,
-                name: c.name,
-                img: c.img,
-                initiative: c.initiative,
-                hidden: c.hidden,
-                defeated: c.isDefeated,
-                owner: c.isOwner,
-                active: combat?.turn === i,
-              },
-            ]
-          : [],
-      );
-    }
-  }
-  let renderScheduled = false;
-  function scheduleRender(): void {
-    if (renderScheduled) return;
-    renderScheduled = true;
-    macrotask(() => {
-      renderScheduled = false;
-      const app = ui.combat as CombatTracker | null;
-      for (const tab of [app, app?.popout ?? null])
-        if (game.ready && tab?.rendered)
-          tab.render().catch((err: unknown) => {
-            recordError("render combat tracker", err);
-          });
-    });
-  }
-
-  // ------------------------------------------------------------------ keybindings and audio
-  /**
-   * `game.keybindings` (https://foundryvtt.com/api/classes/foundry.helpers.interaction.ClientKeybindings.html):
-   * `register(namespace, action, config)` records an action with its default `editable` bindings
-   * (https://foundryvtt.com/api/interfaces/foundry.types.KeybindingActionConfig.html); `get` returns its
-   * bindings. The sim has no keyboard: `press(namespace, action)` runs what a key down on a binding
-   * of the action runs, its `onDown`, which a `restricted` action does only for a GM ("If true, only a
-   * GM can edit and execute this Action").
-   */
-  interface KeybindingConfig extends Dict {
-    name?: string;
-    hint?: string;
-    editable?: Dict[];
-    onDown?: unknown;
-    restricted?: boolean;
-    precedence?: number;
-  }
-  const keybindingActions = new Map<string, KeybindingConfig>();
-  const keybindings = {
-    actions: keybindingActions,
-    register(namespace: string, action: string, config: KeybindingConfig): void {
-      keybindingActions.set(`${namespace}.${action}`, { ...config, namespace });
-    },
-    get(namespace: string, action: string): Dict[] {
-      const config = keybindingActions.get(`${namespace}.${action}`);
-      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
-      return (config.editable ?? []).map((b) => ({ ...b }));
-    },
-    /** The sim's key press: the action's `onDown` (its result says whether the key was consumed). */
-    press(namespace: string, action: string): unknown {
-      const config = keybindingActions.get(`${namespace}.${action}`);
-      if (config === undefined) throw new Error(`No keybinding action ${namespace}.${action}`);
-      if (config.restricted === true && currentUser()?.isGM !== true) return false;
-      return call(config.onDown, config, { key: String(config.editable?.[0]?.key ?? ""), repeat: false });
-    },
-  };
-  /** Every sound `AudioHelper.play` was asked to play here (the sim's record; nothing is heard). */
-  const sounds: Dict[] = [];
-  /**
-   * `foundry.audio.AudioHelper.play(data, socketOptions)` (https://foundryvtt.com/api/classes/foundry.audio.AudioHelper.html#play):
-   * plays `data.src` on this client; `socketOptions` true would also push it to the others, which the
-   * sim records as `broadcast`.
-   */
-  const AudioHelper = {
-    async play(data: Dict, socketOptions: unknown = false): Promise<Dict> {
-      const sound = { ...data, broadcast: socketOptions !== false && socketOptions !== undefined };
-      sounds.push(sound);
-      return sound;
-    },
-  };
-
+  // ------------------------------------------------------------------ keybindings and audio (./realm/keybindings.ts, ./realm/audio.ts)
+  const keybindings = createKeybindings(currentUser);
+  const { sounds, AudioHelper } = createAudio();
   // ------------------------------------------------------------------ notifications and globals
-  /** https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html */
-  const notify = (
-    message: unknown,
-    type: Notification["type"],
-    options: { localize?: boolean; format?: Dict } = {},
-  ): Dict => {
-    const text = options.format
-      ? i18n.format(String(message), options.format)
-      : options.localize
-        ? i18n.localize(String(message))
-        : String(message);
-    notifications.push({ type, message: text });
-    return { id: notifications.length, type, message: text };
-  };
-  const ui = {
-    notifications: {
-      notify: (m: unknown, type: Notification["type"] = "info", o?: Dict) => notify(m, type, o),
-      info: (m: unknown, o?: Dict) => notify(m, "info", o),
-      warn: (m: unknown, o?: Dict) => notify(m, "warning", o),
-      error: (m: unknown, o?: Dict) => notify(m, "error", o),
-    },
-    combat: null as unknown,
-  };
+  const ui = createUi(i18n, notifications);
 
   const CONFIG = {
     Actor: { documentClass: Actor as unknown },
@@ -3171,23 +2329,6 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     boot,
     receive,
     classes: defaultClasses,
-  };
-}
-
-function classChain<T>(start: T, root: T): T[] {
-  const out: T[] = [];
-  for (let cls: unknown = start; typeof cls === "function"; cls = Object.getPrototypeOf(cls)) {
-    out.push(cls as T);
-    if (cls === root) break;
-  }
-  return out;
-}
-
-function debounce<A extends unknown[]>(fn: (...args: A) => unknown, delay: number): (...args: A) => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return (...args: A) => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => fn(...args), delay);
   };
 }
 
