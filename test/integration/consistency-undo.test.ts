@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_USERS, type Sim, type SimClient } from "../sim/index.js";
-import type { IndividualState } from "../../src/modes/individual/rules/individual.js";
+import type { IndividualState } from "../../src/modes/individual/rules/types.js";
 import {
   ACTOR,
   ALICE,

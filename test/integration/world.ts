@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { REPO_ROOT, createSim, type CreateSimOptions, type Sim, type SimClient, type SimCombat } from "../sim/index.js";
 import type { JsonObject } from "../sim/utils.js";
 import { decodeArrays, type Json } from "../../src/core/patch.js";
-import type { IndividualState } from "../../src/modes/individual/rules/individual.js";
+import type { IndividualState } from "../../src/modes/individual/rules/types.js";
 
 export const GM = "gmUser0000000001";
 export const ALICE = "player0000000001";

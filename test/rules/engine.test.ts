@@ -14,11 +14,8 @@ import {
   type ModeDefinition,
   type Requester,
 } from "../../src/core/engine";
-import {
-  individualMode,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
+import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
 import { GM } from "./harness";
 
 const PLAYER: Requester = { userId: "p", isGM: false, owns: ["a"] };

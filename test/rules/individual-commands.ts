@@ -6,11 +6,8 @@
  */
 import fc from "fast-check";
 import type { AllowedAction } from "../../src/core/engine";
-import {
-  pendingRollOffs,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../src/modes/individual/rules/individual";
+import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
+import { pendingRollOffs } from "../../src/modes/individual/rules/derived";
 import type { Sent } from "../conformance/kit";
 import { GM, T as t, pickId, requester, senders, variant, type By } from "./property-harness";
 

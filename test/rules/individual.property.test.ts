@@ -15,7 +15,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { individualMode, pendingRollOffs, type IndividualState } from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
+import type { IndividualState } from "../../src/modes/individual/rules/types";
+import { pendingRollOffs } from "../../src/modes/individual/rules/derived";
 import { individualActions, individualCommands } from "./individual-commands";
 import { ModeRun, expectStepBack, freshIds, perRoundTally } from "./property-harness";
 

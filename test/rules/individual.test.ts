@@ -3,16 +3,15 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Requester, RuleEvent } from "../../src/core/engine";
+import { individualMode } from "../../src/modes/individual/rules/mode";
+import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
 import {
   flatFooted,
   groupModifier,
-  individualMode,
   isSurpriseRound,
   pendingRollOffs,
   rollsNeeded,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../src/modes/individual/rules/individual";
+} from "../../src/modes/individual/rules/derived";
 import { GM, deepFreeze, npc, pc, player, rulesOf } from "./harness";
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { bindMode, type ModeBinding } from "../../src/core/binding";
 import type { Command, ModeDefinition } from "../../src/core/engine";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
-import { individualMode } from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import { phasesMode } from "../../src/modes/phases/rules/mode";
 import { parsePhasesState } from "../../src/modes/phases/rules/state";

@@ -14,11 +14,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command, ModeDefinition, Outcome, Requester } from "../../src/core/engine";
-import {
-  individualMode,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
+import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { slotsMode } from "../../src/modes/slots/rules/mode";

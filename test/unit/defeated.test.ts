@@ -1,6 +1,6 @@
 /** The defeated mirror's sync: `setDefeated` commands from the combatants where the rules differ. */
 import { describe, expect, it, vi } from "vitest";
-import { individualMode } from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
 import { slotsMode } from "../../src/modes/slots/rules/mode";
 import { individualModule } from "../../src/modes/individual/module";
 import { sidesModule } from "../../src/modes/sides/module";

@@ -26,7 +26,7 @@ function filesUnder(dir: string): string[] {
 const LEAKS = "export const leaks = [game, CONFIG, Hooks, ui, document, Date, Math.random()];\n";
 
 describe("the pure layer stays pure (lint boundary)", () => {
-  it.each(["src/core/engine.ts", "src/modes/individual/rules/individual.ts", "src/modes/slots/rules/state.ts"])(
+  it.each(["src/core/engine.ts", "src/modes/individual/rules/commands.ts", "src/modes/slots/rules/state.ts"])(
     "%s refuses Foundry globals, the DOM, the clock and randomness",
     async (file) => {
       const rules = await lint(LEAKS, file);
@@ -46,9 +46,9 @@ describe("the pure layer stays pure (lint boundary)", () => {
   it.each([
     ["src/core/engine.ts", 'import { MODULE_ID } from "../constants";'],
     ["src/core/store.ts", 'import { submit } from "../foundry/authority/controller";'],
-    ["src/modes/individual/rules/individual.ts", 'import { submit } from "../../../foundry/authority/controller";'],
-    ["src/modes/individual/rules/individual.ts", 'import { rollCheck } from "../glue";'],
-    ["src/modes/individual/rules/individual.ts", 'import { slotsMode } from "../../slots/rules/slots";'],
+    ["src/modes/individual/rules/commands.ts", 'import { submit } from "../../../foundry/authority/controller";'],
+    ["src/modes/individual/rules/commands.ts", 'import { rollCheck } from "../initiative";'],
+    ["src/modes/individual/rules/commands.ts", 'import { slotsMode } from "../../slots/rules/mode";'],
     ["src/modes/slots/rules/state.ts", 'import { MODULE_ID } from "../../../constants";'],
     ["src/modes/slots/rules/state.ts", 'import type { Combat } from "fvtt-types";'],
   ])(

@@ -21,7 +21,7 @@ import {
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bindMode } from "../../src/core/binding";
-import { individualMode } from "../../src/modes/individual/rules/individual";
+import { individualMode } from "../../src/modes/individual/rules/mode";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import type { Encounter } from "../../src/core/engine";
 import { mergeObject } from "../sim/utils";

@@ -6,8 +6,10 @@
 import { I18N, MODULE_ID } from "../../constants";
 import { submit } from "../../foundry/authority/controller";
 import type { ActionTable } from "../contract";
-import { groupMembers, pendingRollOffs } from "./rules/individual";
-import { groupCombatants, individualState, rollStructuredInitiative } from "./glue";
+import { groupMembers, pendingRollOffs } from "./rules/derived";
+import { rollStructuredInitiative } from "./initiative";
+import { groupCombatants } from "./api";
+import { individualState } from "./encounter";
 import { rollOffSet } from "./rolloff";
 
 /** The group NPCs join when the GM has not typed a name. */

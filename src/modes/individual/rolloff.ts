@@ -3,9 +3,11 @@
  * additional check between exactly themselves; the results are kept for the whole battle.
  */
 import { I18N } from "../../constants";
-import { pendingRollOffs, type IndividualState } from "./rules/individual";
+import { pendingRollOffs } from "./rules/derived";
+import type { IndividualState } from "./rules/types";
 import { submit } from "../../foundry/authority/controller";
-import { individualState, rollCheck } from "./glue";
+import { rollCheck } from "./initiative";
+import { individualState } from "./encounter";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 

@@ -6,12 +6,9 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import {
-  individualMode,
-  pendingRollOffs,
-  type IndividualCommand,
-  type IndividualState,
-} from "../../../src/modes/individual/rules/individual";
+import { individualMode } from "../../../src/modes/individual/rules/mode";
+import type { IndividualCommand, IndividualState } from "../../../src/modes/individual/rules/types";
+import { pendingRollOffs } from "../../../src/modes/individual/rules/derived";
 import {
   individualActions,
   individualCommandFor,

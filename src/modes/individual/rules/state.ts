@@ -15,7 +15,7 @@ import {
   orNull,
   shapeOf,
 } from "../../../core/common";
-import type { IndividualCombatant, IndividualState } from "./individual";
+import type { IndividualCombatant, IndividualState } from "./types";
 
 const isCombatant = shapeOf<IndividualCombatant>({
   id: isId,

@@ -1,26 +1,20 @@
 /**
- * Foundry glue of the `individual` mode: initiative checks rolled the way the game system rolls them
+ * The `individual` mode's rolls: initiative checks rolled the way the game system rolls them
  * (`Combatant#getInitiativeRoll`), or from the formulas the GM chose, posted to chat with the roll
- * mode, and recorded through the rules; group checks; flat-footed shown as an optional status effect.
+ * mode, and recorded through the rules; group checks; the checks of its rolled results.
  */
 import { I18N } from "../../constants";
-import { FLAT_FOOTED_STATUS } from "./constants";
-import type { RuleEvent } from "../../core/engine";
-import { groupMembers, groupModifier, individualMode, rollsNeeded, type IndividualState } from "./rules/individual";
+import { groupMembers, groupModifier, rollsNeeded } from "./rules/derived";
+import type { IndividualState } from "./rules/types";
 import { precheck, submit } from "../../foundry/authority/controller";
-import { stateOf } from "../../foundry/authority/encounters";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
-import type { RollCheck } from "../contract";
+import type { ModeInitiative, RollCheck } from "../contract";
 import { notifyRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
-import { flatFootedAsStatus, initiativeFormulas, initiativeSource } from "./settings";
-
-/** The individual state of a combat, or null when it is not an individual encounter. */
-export function individualState(combat: Combat.Implementation): IndividualState | null {
-  return stateOf(combat, individualMode);
-}
+import { initiativeFormulas, initiativeSource } from "./settings";
+import { individualState } from "./encounter";
 
 /**
  * Replace `@paths` with the actor's roll data; null when the actor lacks one of them. (Foundry's
@@ -45,7 +39,7 @@ export async function evaluateModifier(formula: string, data: Record<string, unk
   return typeof total === "number" && Number.isFinite(total) ? total : null;
 }
 
-function rollDataOf(combatant: Combatant.Implementation): Record<string, unknown> | null {
+export function rollDataOf(combatant: Combatant.Implementation): Record<string, unknown> | null {
   const actor = combatant.actor;
   return actor === null ? null : actor.getRollData();
 }
@@ -97,7 +91,7 @@ function rollModifier(roll: Roll): number | null {
  * modifier of the system's roll, read by evaluating it at its least (every die at its minimum, which
  * rolls nothing: https://foundryvtt.com/api/v13/classes/foundry.dice.Roll.html#evaluate).
  */
-async function modifierFor(combatant: Combatant.Implementation): Promise<number | null> {
+export async function modifierFor(combatant: Combatant.Implementation): Promise<number | null> {
   if (initiativeSource() === "formula") {
     const data = rollDataOf(combatant);
     return data === null ? null : evaluateModifier(initiativeFormulas().modifier, data);
@@ -297,36 +291,6 @@ async function rollGroup(
   return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
 }
 
-/**
- * Put these NPCs into one initiative group (GM). Each member's modifier is read (the world's modifier
- * formula, or what the system's roll adds to its dice), since the group rolls with the lowest of them.
- */
-export async function groupCombatants(
-  combat: Combat.Implementation,
-  ids: readonly string[],
-  groupId: string,
-): Promise<CommandResult[]> {
-  const results: CommandResult[] = [];
-  for (const id of ids) {
-    const combatant = combat.combatants.get(id);
-    if (combatant === undefined) {
-      results.push(refused(combat, "unknownCombatant"));
-      continue;
-    }
-    if (rollDataOf(combatant) === null) {
-      results.push(refused(combat, "missingActor", id));
-      continue;
-    }
-    const modifier = await modifierFor(combatant);
-    if (modifier === null) {
-      results.push(refused(combat, initiativeSource() === "system" ? "noSystemRoll" : "invalidFormula", id));
-      continue;
-    }
-    results.push(await submit(combat, { type: "setGroup", combatantId: id, groupId, modifier }));
-  }
-  return results;
-}
-
 function shownResult(combat: Combat.Implementation, result: CommandResult): CommandResult {
   if (!result.ok) notifyRefusal(combat, result.code, result.combatantId);
   return result;
@@ -347,7 +311,7 @@ export function combatantsToRoll(combat: Combat.Implementation, npcsOnly: boolea
   });
 }
 
-function refused(
+export function refused(
   combat: Combat.Implementation,
   code: "notOwner" | "notGM" | "missingActor" | "invalidFormula" | "noSystemRoll" | "emptyGroup" | "unknownCombatant",
   combatantId?: string,
@@ -356,36 +320,9 @@ function refused(
   return combatantId === undefined ? { ok: false, code } : { ok: false, code, combatantId };
 }
 
-/**
- * The encounter ended (active GM): the flat-footed status the module put on combatants still
- * flat-footed comes off their actors (a status set by anything else is left alone).
- */
-export async function individualEnd(combat: Combat.Implementation): Promise<void> {
-  const state = individualState(combat);
-  if (state === null || !flatFootedAsStatus()) return;
-  for (const id of state.flatFooted) {
-    const actor = combat.combatants.get(id)?.actor;
-    if (actor?.statuses.has(FLAT_FOOTED_STATUS) === true)
-      await actor.toggleStatusEffect(FLAT_FOOTED_STATUS, { active: false });
-  }
-}
-
-/**
- * Side effects of the individual mode's events on the authority: the flat-footed status effect,
- * when the world setting applies it.
- */
-export async function individualEffects(combat: Combat.Implementation, events: readonly RuleEvent[]): Promise<void> {
-  if (!flatFootedAsStatus()) return;
-  const state = individualState(combat);
-  if (state === null) return;
-  for (const event of events) {
-    const on = event.type === "combatStarted" && state.surpriseBattle;
-    const off = event.type === "flatFootedEnded" || event.type === "combatantRemoved";
-    if (!on && !off) continue;
-    const targets = on ? state.flatFooted : event.combatantId === undefined ? [] : [event.combatantId];
-    for (const id of targets) {
-      const actor = combat.combatants.get(id)?.actor;
-      if (actor) await actor.toggleStatusEffect(FLAT_FOOTED_STATUS, { active: on });
-    }
-  }
-}
+/** Rolling initiative rolls the `individual` checks of those combatants (a group once). */
+export const INDIVIDUAL_INITIATIVE: ModeInitiative = {
+  rollInitiative: (combat, ids, options) => rollStructuredInitiative(combat, ids, options),
+  rollAll: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, false), options),
+  rollNPC: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, true), options),
+};

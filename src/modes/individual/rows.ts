@@ -1,0 +1,142 @@
+/**
+ * The `individual` tracker's rows (RULES.md §2): per combatant, its badges (group, modifier, aware,
+ * flat-footed, delaying, readied, acted, roll-offs, why it stands where it does) and the controls the
+ * rules allow the viewer.
+ */
+import { I18N } from "../../constants";
+import type { ControlContext } from "../../foundry/tracker/controls";
+import type { ModeInput, ModeRow } from "../contract";
+import type { IndividualState } from "./rules/types";
+
+const T = `${I18N}.Tracker`;
+
+/** The individual mode's part of a row. */
+export interface IndividualRowContext {
+  readonly groupId: string;
+  readonly inGroup: boolean;
+  readonly modifier: string;
+  readonly hasModifier: boolean;
+  readonly aware: boolean;
+  readonly showAware: boolean;
+  readonly flatFooted: boolean;
+  readonly delaying: boolean;
+  readonly readied: boolean;
+  readonly trigger: string;
+  readonly acted: boolean;
+  /** Why the row stands where it does when a delay or a ready put it there ("after Officer"), or "". */
+  readonly placedBy: string;
+  readonly needsRoll: boolean;
+  /** The GM typed the initiative instead of rolling it. */
+  readonly typed: boolean;
+  readonly rollOffs: string;
+  readonly hasRollOffs: boolean;
+}
+
+const signed = (n: number): string => (n >= 0 ? `+${n}` : `${n}`);
+
+/** The rows of every combatant, by id. */
+export function individualRows({
+  bound,
+  state,
+  allowed,
+  nameOf,
+  control,
+  i18n,
+}: ModeInput<IndividualState>): Map<string, ModeRow> {
+  const rows = new Map<string, ModeRow>();
+  const acted_ = new Set(state.acted);
+  const flat = new Set(state.flatFooted);
+  const delaying = new Set(state.delaying.map((d) => d.combatantId));
+  const moved = new Set(state.moved);
+  const current = state.current === null ? -1 : state.order.indexOf(state.current);
+  // A moved row whose number looks out of place next to its neighbours in the stored order names
+  // the one it follows (or, at the top, the one it precedes).
+  const initiativeOf = (id: string | undefined): number | null =>
+    id === undefined ? null : (state.combatants.find((x) => x.id === id)?.initiative ?? null);
+  const placedText = (at: number): string => {
+    const own = initiativeOf(state.order[at]);
+    const before = state.order[at - 1];
+    const after = state.order[at + 1];
+    const b = initiativeOf(before);
+    const a = initiativeOf(after);
+    const outOfPlace = own !== null && ((b !== null && b < own) || (a !== null && a > own));
+    if (!outOfPlace) return "";
+    if (before !== undefined) return i18n.format(`${T}.PlacedAfter`, { name: nameOf(before) });
+    return after === undefined ? "" : i18n.format(`${T}.PlacedBefore`, { name: nameOf(after) });
+  };
+  const rollOffText = new Map<string, string[]>();
+  for (const set of state.rollOffs)
+    for (const r of set) {
+      const list = rollOffText.get(r.combatantId) ?? [];
+      list.push(String(r.total));
+      rollOffText.set(r.combatantId, list);
+    }
+  for (const c of state.combatants) {
+    const name = nameOf(c.id);
+    const on = (type: string): boolean => allowed.for(c.id, type);
+    const controls: ControlContext[] = [];
+    const base = { name, combatantId: c.id };
+    if (on("recordInitiative"))
+      controls.push(control({ ...base, action: "siRoll", label: "Roll", aria: "RollFor", primary: true }));
+    if (on("setAware"))
+      controls.push(
+        control({ ...base, action: "siAware", label: "Aware", aria: "AwareFor", toggle: true, pressed: c.aware }),
+      );
+    if (on("setGroup")) {
+      if (c.groupId === null) controls.push(control({ ...base, action: "siGroup", label: "Group", aria: "GroupFor" }));
+      else controls.push(control({ ...base, action: "siUngroup", label: "Ungroup", aria: "UngroupFor" }));
+    }
+    if (on("delay")) controls.push(control({ ...base, action: "siDelay", label: "Delay", aria: "DelayFor" }));
+    if (on("endDelay"))
+      controls.push(control({ ...base, action: "siEndDelay", label: "ActNow", aria: "ActNowFor", primary: true }));
+    if (on("triggerReady"))
+      controls.push(
+        control({ ...base, action: "siTriggerReady", label: "Trigger", aria: "TriggerFor", primary: true }),
+      );
+    const ready = on("ready")
+      ? control({ ...base, action: "siReady", label: "Ready", aria: "ReadyFor", input: "TriggerTextFor" })
+      : null;
+    const offs = rollOffText.get(c.id) ?? [];
+    const isDelaying = delaying.has(c.id);
+    // A turn that began and was interrupted (it stands after the one acting now) resumes: it is
+    // "next", not "acted". Only a turn that is over is shown as acted.
+    const at = state.order.indexOf(c.id);
+    const interrupted = current >= 0 && at > current;
+    // Up next (a resumed turn, or the first turn of the next round) is not shown as acted either.
+    const acted =
+      state.started &&
+      acted_.has(c.id) &&
+      state.current !== c.id &&
+      bound.view.next !== c.id &&
+      !isDelaying &&
+      !interrupted;
+    const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
+    rows.set(c.id, {
+      initiative: c.initiative,
+      controls,
+      ready,
+      acted,
+      waiting: isDelaying,
+      data: {
+        groupId: c.groupId ?? "",
+        inGroup: c.groupId !== null,
+        modifier: c.modifier === null ? "" : signed(c.modifier),
+        hasModifier: c.modifier !== null,
+        aware: c.aware,
+        showAware: !state.started || state.surpriseRound,
+        flatFooted: flat.has(c.id),
+        delaying: isDelaying,
+        readied: c.ready !== null,
+        trigger: c.ready ?? "",
+        acted,
+        placedBy,
+        needsRoll: c.initiative === null,
+        typed: c.initiative !== null && c.typed === true,
+        rollOffs: offs.join(", "),
+        hasRollOffs: offs.length > 0,
+      },
+    });
+  }
+
+  return rows;
+}
