@@ -16,12 +16,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  actionsTaken,
-  declarationOf,
-  slowedWaiting,
-  passOrder,
-} from "../../src/modes/sides/rules/derived";
+import { actionsTaken, declarationOf, slowedWaiting, passOrder } from "../../src/modes/sides/rules/derived";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
