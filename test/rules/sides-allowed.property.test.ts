@@ -19,7 +19,10 @@ import {
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { GM, STRANGER, freshIds } from "./property-harness";
-import { action, created, resolve, roster, setupCommands, type Action } from "./sides-commands";
+import { created, roster, setupCommands, sidesActions, sidesCommands, type SidesAction } from "./sides-commands";
+
+/** The kit's actions with trait changes. */
+const action = sidesActions({ traits: true });
 
 type SidesProbe = Probe<AllowedAction, SidesCommand>;
 
@@ -94,7 +97,7 @@ function check(state: SidesState): void {
   }
 }
 
-function play(people: Parameters<typeof created>[0], actions: readonly Action[]): void {
+function play(people: Parameters<typeof created>[0], actions: readonly SidesAction[]): void {
   let state = created(people);
   const run = (command: SidesCommand, who: Requester): void => {
     const outcome = sidesMode.apply(state, command, who);
@@ -106,27 +109,7 @@ function play(people: Parameters<typeof created>[0], actions: readonly Action[])
   for (const command of setupCommands(people)) run(command, GM);
   const fresh = freshIds();
   for (const a of actions) {
-    for (const [command, who] of resolve(state, a, fresh)) run(command, who);
-    if (a.k === "declareAll")
-      for (let i = 0; i < 12; i++) {
-        const id = sidesMode.view(state).current;
-        if (state.step !== "declaration" || id === null) break;
-        const count = a.counts[i % a.counts.length] ?? 1;
-        run(
-          {
-            type: "declare",
-            combatantId: id,
-            actions: Array.from({ length: count }, () => ({ text: "act" })),
-            forcePoint: false,
-          },
-          GM,
-        );
-      }
-    if (a.k === "begin")
-      for (let i = 0; i < 3; i++) {
-        const tie = pendingSideTies(state)[0];
-        if (tie !== undefined) run({ type: "orderTiedSides", sideIds: [...tie] }, GM);
-      }
+    for (const [command, who] of sidesCommands(a, () => state, fresh)) run(command, who);
   }
 }
 

@@ -25,7 +25,10 @@ import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import { GM, freshIds } from "./property-harness";
-import { action, created, resolve, roster, setupCommands, type Action } from "./sides-commands";
+import { created, roster, setupCommands, sidesActions, sidesCommands, type SidesAction } from "./sides-commands";
+
+/** The kit's actions with trait changes. */
+const action = sidesActions({ traits: true });
 import {
   pendingTies as pendingTiesV1,
   sidesModeV1,
@@ -153,7 +156,7 @@ function probeDeclare(state: SidesState): SidesCommand[] {
   return [{ type: "declare", combatantId: current, actions: [{ text: "x" }, { text: "y" }], forcePoint: false }];
 }
 
-function play(people: Parameters<typeof created>[0], actions: readonly Action[]): void {
+function play(people: Parameters<typeof created>[0], actions: readonly SidesAction[]): void {
   const start = created(people);
   const run = new Lockstep(
     start,
@@ -162,29 +165,7 @@ function play(people: Parameters<typeof created>[0], actions: readonly Action[])
   for (const command of setupCommands(people)) run.step(command, GM);
   const fresh = freshIds();
   for (const a of actions) {
-    for (const [command, who] of resolve(run.now, a, fresh)) run.step(command, who);
-    if (a.k === "declareAll") {
-      for (let i = 0; i < 12; i++) {
-        const id = sidesMode.view(run.now).current;
-        if (run.now.step !== "declaration" || id === null) break;
-        const count = a.counts[i % a.counts.length] ?? 1;
-        run.step(
-          {
-            type: "declare",
-            combatantId: id,
-            actions: Array.from({ length: count }, () => ({ text: "act" })),
-            forcePoint: false,
-          },
-          GM,
-        );
-      }
-    }
-    if (a.k === "begin") {
-      for (let i = 0; i < 3; i++) {
-        const tie = pendingSideTies(run.now)[0];
-        if (tie !== undefined) run.step({ type: "orderTiedSides", sideIds: [...tie] }, GM);
-      }
-    }
+    for (const [command, who] of sidesCommands(a, () => run.now, fresh)) run.step(command, who);
     run.playsOn();
   }
 }
@@ -199,5 +180,5 @@ describe("sides: derived orders equal the stored orders of the earlier rules", (
     );
     // Most states compare after the upgrade too (the rest had a side or trait change mid-step).
     expect(counts.upgraded).toBeGreaterThan(10 * counts.unheld);
-  }, 60_000);
+  }, 120_000);
 });

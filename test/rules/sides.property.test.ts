@@ -16,18 +16,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  actionsTaken,
-  declarationOf,
-  pendingSideTies,
-  slowedWaiting,
-  passOrder,
-} from "../../src/modes/sides/rules/derived";
+import { actionsTaken, declarationOf, slowedWaiting, passOrder } from "../../src/modes/sides/rules/derived";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
 import type { SidesCommand, SidesState } from "../../src/modes/sides/rules/types";
 import { parseSidesState } from "../../src/modes/sides/rules/state";
 import { GM, ModeRun, expectStepBack, freshIds, perRoundTally } from "./property-harness";
-import { action, created, resolve, roster, setupCommands } from "./sides-commands";
+import { created, roster, setupCommands, sidesActions, sidesCommands } from "./sides-commands";
+
+/** The kit's actions with trait changes. */
+const action = sidesActions({ traits: true });
 
 function checkState(state: SidesState): void {
   expect(parseSidesState(JSON.parse(JSON.stringify(state)))).toEqual(state);
@@ -92,23 +89,7 @@ describe("sides mode: invariants under random command sequences", () => {
           },
         });
         for (const a of actions) {
-          run.steps(resolve(run.state, a, fresh));
-          if (a.k === "declareAll") {
-            // Everyone still to declare declares in turn, through the GM.
-            for (let i = 0; i < 12; i++) {
-              const id = sidesMode.view(run.state).current;
-              if (run.state.step !== "declaration" || id === null) break;
-              const count = a.counts[i % a.counts.length] ?? 1;
-              const actions = Array.from({ length: count }, () => ({ text: "act" }));
-              run.step({ type: "declare", combatantId: id, actions, forcePoint: false }, GM);
-            }
-          }
-          if (a.k !== "begin") continue;
-          // The GM orders tied sides, so the round goes on to the declarations.
-          for (let i = 0; i < 3; i++) {
-            const tie = pendingSideTies(run.state)[0];
-            if (tie !== undefined) run.step({ type: "orderTiedSides", sideIds: [...tie] }, GM);
-          }
+          run.steps(sidesCommands(a, () => run.state, fresh));
         }
       }),
       { numRuns: 200 },

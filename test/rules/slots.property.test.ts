@@ -15,117 +15,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Requester } from "../../src/core/engine";
 import { eligibleFillers } from "../../src/modes/slots/rules/derived";
 import { slotsMode } from "../../src/modes/slots/rules/mode";
-import { type SlotsCommand, type SlotsState } from "../../src/modes/slots/rules/types";
+import { type SlotsState } from "../../src/modes/slots/rules/types";
 import { parseSlotsState } from "../../src/modes/slots/rules/state";
-import {
-  GM,
-  ModeRun,
-  T as t,
-  deepFreeze,
-  expectStepBack,
-  freshIds,
-  perRoundTally,
-  pickId,
-  requester,
-  senders,
-  variant,
-  type By,
-} from "./property-harness";
+import { GM, ModeRun, deepFreeze, expectStepBack, freshIds, perRoundTally, requester } from "./property-harness";
+import { slotsActions, slotsCommands } from "./slots-commands";
 
-type Action =
-  | { k: "check"; t: number; p: number; s: number; by: By }
-  | { k: "begin"; scores: readonly number[] }
-  | { k: "start"; by: By }
-  | { k: "claim"; slot: number; t: number; by: By }
-  | { k: "release"; slot: number; by: By }
-  | { k: "fill"; current: boolean; slot: number; t: number; by: By }
-  | { k: "next"; by: By }
-  | { k: "nextRound"; by: By }
-  | { k: "add"; isPC: boolean }
-  | { k: "remove"; t: number }
-  | { k: "defeat"; t: number; v: boolean }
-  | { k: "keep"; pc: boolean; npc: boolean };
-
-const by = senders(["gm", "gm", "owner", "owner", "other"]);
-const slot = fc.nat(12);
-const score = fc.integer({ min: -1, max: 3 });
-const action: fc.Arbitrary<Action> = fc.oneof(
-  variant("check", { t, p: score, s: score, by }, 3),
-  variant("begin", { scores: fc.array(score, { minLength: 8, maxLength: 8 }) }, 4),
-  variant("start", { by }, 1),
-  variant("claim", { slot, t, by }, 6),
-  variant("release", { slot, by }, 3),
-  variant("fill", { current: fc.boolean(), slot, t, by }, 8),
-  variant("next", { by }, 7),
-  variant("nextRound", { by }, 1),
-  variant("add", { isPC: fc.boolean() }, 1),
-  variant("remove", { t }, 1),
-  variant("defeat", { t, v: fc.boolean() }, 2),
-  variant("keep", { pc: fc.boolean(), npc: fc.boolean() }, 1),
-);
-
-/** A combatant id from a number: mostly a live one, sometimes a stranger. */
-function pick(state: SlotsState, n: number): string {
-  const ids = state.combatants.map((c) => c.id);
-  return pickId(ids, n, 11);
-}
-
-function filler(state: SlotsState): string | null {
-  return state.slotIndex === null ? null : (state.slots[state.slotIndex]?.filledBy ?? null);
-}
-
-/** Turn an abstract action into one command and its sender, against the current state. */
-function resolve(
-  state: SlotsState,
-  a: Exclude<Action, { k: "begin" }>,
-  fresh: () => string,
-): [SlotsCommand, Requester] {
-  switch (a.k) {
-    case "check": {
-      const id = pick(state, a.t);
-      return [{ type: "recordCheck", combatantId: id, primary: a.p, secondary: a.s }, requester(a.by, id)];
-    }
-    case "start":
-      return [{ type: "start" }, requester(a.by, null)];
-    case "claim": {
-      // Mostly a PC that could claim, on a PC slot still to come, so that claims race for the same slots.
-      const pcs = state.combatants.filter((c) => c.isPC);
-      const id = a.t % 5 === 4 ? pick(state, a.t) : (pcs[a.t % Math.max(pcs.length, 1)]?.id ?? pick(state, a.t));
-      const open = state.slots.flatMap((x, i) =>
-        x.kind === "pc" && (state.slotIndex === null || i >= state.slotIndex) ? [i] : [],
-      );
-      const index = a.slot % 4 === 3 ? a.slot : (open[a.slot % Math.max(open.length, 1)] ?? a.slot);
-      return [{ type: "claimSlot", slot: index, combatantId: id }, requester(a.by, id)];
-    }
-    case "release": {
-      const claimed = state.slots.flatMap((x, i) => (x.claimedBy === null ? [] : [i]));
-      const index = a.slot % 4 === 3 ? a.slot : (claimed[a.slot % Math.max(claimed.length, 1)] ?? a.slot);
-      const claimant = state.slots[index]?.claimedBy ?? null;
-      return [{ type: "releaseClaim", slot: index }, requester(a.by, claimant)];
-    }
-    case "fill": {
-      const index = a.current && state.slotIndex !== null ? state.slotIndex : a.slot;
-      const eligible = eligibleFillers(state, index);
-      const id = a.t % 4 === 3 ? pick(state, a.t) : (eligible[a.t % Math.max(eligible.length, 1)] ?? pick(state, a.t));
-      return [{ type: "fillSlot", slot: index, combatantId: id }, requester(a.by, id)];
-    }
-    case "next":
-      return [{ type: "nextTurn" }, requester(a.by, filler(state))];
-    case "nextRound":
-      return [{ type: "nextRound" }, requester(a.by, null)];
-    case "add":
-      return [{ type: "addCombatant", combatant: { id: fresh(), name: "joiner", isPC: a.isPC } }, GM];
-    case "remove":
-      return [{ type: "removeCombatant", combatantId: pick(state, a.t) }, GM];
-    case "defeat":
-      return [{ type: "setDefeated", combatantId: pick(state, a.t), defeated: a.v }, GM];
-    case "keep":
-      return [{ type: "setKeepSlots", keepSlots: { pc: a.pc, npc: a.npc } }, GM];
-  }
-}
+/** Wider draws than the conformance kit's: slot numbers up to 12, eight scores for a `begin`. */
+const action = slotsActions({ maxSlot: 12, scores: 8 });
 
 function checkState(state: SlotsState): void {
   expect(parseSlotsState(structuredClone(state))).toEqual(state);
@@ -171,20 +69,7 @@ describe("slots mode: invariants under random interleavings", () => {
             if (state.started) checkUndo(state);
           },
         });
-        /** The GM rolls every missing check and starts. */
-        const begin = (scores: readonly number[]): void => {
-          run.state.combatants.forEach((c, i) => {
-            if (c.check !== null) return;
-            const primary = scores[i % scores.length] ?? 0;
-            const secondary = scores[(i + 3) % scores.length] ?? 0;
-            run.step({ type: "recordCheck", combatantId: c.id, primary, secondary }, GM);
-          });
-          run.step({ type: "start" }, GM);
-        };
-        for (const a of actions) {
-          if (a.k === "begin") begin(a.scores);
-          else run.step(...resolve(run.state, a, fresh));
-        }
+        for (const a of actions) run.steps(slotsCommands(a, () => run.state, fresh));
       }),
       { numRuns: 200 },
     );
