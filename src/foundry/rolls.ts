@@ -18,12 +18,6 @@ export function resolveFormula(formula: string, data: Record<string, unknown>): 
   return resolved.includes("@") || resolved.trim() === "" || !Roll.validate(resolved) ? null : resolved;
 }
 
-/** An evaluated roll's total, or null when it is not a finite number. */
-export function rollTotal(roll: Roll): number | null {
-  const value = roll.total;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
 /**
  * Roll for each of these combatants in turn: an unknown combatant, one the user may not roll for, a
  * roll the rules would refuse now (`probe`, the command with placeholder results) or a combatant

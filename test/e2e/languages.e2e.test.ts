@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ARTEFACTS, loadViews, ROOT, useSession } from "./browser.js";
+import { ARTEFACTS, GENERATION, loadViews, ROOT, useSession } from "./browser.js";
 
 interface Language {
   lang: string;
@@ -23,6 +23,13 @@ const textsOf = (language: Language): Tree =>
     .STRUCTURED_INITIATIVE;
 
 const session = useSession();
+
+/**
+ * The texts, the templates and the styles are the same on both Foundry generations (what differs sits
+ * behind src/foundry/compat.ts, which the other browser tests cover on both), so the languages are
+ * checked once, on v13: on v14 they would repeat the same pages and cost `npm test` a minute.
+ */
+const V14 = GENERATION === 14;
 
 /** The GM rolls what the sample needs and starts the combat. */
 async function start(gm: Frame): Promise<void> {
@@ -71,7 +78,7 @@ function overflowing(frame: Frame): Promise<string[]> {
   });
 }
 
-describe("every language module.json lists loads in the playground (?lang=<code>)", () => {
+describe.skipIf(V14)("every language module.json lists loads in the playground (?lang=<code>)", () => {
   it.each(manifest.languages)("$name ($lang): the tracker shows its texts, no raw key", async (language) => {
     const texts = textsOf(language);
     const frames = await loadViews(session, `lang=${language.lang}&sample=individual`);
@@ -90,7 +97,7 @@ describe("every language module.json lists loads in the playground (?lang=<code>
 
 const MODES = ["individual", "sides", "slots", "declare-resolve", "phases"] as const;
 
-describe.each(["de", "ja"])("long words and CJK text fit the sidebar (%s)", (lang) => {
+describe.skipIf(V14).each(["de", "ja"])("long words and CJK text fit the sidebar (%s)", (lang) => {
   it.each(MODES)("%s, started: the GM's and a player's trackers have no overflow", async (mode) => {
     const frames = await loadViews(session, `lang=${lang}&sample=${mode}`);
     await start(frames.gm);

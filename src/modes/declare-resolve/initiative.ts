@@ -9,7 +9,7 @@ import { submit } from "../../foundry/authority/controller";
 import { askedRollMode, rolledWith, totalOf } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { ModeInitiative, RollCheck } from "../contract";
-import { resolveFormula, rollEach, rollTotal } from "../../foundry/rolls";
+import { resolveFormula, rollEach } from "../../foundry/rolls";
 import { ipFormulas } from "./settings";
 import { drState } from "./encounter";
 import { shownRefusal } from "../../foundry/notify";
@@ -21,7 +21,7 @@ async function modifierOf(formula: string, data: Record<string, unknown>): Promi
   const roll = new Roll(resolved);
   if (roll.dice.length > 0) return null;
   await roll.evaluate();
-  return rollTotal(roll);
+  return totalOf(roll);
 }
 
 /**
@@ -54,7 +54,7 @@ export async function rollIP(
     const flavor = game.i18n.format(`${I18N}.Chat.DeclareResolveIP`, { name: combatant.name ?? "" });
     const posted = await rollFor(combat, probe, 0, new Roll(formula), combatant, flavor, rollMode);
     if (posted === null) return { ok: false, code: "malformedCommand", combatantId: probe.combatantId };
-    const total = rollTotal(posted.roll);
+    const total = totalOf(posted.roll);
     if (total === null) return bad();
     const message = posted.messageId;
     return submit(combat, { ...probe, total, modifier, ...(message === null ? {} : { rolls: [message] }) });
