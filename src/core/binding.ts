@@ -5,7 +5,7 @@
  */
 import {
   createEncounter,
-  applyCommand,
+  applyToEncounter,
   snapshotOf,
   undoPreview,
   type AllowedAction,
@@ -264,7 +264,7 @@ export function bindMode<S extends Json, C extends Command>(
         if (loaded === null) return { ok: false, refusal: { code: "corrupted" } };
         let outcome;
         try {
-          outcome = applyCommand(definition, loaded.encounter, command, who, historyLimit);
+          outcome = applyToEncounter(definition, loaded.encounter, command, who, historyLimit);
         } catch (error) {
           // An undo (or a roster change replayed on the history) met a snapshot that cannot be read.
           if (error instanceof UnreadableSnapshot) return { ok: false, refusal: { code: "corrupted" } };
@@ -286,7 +286,7 @@ export function bindMode<S extends Json, C extends Command>(
           ...live.filter((entry) => !known.has(entry.id)).map((entry) => rosterCommands.add(entry)),
         ];
         for (const command of commands) {
-          const outcome = applyCommand(definition, current, command, gm, historyLimit);
+          const outcome = applyToEncounter(definition, current, command, gm, historyLimit);
           if (outcome.ok) {
             current = outcome.state;
             events.push(...outcome.events);
@@ -294,7 +294,7 @@ export function bindMode<S extends Json, C extends Command>(
         }
         for (const data of sync?.(current.state) ?? []) {
           const command = definition.parseCommand(data);
-          const outcome = command === null ? null : applyCommand(definition, current, command, gm, historyLimit);
+          const outcome = command === null ? null : applyToEncounter(definition, current, command, gm, historyLimit);
           if (outcome?.ok) {
             current = outcome.state;
             events.push(...outcome.events);

@@ -252,7 +252,7 @@ function isEngineCommand(command: Command): command is EngineCommand {
  * Apply a command to an encounter: undo commands are handled here, the rest by the mode.
  * Steps push the prior state onto a bounded history; roster commands are replayed on the history.
  */
-export function applyCommand<S, C extends Command>(
+export function applyToEncounter<S, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
   command: C | EngineCommand,

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import {
   REFUSAL_CODES,
-  applyCommand,
+  applyToEncounter,
   type Command,
   type Encounter,
   type EngineCommand,
@@ -106,7 +106,7 @@ function send(
   const before = structuredClone(encounter.state);
   let outcome;
   try {
-    outcome = applyCommand(module.rules, encounter, command, who, HISTORY);
+    outcome = applyToEncounter(module.rules, encounter, command, who, HISTORY);
   } catch (error) {
     throw new Error(`${module.id}: ${JSON.stringify(command)} threw (a mutation of the frozen state?)`, {
       cause: error,
@@ -512,7 +512,7 @@ export function checkRoundTrip(module: PureMode, kit: AnyKit, runs = WALKS): voi
   expect(loads).toBeGreaterThan(runs);
 }
 
-/** Check 3: a GM step through `applyCommand`, then `previousTurn`, gives back a deep-equal encounter. */
+/** Check 3: a GM step through `applyToEncounter`, then `previousTurn`, gives back a deep-equal encounter. */
 export function checkStepBack(module: PureMode, kit: AnyKit, runs = WALKS): void {
   let stepped = 0;
   const tally: Tally = { accepted: 0, refused: 0 };
@@ -523,7 +523,7 @@ export function checkStepBack(module: PureMode, kit: AnyKit, runs = WALKS): void
       onState({ encounter }) {
         if (!module.rules.view(encounter.state).started) return;
         for (const command of kit.steps?.(encounter.state) ?? [{ type: "nextTurn" }]) {
-          const ahead = applyCommand(module.rules, encounter, command, GM, HISTORY);
+          const ahead = applyToEncounter(module.rules, encounter, command, GM, HISTORY);
           if (!ahead.ok || ahead.step === undefined) continue;
           stepped++;
           const back = send(module, deepFreeze(ahead.state), { type: "previousTurn" }, GM, tally);

@@ -5,7 +5,7 @@
  * `kit.ts`); a registered mode without a kit fails here. The checks are in `checks.ts`;
  * `mutants.test.ts` shows each of them failing on a broken mode.
  *
- * Rules (random walks of the kit's actions, and the GM's undo, through the engine's `applyCommand`; every
+ * Rules (random walks of the kit's actions, and the GM's undo, through the engine's `applyToEncounter`; every
  * state deep-frozen):
  * 1. A refusal leaves the state deep-equal and returns no state (only `ok` and `refusal`); an accepted
  *    command leaves its input deep-equal too; every refusal code is a shared one or the mode's own.
@@ -18,7 +18,7 @@
  *    b. Every state reached survives encode then parse: `parseState(JSON(state))`, through
  *    `encodeArrays`/`decodeArrays`, `loadEncounter(initialStored(state))`, and the store's stored form
  *    (kept with `encodeEncounter` like the authority does) loads back to the same state and history.
- * 3. A GM step (next turn, or the kit's `steps`) through `applyCommand`, then `previousTurn`, gives back
+ * 3. A GM step (next turn, or the kit's `steps`) through `applyToEncounter`, then `previousTurn`, gives back
  *    a deep-equal encounter (state and undo history).
  * 4. The view's order holds no id twice and only live ids (`roster.ids`), and exactly the ids the kit
  *    says are in it (`inOrder`: every live combatant, for individual, sides and slots); the current and

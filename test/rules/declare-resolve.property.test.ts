@@ -13,14 +13,14 @@
  * - Every declaration fits the AP rule: its costs fit the AP available, or it is one action that
  *   needs all of it and carries the rest (at most a budget).
  * - Every refusal code is a shared one or one of the mode's own.
- * - A next turn then a previous turn (through the engine's `applyCommand`) gives back an equal encounter.
+ * - A next turn then a previous turn (through the engine's `applyToEncounter`) gives back an equal encounter.
  * - NEXT is whoever really comes next (issue 27 item 4): played on from any state by the current
  *   declarer's declarations (any actions, or none) and next turns, the first combatant other than the
  *   current one to become current this round is `view().next`; null when the round ends first.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_CODES, applyCommand, type Encounter, type Requester } from "../../src/core/engine";
+import { REFUSAL_CODES, applyToEncounter, type Encounter, type Requester } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
   type DeclareResolveCommand,
@@ -85,9 +85,9 @@ function checkAllowed(state: DeclareResolveState): void {
 
 function checkUndo(state: DeclareResolveState): void {
   const encounter: Encounter<DeclareResolveState> = { mode: "declare-resolve", state, history: [] };
-  const forward = applyCommand(declareResolveMode, encounter, { type: "nextTurn" }, GM);
+  const forward = applyToEncounter(declareResolveMode, encounter, { type: "nextTurn" }, GM);
   if (!forward.ok) return;
-  const back = applyCommand(declareResolveMode, forward.state, { type: "previousTurn" }, GM);
+  const back = applyToEncounter(declareResolveMode, forward.state, { type: "previousTurn" }, GM);
   if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
   expect(back.state).toEqual(encounter);
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_CODES, applyCommand, type Encounter, type EngineCommand } from "../../src/core/engine";
+import { REFUSAL_CODES, applyToEncounter, type Encounter, type EngineCommand } from "../../src/core/engine";
 import {
   DECLARE_RESOLVE_REFUSALS,
   type ActionInput,
@@ -864,7 +864,7 @@ describe("undo: each declaration, each resolved action, each upkeep and each rou
   type Any = Cmd | EngineCommand;
   function play(encounter: Encounter<DeclareResolveState>, ...commands: Any[]): Encounter<DeclareResolveState> {
     return commands.reduce((e, command) => {
-      const outcome = applyCommand(declareResolveMode, e, command, GM);
+      const outcome = applyToEncounter(declareResolveMode, e, command, GM);
       if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
       return outcome.state;
     }, encounter);

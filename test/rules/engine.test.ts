@@ -1,12 +1,12 @@
 /**
- * The engine's `applyCommand`: undo history for every mode (previous turn / previous round), bounded,
+ * The engine's `applyToEncounter`: undo history for every mode (previous turn / previous round), bounded,
  * with roster changes replayed on the history so an undo never brings back a deleted combatant.
  */
 import { describe, expect, it } from "vitest";
 import {
   accept,
   createEncounter,
-  applyCommand,
+  applyToEncounter,
   refuse,
   type Command,
   type Encounter,
@@ -23,7 +23,7 @@ const PLAYER: Requester = { userId: "p", isGM: false, owns: ["a"] };
 type Enc = Encounter<IndividualState>;
 
 function send(encounter: Enc, command: IndividualCommand | EngineCommand, who: Requester = GM, limit?: number): Enc {
-  const outcome = applyCommand(individualMode, encounter, command, who, limit);
+  const outcome = applyToEncounter(individualMode, encounter, command, who, limit);
   if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
   return outcome.state;
 }
@@ -43,7 +43,7 @@ function fresh(): Enc {
 const at = (e: { readonly state: IndividualState }): string => `${e.state.round}:${e.state.current ?? "-"}`;
 const next: IndividualCommand = { type: "nextTurn" };
 
-describe("applyCommand: steps are recorded for undo", () => {
+describe("applyToEncounter: steps are recorded for undo", () => {
   it("commands that are not steps leave the history alone", () => {
     expect(fresh().history).toEqual([]);
   });
@@ -63,7 +63,7 @@ describe("applyCommand: steps are recorded for undo", () => {
 
   it("a refusal passes through and records nothing", () => {
     const e = fresh();
-    expect(applyCommand(individualMode, e, next, GM)).toEqual({ ok: false, refusal: { code: "notStarted" } });
+    expect(applyToEncounter(individualMode, e, next, GM)).toEqual({ ok: false, refusal: { code: "notStarted" } });
   });
 });
 
@@ -86,11 +86,11 @@ describe("previous turn pops one step", () => {
   });
 
   it("with nothing to undo: noHistory", () => {
-    expect(applyCommand(individualMode, fresh(), { type: "previousTurn" }, GM)).toEqual({
+    expect(applyToEncounter(individualMode, fresh(), { type: "previousTurn" }, GM)).toEqual({
       ok: false,
       refusal: { code: "noHistory" },
     });
-    expect(applyCommand(individualMode, fresh(), { type: "previousRound" }, GM)).toEqual({
+    expect(applyToEncounter(individualMode, fresh(), { type: "previousRound" }, GM)).toEqual({
       ok: false,
       refusal: { code: "noHistory" },
     });
@@ -98,11 +98,11 @@ describe("previous turn pops one step", () => {
 
   it("only the GM may undo: notGM", () => {
     const e = send(send(fresh(), { type: "start" }), next);
-    expect(applyCommand(individualMode, e, { type: "previousTurn" }, PLAYER)).toEqual({
+    expect(applyToEncounter(individualMode, e, { type: "previousTurn" }, PLAYER)).toEqual({
       ok: false,
       refusal: { code: "notGM" },
     });
-    expect(applyCommand(individualMode, e, { type: "previousRound" }, PLAYER)).toEqual({
+    expect(applyToEncounter(individualMode, e, { type: "previousRound" }, PLAYER)).toEqual({
       ok: false,
       refusal: { code: "notGM" },
     });
@@ -148,7 +148,7 @@ describe("previous round goes to the start of the previous round", () => {
     expect(send(bounded, { type: "previousRound" }).state.round).toBe(2);
     let further = send(bounded, next, GM, 2); // 3:c, history [2:b, 3:a]
     further = send(further, next, GM, 2); // 3:b, history [3:a, 3:c]
-    expect(applyCommand(individualMode, further, { type: "previousRound" }, GM)).toEqual({
+    expect(applyToEncounter(individualMode, further, { type: "previousRound" }, GM)).toEqual({
       ok: false,
       refusal: { code: "noHistory" },
     });
@@ -164,7 +164,7 @@ describe("the history is bounded", () => {
     e = send(e, { type: "previousTurn" });
     e = send(e, { type: "previousTurn" });
     expect(at(e)).toBe("1:b");
-    expect(applyCommand(individualMode, e, { type: "previousTurn" }, GM)).toEqual({
+    expect(applyToEncounter(individualMode, e, { type: "previousTurn" }, GM)).toEqual({
       ok: false,
       refusal: { code: "noHistory" },
     });
@@ -232,15 +232,15 @@ describe("roster commands are replayed on the history", () => {
       { id: "x", name: "X", isPC: false },
       { id: "y", name: "Y", isPC: false },
     ]);
-    e = expectOk(applyCommand(toy, e, { type: "tick" }, GM));
-    e = expectOk(applyCommand(toy, e, { type: "drop", id: "x" }, GM));
+    e = expectOk(applyToEncounter(toy, e, { type: "tick" }, GM));
+    e = expectOk(applyToEncounter(toy, e, { type: "drop", id: "x" }, GM));
     expect(e.history).toEqual([{ kind: "round", state: { ids: ["y"], round: 1 }, round: 1 }]);
-    const back = expectOk(applyCommand(toy, e, { type: "previousTurn" }, GM));
+    const back = expectOk(applyToEncounter(toy, e, { type: "previousTurn" }, GM));
     expect(back.state).toEqual({ ids: ["y"], round: 1 });
   });
 });
 
-function expectOk<S>(outcome: ReturnType<typeof applyCommand<S, Command>>): Encounter<S> {
+function expectOk<S>(outcome: ReturnType<typeof applyToEncounter<S, Command>>): Encounter<S> {
   if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.code}`);
   return outcome.state;
 }

@@ -11,7 +11,7 @@
  *   resumption of an interrupted turn is not a turn).
  * - A refusal leaves the state unchanged (every input is deep-frozen, and compared after).
  * - `view().next` is who acts after a next turn, and next turn then previous turn (through the
- *   engine's `applyCommand`) gives back an equal encounter.
+ *   engine's `applyToEncounter`) gives back an equal encounter.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -16,7 +16,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyCommand, type Encounter, type Requester } from "../../src/core/engine";
+import { applyToEncounter, type Encounter, type Requester } from "../../src/core/engine";
 import { defendableIntents, heroesToAct, nextComplexity } from "../../src/modes/phases/rules/derived";
 import { phasesAllowed } from "../../src/modes/phases/rules/view";
 import { phasesMode } from "../../src/modes/phases/rules/mode";
@@ -273,9 +273,9 @@ describe("phases mode: invariants under random command sequences from the GM and
             }
             if (outcome.step !== undefined && !phasesMode.isRosterCommand(command)) {
               const encounter: Encounter<PhasesState> = { mode: "phases", state, history: [] };
-              const forward = applyCommand(phasesMode, encounter, command, who);
-              if (!forward.ok) throw new Error(`applyCommand refused ${command.type}`);
-              const back = applyCommand(phasesMode, forward.state, { type: "previousTurn" }, GM);
+              const forward = applyToEncounter(phasesMode, encounter, command, who);
+              if (!forward.ok) throw new Error(`applyToEncounter refused ${command.type}`);
+              const back = applyToEncounter(phasesMode, forward.state, { type: "previousTurn" }, GM);
               if (!back.ok) throw new Error("previousTurn refused");
               expect(back.state).toEqual(encounter);
             }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   REFUSAL_CODES,
   createEncounter,
-  applyCommand,
+  applyToEncounter,
   type Encounter,
   type EngineCommand,
   type Requester,
@@ -814,7 +814,7 @@ describe("foes resolve: foes move, then their declared actions resolve; foiled a
 describe("undo: previous turn and previous round restore consistently, including the pools", () => {
   type Enc = Encounter<PhasesState>;
   function send(e: Enc, command: PhasesCommand | EngineCommand, who: Requester = GM): Enc {
-    const outcome = applyCommand(phasesMode, e, command, who);
+    const outcome = applyToEncounter(phasesMode, e, command, who);
     if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
     return outcome.state;
   }

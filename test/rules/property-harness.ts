@@ -10,14 +10,14 @@
  * - The runner: `new ModeRun(mode, state, checks)` applies commands from requesters and checks
  *   after every one that a refusal left the (deep-frozen) state deep-equal, then the mode's own
  *   checks of each accepted command and of each state reached.
- * - Checks every mode shares: `expectStepBack()` (a step through the engine's `applyCommand`, then
+ * - Checks every mode shares: `expectStepBack()` (a step through the engine's `applyToEncounter`, then
  *   `previousTurn`, gives back an equal encounter) and `perRoundTally()` (counts events per round
  *   and combatant, for "at most once a round" invariants).
  */
 import fc from "fast-check";
 import { expect } from "vitest";
 import {
-  applyCommand,
+  applyToEncounter,
   type Command,
   type EngineCommand,
   type Encounter,
@@ -153,7 +153,7 @@ export class ModeRun<S, C extends Command> {
 // Shared checks
 
 /**
- * `command` (default next turn) by the GM through the engine's `applyCommand`, then previous turn,
+ * `command` (default next turn) by the GM through the engine's `applyToEncounter`, then previous turn,
  * gives back an equal encounter. `forward` checks the state the step reached. Both must be accepted.
  */
 export function expectStepBack<S, C extends Command>(
@@ -163,10 +163,10 @@ export function expectStepBack<S, C extends Command>(
   forward?: (after: S) => void,
 ): void {
   const encounter: Encounter<S> = { mode: mode.id, state, history: [] };
-  const ahead = applyCommand(mode, encounter, command as C, GM);
+  const ahead = applyToEncounter(mode, encounter, command as C, GM);
   if (!ahead.ok) throw new Error(`${command.type} refused: ${ahead.refusal.code}`);
   forward?.(ahead.state.state);
-  const back = applyCommand(mode, ahead.state, { type: "previousTurn" }, GM);
+  const back = applyToEncounter(mode, ahead.state, { type: "previousTurn" }, GM);
   if (!back.ok) throw new Error(`previousTurn refused: ${back.refusal.code}`);
   expect(back.state).toEqual(encounter);
 }

@@ -11,7 +11,7 @@
  *   characters with at least k declared actions that have not acted in this pass; `done` is a
  *   prefix of the pass order.
  * - The tracker order shows every combatant once; the stored state passes `parseSidesState`.
- * - Next turn (or the current declaration) then previous turn, through the engine's `applyCommand`,
+ * - Next turn (or the current declaration) then previous turn, through the engine's `applyToEncounter`,
  *   gives back an equal encounter.
  */
 import fc from "fast-check";

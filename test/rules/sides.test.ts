@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createEncounter,
-  applyCommand,
+  applyToEncounter,
   type Encounter,
   type EngineCommand,
   type Requester,
@@ -697,7 +697,7 @@ describe("undo: every declaration and every resolved action is a step", () => {
   type Any = SidesCommand | EngineCommand;
   function play(encounter: Encounter<SidesState>, ...commands: Any[]): Encounter<SidesState> {
     return commands.reduce((e, command) => {
-      const outcome = applyCommand(sidesMode, e, command, GM);
+      const outcome = applyToEncounter(sidesMode, e, command, GM);
       if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
       return outcome.state;
     }, encounter);

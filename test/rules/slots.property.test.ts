@@ -11,7 +11,7 @@
  * - The state is consistent (`parseSlotsState` accepts it), the view lists every combatant once, and
  *   the current slot is never stuck: it is filled, or someone can still fill it.
  * - `view().next` is who acts after a next turn, and next turn then previous turn (through the
- *   engine's `applyCommand`) gives back an equal encounter.
+ *   engine's `applyToEncounter`) gives back an equal encounter.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

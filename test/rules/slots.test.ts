@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  applyCommand,
+  applyToEncounter,
   type Encounter,
   type EngineCommand,
   type Requester,
@@ -544,7 +544,7 @@ describe("joining: a combatant that joins rolls then and adds its slot at its ra
 describe("undo: previous turn un-fills the slot and restores who has acted; previous round restores the earlier round", () => {
   type Enc = Encounter<SlotsState>;
   function send(e: Enc, command: SlotsCommand | EngineCommand, who: Requester = GM): Enc {
-    const outcome = applyCommand(slotsMode, e, command, who);
+    const outcome = applyToEncounter(slotsMode, e, command, who);
     if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
     return outcome.state;
   }
