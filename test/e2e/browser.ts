@@ -271,3 +271,32 @@ export async function overflowing(frame: Frame): Promise<string[]> {
       .map((el) => el.className),
   );
 }
+
+/**
+ * The GM types each `individual` combatant's check (by name, modifier 0) through the module's API,
+ * starts the encounter and moves on `turns` turns.
+ */
+export async function startIndividual(gm: Frame, totals: Record<string, number>, turns: number): Promise<void> {
+  await gm.evaluate(
+    async ({ totals, turns }) => {
+      interface Doc {
+        id: string;
+        name: string;
+        combatants: { contents: Doc[] };
+      }
+      const { game } = globalThis as unknown as {
+        game: {
+          combats: { contents: Doc[] };
+          modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
+        };
+      };
+      const api = game.modules.get("structured-initiative").api;
+      const combat = game.combats.contents[0] as Doc;
+      for (const c of combat.combatants.contents)
+        await api.command(combat, { type: "recordInitiative", combatantId: c.id, total: totals[c.name], modifier: 0 });
+      await api.command(combat, { type: "start" });
+      for (let i = 0; i < turns; i++) await api.command(combat, { type: "nextTurn" });
+    },
+    { totals, turns },
+  );
+}

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { agreedIn, useSession, screenshots, type View, loadViews } from "./browser.js";
+import { agreedIn, useSession, screenshots, startIndividual, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -36,23 +36,18 @@ describe("individual: delaying as the last of the round (issue 27 item 4)", () =
     frames = await loadViews(session, "sample=individual&seed=3");
     await expect.poll(() => frames.gm.locator(".si-row").count()).toBe(6);
     // The GM types everyone's check so that Brom comes last, starts, and moves on to Brom's turn.
-    await frames.gm.evaluate(async () => {
-      const { game } = globalThis as unknown as Page;
-      const api = game.modules.get("structured-initiative").api;
-      const combat = game.combats.contents[0] as Doc;
-      const totals: Record<string, number> = {
+    await startIndividual(
+      frames.gm,
+      {
         Aria: 20,
         Officer: 18,
         "Trooper 1": 16,
         "Trooper 2": 14,
         "Trooper 3": 12,
         Brom: 5,
-      };
-      for (const c of combat.combatants.contents)
-        await api.command(combat, { type: "recordInitiative", combatantId: c.id, total: totals[c.name], modifier: 0 });
-      await api.command(combat, { type: "start" });
-      for (let i = 0; i < 5; i++) await api.command(combat, { type: "nextTurn" });
-    });
+      },
+      5,
+    );
     await agreedIn(frames, (s) => s.current === "Brom" && s.round.includes("1"));
     const bromRow = frames.bob.locator(".si-row", { hasText: "Brom" });
     await expect.poll(() => bromRow.locator('button[data-action="siReady"]').count()).toBe(1);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { agreedIn, useSession, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { agreedIn, useSession, screenshots, startIndividual, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -27,39 +27,22 @@ function placed(frame: Frame, name: string): Promise<{ inBadges: number; inBody:
   }, name);
 }
 
-interface Doc {
-  id: string;
-  name: string;
-  combatants: { contents: Doc[] };
-}
-interface Page {
-  game: {
-    combats: { contents: Doc[] };
-    modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
-  };
-}
-
 describe("a row's forms and lists sit in its body region", () => {
   it("individual: the Ready field with its button on the acting row", async () => {
     frames = await loadViews(session, "sample=individual&seed=3");
     await expect.poll(() => frames.gm.locator(".si-row").count()).toBe(6);
-    await frames.gm.evaluate(async () => {
-      const { game } = globalThis as unknown as Page;
-      const api = game.modules.get("structured-initiative").api;
-      const combat = game.combats.contents[0] as Doc;
-      const totals: Record<string, number> = {
+    await startIndividual(
+      frames.gm,
+      {
         Aria: 20,
         Brom: 18,
         Officer: 16,
         "Trooper 1": 14,
         "Trooper 2": 12,
         "Trooper 3": 10,
-      };
-      for (const c of combat.combatants.contents)
-        await api.command(combat, { type: "recordInitiative", combatantId: c.id, total: totals[c.name], modifier: 0 });
-      await api.command(combat, { type: "start" });
-      await api.command(combat, { type: "nextTurn" });
-    });
+      },
+      1,
+    );
     await agreedIn(frames, (s) => s.current === "Brom");
     await expect.poll(() => frames.bob.locator('button[data-action="siReady"]').count()).toBe(1);
     await screenshots(session.page, "row-body-individual");
