@@ -1,7 +1,8 @@
 /**
- * The module on both Foundry flavours of the simulated Foundry (v13 and v14 shapes, `test/sim/runtime.ts`),
- * whichever `SIM_GENERATION` the suite runs under: the calls that differ go through `src/foundry/compat.ts`
- * and no v14 deprecation is ever logged (test/sim/setup.ts checks that after every test).
+ * The module on both Foundry flavours of the simulated Foundry (v13 and v14 shapes, `test/sim/runtime.ts`
+ * and its rooms in `test/sim/realm/`), whichever `SIM_GENERATION` the suite runs under: the calls that
+ * differ go through `src/foundry/compat.ts` and no v14 deprecation is ever logged (test/sim/setup.ts
+ * checks that after every test).
  */
 import { describe, expect, it } from "vitest";
 import type { SimGeneration } from "../sim/index.js";

@@ -34,10 +34,10 @@ describe("the built module (dist/) is what Foundry v13 and v14 install", () => {
     expect(manifest.id).toBe("structured-initiative");
     expect(manifest.title).toBe("Structured Initiative");
     expect(manifest.version).toBe("0.1.0");
-    // 14.360: the build the simulated Foundry's v14 flavour reports (`game.release` in test/sim/runtime.ts);
+    // 14.360: the build the simulated Foundry's v14 flavour reports (`game.release` in test/sim/realm/globals.ts);
     // no real Foundry server ran the checks (README, Compatibility).
-    const runtime = readFileSync(path.join(root, "test/sim/runtime.ts"), "utf8");
-    expect(runtime).toContain('{ generation: 14, build: 360, version: "14.360", stable: true }');
+    const globals = readFileSync(path.join(root, "test/sim/realm/globals.ts"), "utf8");
+    expect(globals).toContain('{ generation: 14, build: 360, version: "14.360", stable: true }');
     expect(manifest.compatibility).toEqual({ minimum: "13", verified: "14.360" });
     expect(manifest.authors.length).toBeGreaterThan(0);
     for (const url of [manifest.url, manifest.manifest, manifest.download]) expect(url).toMatch(/^https:\/\//);

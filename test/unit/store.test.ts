@@ -255,7 +255,7 @@ describe("stored encounters", () => {
 
   it("a flag the document merges the next update into, in place, still undoes to each state it held", () => {
     // A document's flags are its own: applying an update merges into the object a load was given
-    // (the simulated Foundry does, see test/sim/runtime.ts `updateSource`). Undo snapshots of that
+    // (the simulated Foundry does, see test/sim/realm/documents.ts `updateSource`). Undo snapshots of that
     // load must not read the merged object as the state they were stored against.
     let enc: Encounter<Toy> = { mode: "individual", state: toy(0, ["a", "b", "c"]), history: [] };
     let loaded = loadEncounter("individual", initialStored(enc.state), parseToy);
