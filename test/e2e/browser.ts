@@ -300,3 +300,21 @@ export async function startIndividual(gm: Frame, totals: Record<string, number>,
     { totals, turns },
   );
 }
+
+/**
+ * The form fields, lists and buttons of the row named `name` in a view: inside its badges' `<span>`
+ * (there should be none) and in its body region (`.si-row__body`, the mode's body partial); -1 when
+ * the view has no such row.
+ */
+export function formsInRow(frame: Frame, name: string): Promise<{ inBadges: number; inBody: number }> {
+  return frame.evaluate((rowName) => {
+    const FORMS = "input, select, textarea, ol, ul, details, button";
+    const row = Array.from(document.querySelectorAll(".si-row")).find(
+      (r) => r.querySelector(".si-row__name")?.textContent.trim() === rowName,
+    );
+    return {
+      inBadges: row?.querySelectorAll(`.si-badges :is(${FORMS})`).length ?? -1,
+      inBody: row?.querySelectorAll(`.si-row__body :is(${FORMS})`).length ?? -1,
+    };
+  }, name);
+}
