@@ -184,11 +184,6 @@ async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
   if (refused !== null) throw new Error(`the tour's command was refused: ${refused}`);
 }
 
-/** Who acts now, by the rules, in the GM's view ("" for nobody). */
-async function currentName(frames: Record<View, Frame>): Promise<string> {
-  return (await settle(frames)).current;
-}
-
 const PCS = new Set(["Aria", "Brom"]);
 
 /** One mode's walk. */
@@ -234,10 +229,9 @@ const WALKS: Record<Mode, Walk> = {
     );
     const seen = new Set<string>();
     for (let i = 0; i < 8; i++) {
-      await settle(frames);
+      const { current: who } = await settle(frames);
       const step = await frames.gm.evaluate(() => document.querySelector("[data-si=banner]")?.textContent ?? "");
       if (!step.includes("Declaration")) break;
-      const who = await currentName(frames);
       const isPC = PCS.has(who);
       const name = isPC ? "declare-pc" : "declare-npc";
       if (!seen.has(name)) {
@@ -248,13 +242,12 @@ const WALKS: Record<Mode, Walk> = {
       const actions = who === "Brom" ? [{ text: "Fire" }, { text: "Run to the door" }] : [{ text: "Fire" }];
       await send(frames.gm, [{ type: "declare", combatantId: `@${who}`, actions, forcePoint: false }]);
     }
-    await settle(frames);
+    const { current: now } = await settle(frames);
     await at("resolve");
     // A character still to act slows down to follow the one acting now (a player's, if one is left).
-    const now = await currentName(frames);
     const order = await frames.gm.evaluate(() =>
       Array.from(document.querySelectorAll(".si-row:not(.si-row--current) .si-row__name")).map((n) =>
-        (n.textContent ?? "").trim(),
+        n.textContent.trim(),
       ),
     );
     const slow = ["Brom", "Aria", ...order].find((name) => name !== now && order.includes(name)) ?? "";
