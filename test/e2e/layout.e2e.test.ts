@@ -90,6 +90,7 @@ afterAll(() => {
     `# Space above the combatant list (px), Foundry v${String(GENERATION)} playground`,
     "",
     `Window ${String(WINDOW_HEIGHT)} px high; the sidebar's combat tab is ${String(sidebar)} px high. Limit: ${String(LIMIT)} px.`,
+    "The player is Bob (owns Brom); steps and how the tour reaches them: test/e2e/tour.ts.",
     "",
     "| mode | step | GM | player |",
     "|---|---|---|---|",
