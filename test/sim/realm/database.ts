@@ -16,7 +16,7 @@ import { deepClone, diffObject, expandObject, isEmpty, isPlainObject, toJsonObje
 import type { createCombatClasses } from "./combat.js";
 import type { createOperators } from "./operators.js";
 import type { createSceneClasses } from "./scenes.js";
-import type { ClientDocument, DocumentBase, OpOptions, RealmBag, User } from "./types.js";
+import type { ClientDocument, ClientDocumentClass, DocumentBase, OpOptions, RealmBag, User } from "./types.js";
 
 /** What the operations need besides the realm: the document classes they test for, and the world's look-up. */
 export type DatabaseNeeds = Pick<DocumentBase, "ClientDocument" | "EMBED_FIELDS"> &
@@ -29,21 +29,27 @@ export type DatabaseNeeds = Pick<DocumentBase, "ClientDocument" | "EMBED_FIELDS"
 type CombatantClass = ReturnType<typeof createCombatClasses>["Combatant"];
 
 /** One realm's database operations (the initiating client's side). */
-export function createDatabase(
-  r: RealmBag,
-  { ClientDocument, EMBED_FIELDS, Combat, Scene, warnLegacyKeys, findDoc }: DatabaseNeeds,
-) {
+export function createDatabase(r: RealmBag, needs: DatabaseNeeds) {
+  const createDocuments = createOperation(r, needs);
+  const { updateDocuments, modifyBatch } = updateOperations(r, needs);
+  const deleteDocuments = deleteOperation(r, needs);
+  return { createDocuments, updateDocuments, deleteDocuments, modifyBatch };
+}
+
+const splitOptions = (options: OpOptions): { parent: ClientDocument | null; rest: Dict } => {
+  const { parent = null, ...rest } = options;
+  return { parent, rest };
+};
+const embeddedCheck = (name: DocumentName, parent: ClientDocument | null): void => {
+  if (isEmbedded(name) && !parent)
+    throw new Error(`${name} documents must be created with a parent ${EMBEDDED[name].parent}`);
+};
+
+/** `create`: `_preCreate` and the `preCreate` hooks per document, the Combatant pre-operation, one request. */
+function createOperation(r: RealmBag, { ClientDocument, Combat, findDoc }: DatabaseNeeds) {
   const { t, Hooks } = r;
-  const splitOptions = (options: OpOptions): { parent: ClientDocument | null; rest: Dict } => {
-    const { parent = null, ...rest } = options;
-    return { parent, rest };
-  };
-  const embeddedCheck = (name: DocumentName, parent: ClientDocument | null): void => {
-    if (isEmbedded(name) && !parent)
-      throw new Error(`${name} documents must be created with a parent ${EMBEDDED[name].parent}`);
-  };
   async function createDocuments(
-    cls: typeof ClientDocument,
+    cls: ClientDocumentClass,
     data: Dict[],
     options: OpOptions,
   ): Promise<ClientDocument[]> {
@@ -78,9 +84,14 @@ export function createDatabase(
     const created = msg.type === "broadcast" ? (msg.data ?? []) : [];
     return created.map((d) => findDoc(name, parent, String(d._id))).filter((d): d is ClientDocument => d !== undefined);
   }
+  return createDocuments;
+}
 
+/** `update` and v14's `modifyBatch`, both prepared by `prepareUpdate`. */
+function updateOperations(r: RealmBag, { EMBED_FIELDS, Combat, warnLegacyKeys, findDoc }: DatabaseNeeds) {
+  const { t, Hooks } = r;
   async function updateDocuments(
-    cls: typeof ClientDocument,
+    cls: ClientDocumentClass,
     updates: Dict[],
     options: OpOptions,
   ): Promise<ClientDocument[]> {
@@ -96,7 +107,7 @@ export function createDatabase(
    * whether a pre-update returned false, and the documents it names once applied.
    */
   async function prepareUpdate(
-    cls: typeof ClientDocument,
+    cls: ClientDocumentClass,
     updates: Dict[],
     options: OpOptions,
   ): Promise<{ request: DocOperation | null; cancelled: boolean; documents: () => ClientDocument[] }> {
@@ -190,9 +201,14 @@ export function createDatabase(
     if (requests.length > 0) await t.submit({ action: "batch", operations: requests });
     return prepared.map((p) => (p.request === null ? [] : p.documents()));
   }
+  return { updateDocuments, modifyBatch };
+}
 
+/** `delete`: `_preDelete` and the `preDelete` hooks per document, the Combatant pre-operation, one request. */
+function deleteOperation(r: RealmBag, { Combat, Scene, findDoc }: DatabaseNeeds) {
+  const { t, Hooks } = r;
   async function deleteDocuments(
-    cls: typeof ClientDocument,
+    cls: ClientDocumentClass,
     ids: string[],
     options: OpOptions,
   ): Promise<ClientDocument[]> {
@@ -238,5 +254,5 @@ export function createDatabase(
     }
     return docs;
   }
-  return { createDocuments, updateDocuments, deleteDocuments, modifyBatch };
+  return deleteDocuments;
 }
