@@ -3,7 +3,8 @@
  * mode's sample encounter of `?n=` combatants (`src/modes/<id>/sample.ts`, field `bench`), started and mid-round,
  * seen by the GM or (`?view=player`) by a player who owns one PC. Times tracker renders (context,
  * templates, DOM, layout) after a turn advance, without a change and from scratch, against a bare
- * Handlebars list of the same rows, and checks that the tracker fits the sidebar without
+ * Handlebars list of the same rows; times the turn advance's render patched and done whole in
+ * pairs, each with the frame that follows it; and checks that the tracker fits the sidebar without
  * horizontal overflow. With `?check=<steps>` it times nothing: it checks that the patched tracker
  * shows what a new tracker's first render shows after each turn advance (test/e2e/render-check).
  */
@@ -43,9 +44,27 @@ export interface BenchResult {
   changeMs: number;
   /**
    * The same turn advance's render done whole: the module's own parts are rendered from their
-   * templates for the same state and replaced, nothing patched or kept (what patching must beat).
+   * templates for the same state and replace the live ones, nothing patched or kept (what
+   * patching must beat).
    */
   fullMs: number;
+  /**
+   * The main thread's work in the frame after a turn advance's render (its rendering update:
+   * style, layout, the first layout of rows that `content-visibility: auto` left out of the
+   * forced layout, paint), patched and whole; and each render with that frame (`changeMs` or
+   * `fullMs` plus the frame, per sample, then the median): what "patching pays" compares.
+   */
+  changeFrameMs: number;
+  fullFrameMs: number;
+  changeToFrameMs: number;
+  fullToFrameMs: number;
+  /**
+   * Patched minus whole, render with its frame, sample by sample (the two renders of a pair are
+   * timed one after the other): the median and a 95% interval of that median (sign test).
+   */
+  patchDiffMs: number;
+  patchDiffLowMs: number;
+  patchDiffHighMs: number;
   /** The whole render by step (medians), to set beside `changePhases`. */
   fullPhases: Record<string, number>;
   /** A turn advance's command up to every client having it (rules, store, the sim's messages), render held. */
@@ -119,6 +138,18 @@ const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
+
+/**
+ * The median of `a[i] - b[i]` over paired samples, and a distribution-free 95% interval of that
+ * median (the sign test's order statistics: the k-th smallest and largest differences, with
+ * k = (n - 1.96 sqrt(n)) / 2).
+ */
+function pairedMedian(a: readonly number[], b: readonly number[]): { median: number; low: number; high: number } {
+  const d = a.map((x, i) => x - (b[i] ?? Number.NaN)).filter((x) => !Number.isNaN(x));
+  d.sort((x, y) => x - y);
+  const k = Math.max(0, Math.floor((d.length - 1.96 * Math.sqrt(d.length)) / 2));
+  return { median: median(d), low: d[k] ?? Number.NaN, high: d[d.length - 1 - k] ?? Number.NaN };
+}
 
 /** A command through the module's API on the GM's client; a refusal stops the bench. */
 type Command = { type: string } & Record<string, unknown>;
@@ -337,10 +368,31 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     const t0 = performance.now();
     await render();
     const t1 = performance.now();
+    // The render's time outside its steps (between their awaits).
+    const inSteps = Object.keys(STEPS).reduce((sum, step) => sum + (phases[step] ?? 0), 0);
+    phases.between = t1 - t0 - inSteps;
     layout(tracker.element);
     phases.layout = performance.now() - t1;
     return performance.now() - t0;
   };
+  /**
+   * The main thread's work in the next frame: from the frame's start (its animation-frame
+   * callbacks, which run before the frame's style, layout and paint) to the first task after it.
+   * A forced layout is not all of a render's layout: a new row with `content-visibility: auto`
+   * (the tracker's rows, slots, queue entries and intents) is left out of it until the frame
+   * decides whether it is on screen, and is laid out then.
+   */
+  const frameWork = (): Promise<number> =>
+    new Promise((resolve) => {
+      requestAnimationFrame(() => {
+        const t0 = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          resolve(performance.now() - t0);
+        };
+        channel.port2.postMessage(null);
+      });
+    });
   // The bare list: the same rows (portrait, name, initiative) through a bare template, replaced
   // wholesale, timed under the same conditions as the tracker: after the same preparation (the
   // same settled update, say), in turns first and second, so neither always finds the caches warm.
@@ -361,17 +413,40 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     layout(bareRoot);
     return performance.now() - t0;
   };
-  type Timed = { ms: number; bare: number; prepare: number; phases: Record<string, number> };
+  type Timed = {
+    ms: number;
+    bare: number;
+    prepare: number;
+    phases: Record<string, number>;
+    /** With `frames`: the next frame's work, and the render with it (medians; NaN without). */
+    frame: number;
+    toFrame: number;
+    /** With `frames`: each sample's render with its frame, in sample order (for pairing series). */
+    toFrames: number[];
+  };
   /**
    * `runs` samples (after 5 warm-up ones) of the tracker's render and of the bare list, each
    * after `prepare` (untimed), for each preparation in `prepares`: the series take turns sample by
    * sample (each going first in turn), so a spell of load on this machine falls on all of them
-   * alike. Medians of each series, and the tracker's render steps.
+   * alike. Medians of each series, and the tracker's render steps. With `frames`, the frame
+   * before each render is waited for (untimed: what the preparation left to draw is drawn), and
+   * the frame after it is timed too ({@link frameWork}); the bare list is timed outside those.
    */
-  const timeTogether = async (prepares: ReadonlyArray<() => Promise<void>>, runs: number): Promise<Timed[]> => {
+  const timeTogether = async (
+    prepares: ReadonlyArray<() => Promise<void>>,
+    runs: number,
+    frames = false,
+  ): Promise<Timed[]> => {
     const series = prepares.map(() => {
       const steps: Record<string, number[]> = {};
-      return { tracked: [] as number[], prepared: [] as number[], bares: [] as number[], steps };
+      return {
+        tracked: [] as number[],
+        prepared: [] as number[],
+        bares: [] as number[],
+        frames: [] as number[],
+        toFrames: [] as number[],
+        steps,
+      };
     });
     for (let i = 0; i < runs + 5; i++) {
       const shift = i % prepares.length;
@@ -386,18 +461,25 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
         for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
         let ms: number;
         let bareMs: number;
+        let frameMs = Number.NaN;
         if (i % 2 === 0) {
+          if (frames) await frameWork();
           ms = await timedRender();
+          if (frames) frameMs = await frameWork();
           bareMs = bareOnce();
         } else {
           bareMs = bareOnce();
+          if (frames) await frameWork();
           for (const key of Object.keys(phases)) Reflect.deleteProperty(phases, key);
           ms = await timedRender();
+          if (frames) frameMs = await frameWork();
         }
         if (i < 5) continue;
         out.tracked.push(ms);
         out.bares.push(bareMs);
         out.prepared.push(preparedMs);
+        out.frames.push(frameMs);
+        out.toFrames.push(ms + frameMs);
         for (const [step, value] of Object.entries(phases)) (out.steps[step] ??= []).push(value);
       }
     }
@@ -406,6 +488,9 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
       bare: median(out.bares),
       prepare: median(out.prepared),
       phases: Object.fromEntries(Object.entries(out.steps).map(([k, v]) => [k, median(v)])),
+      frame: median(out.frames),
+      toFrame: median(out.toFrames),
+      toFrames: out.toFrames,
     }));
   };
   const time = async (prepare: () => Promise<void>, runs: number): Promise<Timed> => {
@@ -425,23 +510,33 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     for (const part of tracker.element.querySelectorAll("[data-application-part]")) part.remove();
     await Promise.resolve();
   };
+  /**
+   * The tracker forgets its live parts (ApplicationV2's `parts` record): the next render has
+   * nothing to patch, so the application replaces each live part with its fresh one, as a render
+   * without the patch does (the old parts' removal is the render's, as it would be).
+   */
+  const forgetParts = (): void => {
+    (tracker as unknown as { parts: Record<string, unknown> }).parts = {};
+  };
   // `?only=change` times the turn advance alone (to profile it by hand); the other figures read 0.
-  const skip = { ms: 0, bare: 1, prepare: 0, phases: {} };
-  // The turn advance patched, and the same turn advance rendered whole (the patch's baseline: its
-  // time is the render's, not the parts' removal), taking turns sample by sample.
+  const skip: Timed = { ms: 0, bare: 1, prepare: 0, phases: {}, frame: 0, toFrame: 0, toFrames: [] };
+  // The turn advance patched, and the same turn advance rendered whole (the patch's baseline),
+  // taking turns sample by sample, each with the frame that follows it.
   const [change = skip, full = skip] =
     only() === "change"
-      ? [await time(advance, RUNS), skip]
+      ? [await timeTogether([advance], RUNS, true).then(([timed]) => timed ?? skip), skip]
       : await timeTogether(
           [
             advance,
             async () => {
               await advance();
-              await dropParts();
+              forgetParts();
             },
           ],
           RUNS,
+          true,
         );
+  const diff = pairedMedian(change.toFrames, full.toFrames);
   const warm = only() === "change" ? skip : await time(() => Promise.resolve(), RUNS);
   const first = only() === "change" ? skip : await time(dropParts, RUNS);
 
@@ -458,6 +553,13 @@ async function run(): Promise<BenchResult | { check: RenderCheck }> {
     setupMs,
     changeMs: change.ms,
     fullMs: full.ms,
+    changeFrameMs: change.frame,
+    fullFrameMs: full.frame,
+    changeToFrameMs: change.toFrame,
+    fullToFrameMs: full.toFrame,
+    patchDiffMs: diff.median,
+    patchDiffLowMs: diff.low,
+    patchDiffHighMs: diff.high,
     fullPhases: full.phases,
     commandMs: change.prepare,
     changeBareMs: change.bare,

@@ -264,6 +264,17 @@ describe("patching a part in place", () => {
     expect(live.textContent).toContain("Rebels");
   });
 
+  it("drops an attribute the fresh element lacks, also when another takes its place (as many as before)", () => {
+    const live = el(`<p><span class="si-badge" title="Next" aria-hidden="true">Next</span></p>`);
+    document.body.append(live);
+    const span = live.querySelector("span");
+    patched("", `<p><span class="si-badge" data-tone="now" aria-hidden="true">Now</span></p>`, live);
+    expect(live.querySelector("span")).toBe(span);
+    expect(span?.getAttributeNames().sort()).toEqual(["aria-hidden", "class", "data-tone"]);
+    patched("", `<p><span class="si-badge">Now</span></p>`, live);
+    expect(span?.getAttributeNames()).toEqual(["class"]);
+  });
+
   it("rebuilds a field whose type changes rather than keep what was typed in it", () => {
     const live = el(`<p><input type="text"></p>`);
     document.body.append(live);

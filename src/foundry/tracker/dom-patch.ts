@@ -61,6 +61,18 @@ function identityKey(element: Element): string | null {
 }
 
 /**
+ * Whether two elements of the same tag have the same identity ({@link identityKey}), compared
+ * attribute by attribute, building no key.
+ */
+function sameIdentity(a: Element, b: Element): boolean {
+  for (const name of IDENTITY_ATTRIBUTES) if (a.getAttribute(name) !== b.getAttribute(name)) return false;
+  if (a.tagName === "OPTION")
+    return (a.getAttribute("value") ?? a.textContent) === (b.getAttribute("value") ?? b.textContent);
+  if (a.tagName === "INPUT") return (a.getAttribute("type") ?? "text") === (b.getAttribute("type") ?? "text");
+  return true;
+}
+
+/**
  * Keys for a list of child nodes: an element with an identity (a row, a control) by its tag and
  * identity, anything else by its node name and position among its like.
  */
@@ -80,13 +92,16 @@ function keyed(nodes: NodeListOf<ChildNode>): Array<[string, ChildNode]> {
  * (`<details open>`) stays open.
  */
 function syncAttributes(live: Element, fresh: Element): void {
-  const userOpened = live.tagName === "DETAILS" ? "open" : null;
-  for (const name of live.getAttributeNames())
-    if (!fresh.hasAttribute(name) && name !== userOpened) live.removeAttribute(name);
-  for (const name of fresh.getAttributeNames()) {
+  const names = fresh.getAttributeNames();
+  for (const name of names) {
     const value = fresh.getAttribute(name) ?? "";
     if (live.getAttribute(name) !== value) live.setAttribute(name, value);
   }
+  // `live` now has every attribute of `fresh`: it has others only if it has more.
+  if (live.attributes.length === names.length) return;
+  const userOpened = live.tagName === "DETAILS" ? "open" : null;
+  for (const name of live.getAttributeNames())
+    if (name !== userOpened && !fresh.hasAttribute(name)) live.removeAttribute(name);
 }
 
 /** The elements in `root` (and `root` itself) with the tag and identity of `like`, in document order. */
@@ -162,7 +177,7 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
     return true;
   }
   const [was, will] = [live as Element, fresh as Element];
-  if (!sameKind && identityKey(was) !== identityKey(will)) return false;
+  if (!sameKind && !sameIdentity(was, will)) return false;
   syncAttributes(was, will);
   morphChildren(was, will, result);
   result.patched++;
@@ -175,21 +190,23 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
  * changed nothing, when the children were added, removed or reordered.
  */
 function morphInPlace(live: Element, fresh: Element, result: PatchResult): boolean {
-  const was = live.childNodes;
-  const will = fresh.childNodes;
-  if (was.length !== will.length) return false;
-  const differ: number[] = [];
-  for (let i = 0; i < was.length; i++) {
-    const [a, b] = [was[i], will[i]];
-    if (a === undefined || b === undefined || a.nodeName !== b.nodeName) return false;
-    if (a.isEqualNode(b)) continue;
-    if (a.nodeType === 1 && identityKey(a as Element) !== identityKey(b as Element)) return false;
-    differ.push(i);
+  if (live.childNodes.length !== fresh.childNodes.length) return false;
+  // Walked by sibling (cheaper than indexing the live child lists); the pairs that differ.
+  const differ: ChildNode[] = [];
+  let kept = 0;
+  for (let a = live.firstChild, b = fresh.firstChild; a !== null && b !== null; a = a.nextSibling, b = b.nextSibling) {
+    if (a.nodeName !== b.nodeName) return false;
+    if (a.isEqualNode(b)) {
+      kept++;
+      continue;
+    }
+    if (a.nodeType === 1 && !sameIdentity(a as Element, b as Element)) return false;
+    differ.push(a, b);
   }
-  result.kept += was.length - differ.length;
+  result.kept += kept;
   // Same kind, so each pair is morphed in place (no child is added, removed or moved here).
-  for (const i of differ) {
-    const [a, b] = [was[i], will[i]];
+  for (let i = 0; i < differ.length; i += 2) {
+    const [a, b] = [differ[i], differ[i + 1]];
     if (a !== undefined && b !== undefined) morph(a, b, result, true);
   }
   return true;
@@ -198,9 +215,10 @@ function morphInPlace(live: Element, fresh: Element, result: PatchResult): boole
 /** Morph the children of `live` into those of `fresh`, matched by key, in `fresh`'s order. */
 function morphChildren(live: Element, fresh: Element, result: PatchResult): void {
   if (morphInPlace(live, fresh, result)) return;
-  const old = new Map(keyed(live.childNodes));
+  const before = keyed(live.childNodes);
+  const old = new Map(before);
   const position = new Map<ChildNode, number>();
-  for (const [i, node] of Array.from(live.childNodes).entries()) position.set(node, i);
+  for (const [i, [, node]] of before.entries()) position.set(node, i);
   const wanted: ChildNode[] = [];
   for (const [key, node] of keyed(fresh.childNodes)) {
     const prior = old.get(key);
@@ -286,8 +304,7 @@ export function patchChildren(live: Element, fresh: Element): PatchResult {
   if (live.isEqualNode(fresh)) return { kept: 1, patched: 0, replaced: 0 };
   const focused = live.ownerDocument.activeElement;
   const hadFocus = focused !== null && focused !== live && live.contains(focused) ? focused : null;
-  const edits = Array.from(live.querySelectorAll("input, select, textarea"))
-    .filter(isFormControl)
+  const edits = Array.from(live.querySelectorAll<FormControl>("input, select, textarea"))
     .filter(edited)
     .map((control) => userStateOf(control, live));
   const focusAnchors = hadFocus === null ? [] : anchorsOf(hadFocus, live);
