@@ -6,6 +6,7 @@
  */
 import { it } from "vitest";
 import type { Requester, RosterEntry } from "../src/core/engine.js";
+import type { Json } from "../src/core/patch.js";
 import { PURE_MODES } from "../test/rules/pure-modes.js";
 import { DRIVERS } from "../playground/bench-modes.js";
 import { report, sizes } from "./shared.js";
@@ -23,7 +24,7 @@ interface Row {
 }
 
 /** The mode's render-bench sample state at `n` combatants, driven by the GM on the rules alone. */
-async function sample(modeId: string, n: number): Promise<{ state: unknown; ids: string[] }> {
+async function sample(modeId: string, n: number): Promise<{ state: Json; ids: string[] }> {
   const mode = PURE_MODES.find((m) => m.id === modeId);
   const drive = DRIVERS[modeId];
   if (mode === undefined || drive === undefined) throw new Error(`no mode ${modeId}`);

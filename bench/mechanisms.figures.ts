@@ -13,6 +13,7 @@
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { it } from "vitest";
+import type { Json } from "../src/core/patch.js";
 import type { StoredEncounter } from "../src/core/store.js";
 import { report } from "./shared.js";
 
@@ -93,7 +94,7 @@ it("prints a step's time with and without each mechanism", async () => {
           const { v, mode, kit } = gm;
           let command: unknown = null;
           for (const c of v.world.nextCommand(kit, mode, gm.state, gm.tried)) {
-            const outcome = mode.rules.apply(gm.state, c, v.world.GM_REQ);
+            const outcome = mode.rules.apply(gm.state as Json, c, v.world.GM_REQ);
             if (!outcome.ok) continue;
             if (outcome.step === undefined) gm.tried.add(JSON.stringify(c));
             else gm.tried.clear();

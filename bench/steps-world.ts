@@ -1,6 +1,7 @@
 /** Encounters of every mode driven forward on the rules alone, for the step benchmarks. */
 import type { ModeBinding } from "../src/core/binding.js";
 import type { Command, Requester, RosterEntry } from "../src/core/engine.js";
+import type { Json } from "../src/core/patch.js";
 import type { StoredEncounter } from "../src/core/store.js";
 import type { AnyKit } from "../test/conformance/kit.js";
 import { bindPure, type PureRules as Mode, type WithCombatants as Ids } from "../test/rules/pure-modes.js";
@@ -52,8 +53,9 @@ const SKIP = new Set([
  */
 export function nextCommand(kit: AnyKit, mode: Mode, state: unknown, tried: Set<string>): Command[] {
   const steps = (kit.steps?.(state) ?? [{ type: "nextTurn" }]) as Command[];
+  // The state is one this mode's rules made (the callers keep it as they got it).
   const allowed = mode.rules
-    .allowed(state, GM_REQ)
+    .allowed(state as Json, GM_REQ)
     .filter((a) => !SKIP.has(a.type))
     .flatMap((a) => {
       const command = kit.commandFor(state, a, GM_REQ);

@@ -11,6 +11,7 @@
 import { performance } from "node:perf_hooks";
 import { it } from "vitest";
 import type { ModeBinding } from "../src/core/binding.js";
+import type { Json } from "../src/core/patch.js";
 import { parseStoredEncounter, type StoredEncounter } from "../src/core/store.js";
 import { PURE_MODES, bindPure, type PureRules as Mode, type WithCombatants as Ids } from "../test/rules/pure-modes.js";
 import { GM_REQ, LIMIT, encounterOf, nextCommand } from "./steps-world.js";
@@ -42,7 +43,7 @@ interface Authority {
 /** The command this GM gives next: a step when one is allowed, found on the rules alone (untimed). */
 function commandFor(mode: Mode, kit: AnyKit, gm: Authority): unknown {
   for (const command of nextCommand(kit, mode, gm.state, gm.tried)) {
-    const outcome = mode.rules.apply(gm.state, command, GM_REQ);
+    const outcome = mode.rules.apply(gm.state as Json, command, GM_REQ);
     if (!outcome.ok) continue;
     if (outcome.step === undefined) gm.tried.add(JSON.stringify(command));
     else gm.tried.clear();

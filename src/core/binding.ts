@@ -346,7 +346,7 @@ function isUndo(data: unknown): data is { readonly type: "previousTurn" | "previ
  * Why data the mode could not parse is refused: a command of a type this mode does not know (another
  * mode's) is not part of this mode; anything else is malformed.
  */
-function unparsed<S, C extends Command>(
+function unparsed<S extends Json, C extends Command>(
   definition: ModeDefinition<S, C>,
   data: unknown,
 ): "unknownCommand" | "malformedCommand" {

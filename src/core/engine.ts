@@ -5,7 +5,7 @@
  * refusal with a reason code. Nothing here touches Foundry, the DOM or randomness; dice results
  * arrive inside commands as plain numbers.
  */
-import { jsonEqual } from "./patch";
+import { jsonEqual, type Json } from "./patch";
 
 /**
  * A structured mode's id, such as `sides`. The modes are the ones registered in
@@ -150,7 +150,7 @@ export interface AllowedAction {
 }
 
 /** The contract every mode implements. */
-export interface ModeDefinition<S, C extends Command> {
+export interface ModeDefinition<S extends Json, C extends Command> {
   readonly id: ModeId;
   /** A fresh, not yet started state for these combatants. */
   create(roster: readonly RosterEntry[]): S;
@@ -189,7 +189,10 @@ export interface ModeDefinition<S, C extends Command> {
 }
 
 /** The acting turn of `state` (`ModeDefinition#turnKey`, or round and current combatant by default). */
-export function turnKeyOf<S, C extends Command>(definition: ModeDefinition<S, C>, state: S): string | null {
+export function turnKeyOf<S extends Json, C extends Command>(
+  definition: ModeDefinition<S, C>,
+  state: S,
+): string | null {
   if (definition.turnKey !== undefined) return definition.turnKey(state);
   const view = definition.view(state);
   return view.started && view.current !== null ? `${view.round}:${view.current}` : null;
@@ -237,7 +240,7 @@ export function accept<S>(state: S, events: readonly RuleEvent[] = [], step?: St
 }
 
 /** A new encounter with an empty history. */
-export function createEncounter<S, C extends Command>(
+export function createEncounter<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   roster: readonly RosterEntry[],
 ): Encounter<S> {
@@ -252,7 +255,7 @@ function isEngineCommand(command: Command): command is EngineCommand {
  * Apply a command to an encounter: undo commands are handled here, the rest by the mode.
  * Steps push the prior state onto a bounded history; roster commands are replayed on the history.
  */
-export function applyToEncounter<S, C extends Command>(
+export function applyToEncounter<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
   command: C | EngineCommand,
@@ -287,14 +290,18 @@ export function applyToEncounter<S, C extends Command>(
 }
 
 /** A snapshot of a state, with its round facts (see `Snapshot`). */
-export function snapshotOf<S, C extends Command>(mode: ModeDefinition<S, C>, kind: StepKind, state: S): Snapshot<S> {
+export function snapshotOf<S extends Json, C extends Command>(
+  mode: ModeDefinition<S, C>,
+  kind: StepKind,
+  state: S,
+): Snapshot<S> {
   const roundStart = mode.roundStart?.(state);
   const round = mode.view(state).round;
   return roundStart === undefined ? { kind, state, round } : { kind, state, round, roundStart };
 }
 
 /** The index of the history snapshot an undo command returns to (-1: none). */
-function undoTarget<S, C extends Command>(
+function undoTarget<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
   type: EngineCommand["type"],
@@ -322,7 +329,7 @@ function undoTarget<S, C extends Command>(
  * Where an undo command would land: the view of the snapshot it restores, or null when there is none
  * (the command would be refused with `noHistory`, so it is not worth offering).
  */
-export function undoPreview<S, C extends Command>(
+export function undoPreview<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
   type: EngineCommand["type"],
@@ -331,7 +338,7 @@ export function undoPreview<S, C extends Command>(
   return snapshot === undefined ? null : mode.view(snapshot.state);
 }
 
-function undo<S, C extends Command>(
+function undo<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   encounter: Encounter<S>,
   command: EngineCommand,

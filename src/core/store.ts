@@ -7,7 +7,8 @@
  * the size of an update does not grow with the history's length. Orders are stored as ranks (see
  * `encodeArrays`), so moving one combatant changes one key. Loading parses the current state only;
  * a snapshot's state is rebuilt when something reads it (an undo), so a step's cost does not grow
- * with the history either. Older stored formats are upgraded on load (`parseStoredEncounter`).
+ * with the history either. Older stored formats are upgraded on load (`parseStoredEncounter`), by
+ * the numbered migrations of {@link STORED_MIGRATIONS} run through `migrations.ts`.
  * Pure: no Foundry globals.
  */
 import type { Encounter, ModeId, Snapshot, StepKind } from "./engine";
@@ -23,6 +24,7 @@ import {
   type Json,
   type Patch,
 } from "./patch";
+import { migrate, type Migration } from "./migrations";
 
 /** One stored undo entry. */
 export type StoredSnapshot = {
@@ -134,11 +136,7 @@ export function parseStoredEncounter(value: unknown): StoredEncounter | null {
   if (applied !== null && typeof applied !== "string") return null;
   if (!isRecord(state) || !isRecord(history)) return null;
   if (!Object.values(history).every(isEntry)) return null;
-  if (v === 1) {
-    // The upgrade rebuilds every snapshot now: every patch must be one.
-    if (!Object.values(history).every((entry) => isPatch((entry as { undo?: unknown }).undo))) return null;
-    return upgradeStored(value as unknown as StoredV1);
-  }
+  if (v !== STORED_VERSION) return migrate(value, STORED_MIGRATIONS, v) as StoredEncounter | null;
   return value as unknown as StoredEncounter;
 }
 
@@ -181,6 +179,22 @@ function upgradeStored(old: StoredV1): StoredEncounter {
   }
   return { v: STORED_VERSION, rev: old.rev, seq: old.seq, applied: old.applied, state, history };
 }
+
+/**
+ * The stored format's migrations, run from the version a flag holds (`v`) by `parseStoredEncounter`
+ * once the flag's head and entries are checked; the last one's version is {@link STORED_VERSION}.
+ */
+export const STORED_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 2,
+    describe: "lists of ids keyed by id with ranks, shortened arrays keep stale elements, snapshots keep their round",
+    up: (old) =>
+      // The upgrade rebuilds every snapshot now: every patch must be one.
+      Object.values(old.history as object).every((entry) => isPatch((entry as { undo?: unknown }).undo))
+        ? upgradeStored(old as unknown as StoredV1)
+        : null,
+  },
+];
 
 /**
  * The stored (flag) form of a request: `[id, command]` as one string, replaced wholesale by every

@@ -285,7 +285,7 @@ export const SHARED_ROSTER = {
 };
 
 /** Everything one structured mode brings. */
-export interface ModeModule<S, C extends Command> {
+export interface ModeModule<S extends Json, C extends Command> {
   readonly id: string;
   /** The pure rules. */
   readonly rules: ModeDefinition<S, C>;
@@ -355,6 +355,6 @@ export interface ModeModule<S, C extends Command> {
 export type AnyModeModule = ModeModule<any, Command>;
 
 /** Declare a mode module (checks it against the contract, keeps its types for its own folder). */
-export function defineMode<S, C extends Command>(module: ModeModule<S, C>): ModeModule<S, C> {
+export function defineMode<S extends Json, C extends Command>(module: ModeModule<S, C>): ModeModule<S, C> {
   return module;
 }

@@ -14,6 +14,7 @@ import {
   type ModeDefinition,
   type Requester,
 } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import { individualMode } from "../../src/modes/individual/rules/mode";
 import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
 import { GM } from "./harness";
@@ -240,7 +241,7 @@ describe("roster commands are replayed on the history", () => {
   });
 });
 
-function expectOk<S>(outcome: ReturnType<typeof applyToEncounter<S, Command>>): Encounter<S> {
+function expectOk<S extends Json>(outcome: ReturnType<typeof applyToEncounter<S, Command>>): Encounter<S> {
   if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.code}`);
   return outcome.state;
 }

@@ -22,6 +22,7 @@ import type {
   RuleEvent,
   StepKind,
 } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 
 // ---------------------------------------------------------------------------------------------
 // Requesters and roster
@@ -49,7 +50,7 @@ export interface Applied<S> {
 }
 
 /** A mode's rules with the test helpers bound to them. */
-export interface RulesHarness<S, C extends Command> {
+export interface RulesHarness<S extends Json, C extends Command> {
   /** Apply one command from `who` (default the GM). */
   readonly apply: (state: S, command: C, who?: Requester) => Outcome<S>;
   /** Apply a command that must be accepted (throws with the refusal's code and combatant otherwise). */
@@ -61,7 +62,7 @@ export interface RulesHarness<S, C extends Command> {
 }
 
 /** The helpers of a mode's rules tests. */
-export function rulesOf<S, C extends Command>(mode: ModeDefinition<S, C>): RulesHarness<S, C> {
+export function rulesOf<S extends Json, C extends Command>(mode: ModeDefinition<S, C>): RulesHarness<S, C> {
   const apply = (state: S, command: C, who: Requester = GM): Outcome<S> => mode.apply(state, command, who);
   const must = (state: S, command: C, who: Requester = GM): Applied<S> => {
     const outcome = apply(state, command, who);

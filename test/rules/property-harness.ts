@@ -25,6 +25,7 @@ import {
   type Requester,
   type RuleEvent,
 } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import { GM, deepFreeze } from "./harness";
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +93,7 @@ export function variant<K extends string, R extends object>(
 export { deepFreeze };
 
 /** An accepted command, as the mode's checks see it. */
-export interface Accepted<S, C extends Command> {
+export interface Accepted<S extends Json, C extends Command> {
   readonly command: C;
   readonly who: Requester;
   readonly before: S;
@@ -101,7 +102,7 @@ export interface Accepted<S, C extends Command> {
 }
 
 /** A mode's own checks, run by {@link ModeRun} after each accepted command. */
-export interface RunChecks<S, C extends Command> {
+export interface RunChecks<S extends Json, C extends Command> {
   /** The command's events and effect, against the state before it (runs first). */
   accepted?(step: Accepted<S, C>): void;
   /** Invariants of the state the command reached (runs after `accepted`). */
@@ -112,7 +113,7 @@ export interface RunChecks<S, C extends Command> {
  * Applies commands to a mode state one at a time. Every state is deep-frozen; a refusal must leave
  * it deep-equal to before; an accepted command moves the state on after the mode's checks.
  */
-export class ModeRun<S, C extends Command> {
+export class ModeRun<S extends Json, C extends Command> {
   private current: S;
 
   constructor(
@@ -156,7 +157,7 @@ export class ModeRun<S, C extends Command> {
  * `command` (default next turn) by the GM through the engine's `applyToEncounter`, then previous turn,
  * gives back an equal encounter. `forward` checks the state the step reached. Both must be accepted.
  */
-export function expectStepBack<S, C extends Command>(
+export function expectStepBack<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   state: S,
   command: C | EngineCommand | { readonly type: "nextTurn" } = { type: "nextTurn" },

@@ -4,6 +4,7 @@
  */
 import { bindMode, type ModeBinding } from "../../src/core/binding";
 import type { Command, ModeDefinition } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
 import { parseDeclareResolveState } from "../../src/modes/declare-resolve/rules/state";
 import { individualMode } from "../../src/modes/individual/rules/mode";
@@ -18,7 +19,7 @@ import { parseSlotsState } from "../../src/modes/slots/rules/state";
 /** A mode's rules and parser, its types hidden. */
 export interface PureRules {
   readonly id: string;
-  readonly rules: ModeDefinition<unknown, Command>;
+  readonly rules: ModeDefinition<Json, Command>;
   readonly parse: (data: unknown) => unknown;
 }
 
@@ -27,7 +28,10 @@ export type WithCombatants = {
   readonly combatants: readonly { readonly id: string }[];
 };
 
-const pure = <S, C extends Command>(rules: ModeDefinition<S, C>, parse: (data: unknown) => S | null): PureRules => ({
+const pure = <S extends Json, C extends Command>(
+  rules: ModeDefinition<S, C>,
+  parse: (data: unknown) => S | null,
+): PureRules => ({
   id: rules.id,
   // Each mode is only ever given its own states and commands.
   rules: rules,

@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Command, ModeDefinition, Outcome, Requester } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import { individualMode } from "../../src/modes/individual/rules/mode";
 import type { IndividualCommand, IndividualState } from "../../src/modes/individual/rules/types";
 import { sidesMode } from "../../src/modes/sides/rules/mode";
@@ -37,7 +38,7 @@ const EN = (
 const NAMES: Record<string, string> = { aria: "Aria", brom: "Brom", officer: "Officer", trooper: "Trooper" };
 const REFUSAL_KEYS = new Set(Object.keys(EN));
 
-function run<S, C extends Command>(mode: ModeDefinition<S, C>, state: S, ...commands: C[]): S {
+function run<S extends Json, C extends Command>(mode: ModeDefinition<S, C>, state: S, ...commands: C[]): S {
   return commands.reduce((s, command) => {
     const outcome = mode.apply(s, command, GM);
     if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.refusal.code}`);
@@ -516,7 +517,7 @@ function falseClaim(
   }
 }
 
-function check<S, C extends Command>(
+function check<S extends Json, C extends Command>(
   mode: ModeDefinition<S, C>,
   states: Record<string, S>,
   commands: readonly C[],

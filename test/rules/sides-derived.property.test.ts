@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ModeDefinition, Outcome, Requester } from "../../src/core/engine";
+import type { Json } from "../../src/core/patch";
 import {
   declarationOrder,
   inPassOrder,
@@ -38,7 +39,7 @@ import {
 
 const owner = (id: string): Requester => ({ userId: `u-${id}`, isGM: false, owns: [id] });
 
-function allowedOf<S>(mode: ModeDefinition<S, SidesCommand>, state: S, who: Requester): string[] {
+function allowedOf<S extends Json>(mode: ModeDefinition<S, SidesCommand>, state: S, who: Requester): string[] {
   return mode
     .allowed(state, who)
     .map((a) => JSON.stringify(a))

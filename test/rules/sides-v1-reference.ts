@@ -100,7 +100,7 @@ export const MAX_SIDES = 20;
 export const MAX_EARLIER_ROLLS = 20;
 
 /** A combatant as the sides mode tracks it. Traits are canonical dice codes, null until known. */
-export interface SidesCombatant {
+export type SidesCombatant = {
   readonly id: string;
   readonly name: string;
   /** Has a player owner. */
@@ -113,10 +113,10 @@ export interface SidesCombatant {
   readonly perception: string | null;
   /** Picks the side's roller (highest first). Unknown counts as 0D. */
   readonly initiativeScore: string | null;
-}
+};
 
 /** A side. Its members are the combatants whose `sideId` is its id. */
-export interface Side {
+export type Side = {
   readonly id: string;
   readonly name: string;
   /** A CSS hex colour ("#rrggbb" or "#rgb"). */
@@ -125,59 +125,59 @@ export interface Side {
   readonly gmSide: boolean | null;
   /** The roller the GM picked; null: the member with the best initiative score. */
   readonly roller: string | null;
-}
+};
 
 /** A side's initiative roll this round. */
-export interface SideRoll extends TypedMark {
+export type SideRoll = TypedMark & {
   readonly sideId: string;
   readonly total: number;
   /** The totals it replaced (the GM's re-rolls and corrections), oldest first; absent when none. */
   readonly earlier?: readonly number[];
-}
+};
 
 /** One declared action: what the character says it will do. Dodges and parries are never declared. */
-export interface DeclaredAction {
+export type DeclaredAction = {
   readonly text: string;
-}
+};
 
 /** A reaction: taken when attacked, not declared. */
 export type ReactionKind = "dodge" | "parry";
 
 /** A reaction taken this round. */
-export interface Reaction {
+export type Reaction = {
   readonly kind: ReactionKind;
   /** The pass it was taken in. */
   readonly pass: number;
-}
+};
 
 /** A character's declaration this round. A hesitating character has one too, with no actions. */
-export interface Declaration {
+export type Declaration = {
   readonly combatantId: string;
   readonly actions: readonly DeclaredAction[];
   readonly forcePoint: boolean;
   /** Did not declare in time: no actions this round. */
   readonly hesitated: boolean;
   readonly reactions: readonly Reaction[];
-}
+};
 
 /** A character that slowed down in this pass, to act right after `after`. */
-export interface SlowedEntry {
+export type SlowedEntry = {
   readonly combatantId: string;
   /** The character to follow; null when that one left the encounter (the action will be lost). */
   readonly after: string | null;
-}
+};
 
 /** A slowed action that was not taken before its pass ended. */
-export interface LostAction {
+export type LostAction = {
   readonly combatantId: string;
   readonly pass: number;
-}
+};
 
 /** Step keys of `TurnView.step` in this mode ("setup" before the start). */
 export type SidesStep = "setup" | "initiative" | "declaration" | "pass";
 
 /** The sides mode's state. Plain JSON data; never mutated. */
-export interface SidesState {
+export type SidesState = {
   /** Every combatant, in the order they joined the encounter. */
   readonly combatants: readonly SidesCombatant[];
   /** Every side, in the order they were defined. */
@@ -214,7 +214,7 @@ export interface SidesState {
   readonly lost: readonly LostAction[];
   /** The GM's orders of characters tied on Dexterity and Perception this round, oldest first. */
   readonly tieOrders: readonly (readonly string[])[];
-}
+};
 
 /** Commands of the sides mode. */
 export type SidesCommand =

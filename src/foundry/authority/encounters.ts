@@ -7,6 +7,7 @@
 import { FLAGS, MODULE_ID, SYSTEM_DEFAULT } from "../../constants";
 import type { BoundEncounter } from "../../core/binding";
 import type { Command, ModeDefinition, Requester, RosterEntry } from "../../core/engine";
+import type { Json } from "../../core/patch";
 import { isNewerFormat, parseStoredEncounter } from "../../core/store";
 import type { AnyModeModule } from "../../modes/contract";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
@@ -92,7 +93,7 @@ export function moduleOfCombat(combat: Combat.Implementation): AnyModeModule | n
  * A mode's typed state of an encounter, or null when the encounter runs another mode or its state
  * cannot be read. Each mode's glue reads its state through this.
  */
-export function stateOf<S>(combat: Combat.Implementation, rules: ModeDefinition<S, Command>): S | null {
+export function stateOf<S extends Json>(combat: Combat.Implementation, rules: ModeDefinition<S, Command>): S | null {
   const bound = loadBound(combat);
   // The binding of `rules.id` was built from that mode's own state parser: its state is an S.
   return bound !== null && bound.mode === rules.id ? (bound.state as S) : null;

@@ -1,17 +1,16 @@
 /**
  * The `sides` initiative (ModeInitiative and the rolled-results check): a side's roll, made with a
- * Foundry `Roll` of its roller's dice code, posted to chat with the roll mode and recorded through
- * the rules.
+ * Foundry `Roll` of its roller's dice code, rolled, posted and recorded through the shared
+ * `rollGroups` (`src/foundry/rolls.ts`) once per side.
  */
 import { I18N } from "../../constants";
 import { parseDiceCode, subtractDiceCodes, type DiceCode } from "../../core/dice-code";
 import { isGMSide, sideRoller, sidesToRoll } from "./rules/derived";
 import type { SidesState } from "./rules/types";
-import { precheck, submit } from "../../foundry/authority/controller";
+import { submit } from "../../foundry/authority/controller";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
-import { rollFor } from "../../foundry/roll-for";
+import { rollGroups, type GroupRoll } from "../../foundry/rolls";
 import type { RollCheck } from "../contract";
-import { shownRefusal } from "../../foundry/notify";
 import type { CommandResult } from "../../core/protocol";
 import { woundPenaltyOf } from "./traits";
 import { invalid } from "./controls";
@@ -26,30 +25,39 @@ export function diceFormula(code: DiceCode): string {
 }
 
 /**
- * Roll one side's initiative: the roller's initiative score as D6 dice, posted to chat with the roll
- * mode, then recorded through the rules. Refused before rolling when the rules would refuse it.
+ * A side's roll: the roller's initiative score as D6 dice, posted to chat as the roller's with the
+ * side's name; a corrupted encounter is refused.
  */
+function sideRollOf(combat: Combat.Implementation, sideId: string): GroupRoll | CommandResult {
+  const state = sidesState(combat);
+  if (state === null) return { ok: false, code: "corrupted" };
+  const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
+  const side = state.sides.find((s) => s.id === sideId);
+  return {
+    probe: { type: "recordSideRoll", sideId, total: 0 },
+    formula: sideRollFormula(combat, state, sideId),
+    speaker: roller,
+    flavor: game.i18n.format(`${I18N}.Chat.SideInitiative`, { side: side?.name ?? "", name: roller?.name ?? "" }),
+  };
+}
+
+/** Roll these sides' initiative in turn (`rollGroups`: refused before rolling when the rules would refuse it). */
+function rollSides(
+  combat: Combat.Implementation,
+  sideIds: readonly string[],
+  rollMode?: RollMode,
+): Promise<CommandResult[]> {
+  return rollGroups(combat, sideIds, (sideId) => sideRollOf(combat, sideId), rollMode);
+}
+
+/** Roll one side's initiative, recorded through the rules (see {@link rollSides}). */
 export async function rollSide(
   combat: Combat.Implementation,
   sideId: string,
   rollMode?: RollMode,
 ): Promise<CommandResult> {
-  const state = sidesState(combat);
-  if (state === null) return shownRefusal(combat, { ok: false, code: "corrupted" });
-  const probe = { type: "recordSideRoll", sideId, total: 0 };
-  const early = precheck(combat, probe);
-  if (early !== null) return shownRefusal(combat, early);
-  const roller = combat.combatants.get(sideRoller(state, sideId) ?? "");
-  const side = state.sides.find((s) => s.id === sideId);
-  const roll = new Roll(sideRollFormula(combat, state, sideId));
-  const flavor = game.i18n.format(`${I18N}.Chat.SideInitiative`, {
-    side: side?.name ?? "",
-    name: roller?.name ?? "",
-  });
-  const posted = await rollFor(combat, probe, 0, roll, roller, flavor, rollMode);
-  if (posted === null) return { ok: false, code: "malformedCommand" };
-  const { messageId } = posted;
-  return submit(combat, { ...probe, total: totalOf(posted.roll) ?? 0, rolls: messageId === null ? [] : [messageId] });
+  const [result] = await rollSides(combat, [sideId], rollMode);
+  return result ?? { ok: false, code: "malformedCommand" };
 }
 
 /** The formula of a side's roll: its roller's initiative score as D6 dice, less the roller's wound penalty. */
@@ -109,9 +117,7 @@ export async function rollSidesOf(
   const sideIds = [
     ...new Set(combatantIds.map((id) => state.combatants.find((c) => c.id === id)?.sideId ?? null)),
   ].filter((id): id is string => id !== null);
-  const results: CommandResult[] = [];
-  for (const sideId of sideIds) results.push(await rollSide(combat, sideId, rollMode));
-  return results;
+  return rollSides(combat, sideIds, rollMode);
 }
 
 /**
@@ -123,10 +129,7 @@ export async function rollAllSides(
   npcsOnly = false,
   options?: Combat.InitiativeOptions,
 ): Promise<CommandResult[]> {
-  const rollMode = askedRollMode(options);
-  const results: CommandResult[] = [];
-  for (const sideId of sidesToRollFor(combat, npcsOnly)) results.push(await rollSide(combat, sideId, rollMode));
-  return results;
+  return rollSides(combat, sidesToRollFor(combat, npcsOnly), askedRollMode(options));
 }
 
 /** How a `sides` encounter rolls: a side rolls once, for any of its members; NPCs: the GM sides. */

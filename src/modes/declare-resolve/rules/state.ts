@@ -38,6 +38,7 @@ import {
   type IPChange,
   type TieBreak,
 } from "./types";
+import { migrate, type Migration } from "../../../core/migrations";
 import { declarationOf, resolvedOf } from "./points";
 import { resolutionTurns } from "./resolution";
 
@@ -189,12 +190,25 @@ function upgradeCombatant(value: unknown, round: unknown): unknown {
   return { ...rest, declaration: { ...last, carriedIn: null, resolved: 0 } };
 }
 
+/**
+ * The numbered migrations of a stored state (`core/migrations.ts`), oldest first; each has its
+ * fixture in `test/fixtures/migrations/declare-resolve/`.
+ */
+export const declareResolveMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    describe: "a declaration carries its round, its carried-in action and its resolved turns",
+    up: (old) => {
+      if (!Array.isArray(old.combatants)) return old;
+      const combatants = old.combatants.map((c: unknown) => upgradeCombatant(c, old.round));
+      return combatants.every((c, i) => c === (old.combatants as unknown[])[i]) ? old : { ...old, combatants };
+    },
+  },
+];
+
 /** Narrow untrusted data to a declare-resolve state, or null when it is malformed or inconsistent. */
 export function parseDeclareResolveState(data: unknown): DeclareResolveState | null {
-  if (!isRecord(data)) return null;
-  const d = Array.isArray(data.combatants)
-    ? { ...data, combatants: data.combatants.map((c) => upgradeCombatant(c, data.round)) }
-    : data;
+  const d = migrate(data, declareResolveMigrations);
   if (!isShaped(d)) return null;
   const state = d;
   if ((state.round === 0) !== (state.phase === "setup")) return null;

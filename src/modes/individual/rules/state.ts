@@ -15,6 +15,7 @@ import {
   orNull,
   shapeOf,
 } from "../../../core/common";
+import { migrate, type Migration } from "../../../core/migrations";
 import type { IndividualCombatant, IndividualState } from "./types";
 
 const isCombatant = shapeOf<IndividualCombatant>({
@@ -30,10 +31,19 @@ const isCombatant = shapeOf<IndividualCombatant>({
   typed: isTypedField,
 });
 
-/** A state as stored: encounters stored before `moved` existed have none. */
-type StoredState = Omit<IndividualState, "moved"> & { readonly moved?: IndividualState["moved"] };
+/**
+ * The numbered migrations of a stored state (`core/migrations.ts`), oldest first; each has its
+ * fixture in `test/fixtures/migrations/individual/`.
+ */
+export const individualMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    describe: "whose place comes from a delay or a ready is kept (moved); older states have nobody moved",
+    up: (old) => (old.moved === undefined ? { ...old, moved: [] } : old),
+  },
+];
 
-const isShaped = shapeOf<StoredState>({
+const isShaped = shapeOf<IndividualState>({
   combatants: listOf(isCombatant),
   rollOffs: listOf(listOf(shapeOf({ combatantId: isId, total: isFiniteNumber }))),
   skipDefeated: isFlag,
@@ -47,15 +57,13 @@ const isShaped = shapeOf<StoredState>({
   waited: isIdList,
   delaying: listOf(shapeOf({ combatantId: isId, after: orNull(isId) })),
   flatFooted: isIdList,
-  moved: (value) => value === undefined || isIdList(value),
+  moved: isIdList,
 });
 
 /** Narrow untrusted data to an individual state, or null when it is malformed or inconsistent. */
 export function parseIndividualState(data: unknown): IndividualState | null {
-  if (!isShaped(data)) return null;
-  // Encounters stored before `moved` existed: nobody's place is marked as moved.
-  // (A state that has `moved` is returned as it is: it is one.)
-  const state: IndividualState = data.moved === undefined ? { ...data, moved: [] } : (data as IndividualState);
+  const state = migrate(data, individualMigrations);
+  if (!isShaped(state)) return null;
   // Consistency: ids unique, every referenced id is a known combatant, current is placed.
   const known = new Set(state.combatants.map((c) => c.id));
   if (known.size !== state.combatants.length) return null;

@@ -3,7 +3,7 @@
 import type { RosterEntry } from "../../../core/engine";
 import type { TypedMark } from "../../../core/common";
 
-export interface IndividualCombatant extends TypedMark {
+export type IndividualCombatant = TypedMark & {
   readonly id: string;
   readonly name: string;
   /** Has a player owner. */
@@ -20,23 +20,23 @@ export interface IndividualCombatant extends TypedMark {
   readonly defeated: boolean;
   /** The trigger text of a readied action, or null. */
   readonly ready: string | null;
-}
+};
 
 /** One combatant's result in a roll-off. */
-export interface RollOffResult {
+export type RollOffResult = {
   readonly combatantId: string;
   readonly total: number;
-}
+};
 
 /** A combatant that has delayed: out of the order until it acts. */
-export interface DelayEntry {
+export type DelayEntry = {
   readonly combatantId: string;
   /** Resume automatically right after this combatant's turn ends; null: only on request or at the round's end. */
   readonly after: string | null;
-}
+};
 
 /** The individual mode's state. Plain JSON data; never mutated. */
-export interface IndividualState {
+export type IndividualState = {
   /** Every combatant, in the order they joined the encounter. */
   readonly combatants: readonly IndividualCombatant[];
   /**
@@ -67,7 +67,7 @@ export interface IndividualState {
   readonly flatFooted: readonly string[];
   /** Whose place in the order comes from a delay or a readied action (not from the initiative). */
   readonly moved: readonly string[];
-}
+};
 
 /** Commands of the individual mode. */
 export type IndividualCommand =

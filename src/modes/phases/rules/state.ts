@@ -17,6 +17,7 @@ import {
 import { complexityAfter, diceMatch, hasDoubles, isDieSize } from "./dice";
 import { rollSucceeded } from "./derived";
 import { isTargetList } from "./untrusted";
+import { migrate, type Migration } from "../../../core/migrations";
 
 const STEPS: readonly unknown[] = ["setup", "foesDeclare", "heroes", "foesResolve"];
 
@@ -60,8 +61,6 @@ function isRoll(value: unknown): value is PhasesRoll {
     Array.isArray(dice) &&
     dice.every((face) => typeof face === "number") &&
     diceMatch(dice, complexity as number, dieSize) &&
-    // Stored before success was derived from the dice: it must agree with them (it is dropped).
-    (value.success === undefined || value.success === !hasDoubles(dice)) &&
     isNullable(value.defends, isId) &&
     isFlag(value.gainsAdvantage) &&
     isFlag(value.move) &&
@@ -70,12 +69,25 @@ function isRoll(value: unknown): value is PhasesRoll {
   );
 }
 
-/** A roll as today's state holds it: an older stored `success` (derived now) is left out. */
-function withoutStoredSuccess(roll: PhasesRoll | null): PhasesRoll | null {
-  if (roll === null || !("success" in roll)) return roll;
-  const { success: _derived, ...rest } = roll as PhasesRoll & { readonly success: unknown };
-  return rest;
-}
+/**
+ * The numbered migrations of a stored state (`core/migrations.ts`), oldest first; each has its
+ * fixture in `test/fixtures/migrations/phases/`.
+ */
+export const phasesMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    describe: "a skill roll's success is derived from its dice, no longer stored",
+    up: (old) => {
+      const roll = old.lastRoll;
+      if (!isRecord(roll) || !("success" in roll)) return old;
+      const { success, ...rest } = roll;
+      const { dice } = rest;
+      // The stored success must agree with the dice (a roll succeeds without doubles); it is dropped.
+      const faces = Array.isArray(dice) && dice.every((face) => typeof face === "number");
+      return faces && success === !hasDoubles(dice) ? { ...old, lastRoll: rest } : null;
+    },
+  },
+];
 
 /** The intents refer to present combatants and fit the phase. */
 function intentsConsistent(state: PhasesState, byId: ReadonlyMap<string, PhasesCombatant>): boolean {
@@ -143,8 +155,8 @@ const isShaped = shapeOf<PhasesState>({
 
 /** Narrow untrusted data to a phases state, or null when it is malformed or inconsistent. */
 export function parsePhasesState(data: unknown): PhasesState | null {
-  if (!isShaped(data)) return null;
-  const state = data;
+  const state = migrate(data, phasesMigrations);
+  if (!isShaped(state)) return null;
   const byId = new Map(state.combatants.map((c) => [c.id, c]));
   if (byId.size !== state.combatants.length) return null;
   if (state.pool > state.poolCap) return null;
@@ -162,6 +174,5 @@ export function parsePhasesState(data: unknown): PhasesState | null {
     return null;
   }
   if (!intentsConsistent(state, byId) || !turnsConsistent(state, byId)) return null;
-  const lastRoll = withoutStoredSuccess(state.lastRoll);
-  return lastRoll === state.lastRoll ? state : { ...state, lastRoll };
+  return state;
 }

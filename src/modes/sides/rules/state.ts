@@ -32,6 +32,7 @@ import {
   type SlowedEntry,
 } from "./types";
 import { declarationOrder, naturalOrder, passOrder } from "./derived";
+import { migrate, type Migration } from "../../../core/migrations";
 
 const STEPS: readonly unknown[] = ["setup", "initiative", "declaration", "pass"];
 
@@ -216,20 +217,17 @@ function keepStoredOrders(state: SidesState, orders: StoredOrders): SidesState {
   return { ...state, held };
 }
 
-/** Narrow untrusted data to a sides state, or null when it is malformed or inconsistent. */
-export function parseSidesState(data: unknown): SidesState | null {
-  if (!isRecord(data)) return null;
-  const upgrade = upgradeOrders(data);
-  const d = upgrade.data;
-  if (!isRecord(d)) return null;
-  const shapeOk =
+/** Whether data has today's shape (every field well formed; consistency is `consistent`'s). */
+function isShaped(d: unknown): d is SidesState {
+  return (
+    isRecord(d) &&
     Array.isArray(d.combatants) &&
     d.combatants.every(isCombatant) &&
     Array.isArray(d.sides) &&
     d.sides.length <= MAX_SIDES &&
     d.sides.every(isSide) &&
     isWhole(d.maxActions, MAX_ACTIONS_LIMIT, 1) &&
-    (d.maxReactions === undefined || isWhole(d.maxReactions, MAX_ACTIONS_LIMIT, 1)) &&
+    isWhole(d.maxReactions, MAX_ACTIONS_LIMIT, 1) &&
     isCanonicalCode(d.actionPenalty) &&
     typeof d.started === "boolean" &&
     isWhole(d.round, Number.MAX_SAFE_INTEGER, 0) &&
@@ -249,14 +247,35 @@ export function parseSidesState(data: unknown): SidesState | null {
     d.held.every(isHeld) &&
     Array.isArray(d.lost) &&
     d.lost.every(isLost) &&
-    isIdLists(d.tieOrders);
-  if (!shapeOk) return null;
-  // Encounters stored before the reaction limit existed get the default one.
-  const state = (d.maxReactions === undefined
-    ? { ...d, maxReactions: DEFAULT_MAX_REACTIONS }
-    : d) as unknown as SidesState;
-  const kept = upgrade.orders === undefined ? state : keepStoredOrders(state, upgrade.orders);
-  return consistent(kept) ? kept : null;
+    isIdLists(d.tieOrders)
+  );
+}
+
+/**
+ * The numbered migrations of a stored state (`core/migrations.ts`), oldest first; each has its
+ * fixture in `test/fixtures/migrations/sides/`.
+ */
+export const sidesMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    describe: "a limit on reactions per round; encounters stored before it get the default",
+    up: (old) => (old.maxReactions === undefined ? { ...old, maxReactions: DEFAULT_MAX_REACTIONS } : old),
+  },
+  {
+    version: 2,
+    describe: "the declaration and pass orders are derived from stored facts (due, held), no longer stored",
+    up: (old) => {
+      const upgrade = upgradeOrders(old);
+      if (upgrade.orders === undefined) return upgrade.data;
+      return isShaped(upgrade.data) ? keepStoredOrders(upgrade.data, upgrade.orders) : null;
+    },
+  },
+];
+
+/** Narrow untrusted data to a sides state, or null when it is malformed or inconsistent. */
+export function parseSidesState(data: unknown): SidesState | null {
+  const state = migrate(data, sidesMigrations);
+  return isShaped(state) && consistent(state) ? state : null;
 }
 
 function consistent(state: SidesState): boolean {
