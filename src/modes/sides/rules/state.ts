@@ -16,11 +16,9 @@ import {
 import { jsonEqual } from "../../../core/patch";
 import { MAX_DICE, PIPS_PER_DIE, diceCodeFromPips, formatDiceCode, normaliseDiceCode } from "../../../core/dice-code";
 import {
-  MAX_ACTION_TEXT_LENGTH,
   DEFAULT_MAX_REACTIONS,
   MAX_ACTIONS_LIMIT,
   MAX_EARLIER_ROLLS,
-  MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
   type Declaration,
   type HeldFacts,
@@ -32,6 +30,7 @@ import {
   type SlowedEntry,
 } from "./types";
 import { declarationOrder, naturalOrder, passOrder } from "./derived";
+import { isActionText, isColour, isMaxActions, isReactionKind, isSideName } from "./untrusted";
 
 const STEPS: readonly unknown[] = ["setup", "initiative", "declaration", "pass"];
 
@@ -61,11 +60,8 @@ function isSide(value: unknown): value is Side {
   if (!isRecord(value)) return false;
   return (
     isId(value.id) &&
-    typeof value.name === "string" &&
-    value.name.trim() !== "" &&
-    value.name.length <= MAX_SIDE_NAME_LENGTH &&
-    typeof value.colour === "string" &&
-    /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(value.colour) &&
+    isSideName(value.name) &&
+    isColour(value.colour) &&
     (value.gmSide === null || typeof value.gmSide === "boolean") &&
     isNullable(value.roller, isId)
   );
@@ -90,16 +86,11 @@ function isDeclaration(value: unknown): value is Declaration {
     isId(value.combatantId) &&
     Array.isArray(actions) &&
     actions.length <= MAX_ACTIONS_LIMIT &&
-    actions.every(
-      (a: unknown) => isRecord(a) && typeof a.text === "string" && a.text.length <= MAX_ACTION_TEXT_LENGTH,
-    ) &&
+    actions.every((a: unknown) => isRecord(a) && isActionText(a.text)) &&
     typeof value.forcePoint === "boolean" &&
     typeof value.hesitated === "boolean" &&
     Array.isArray(reactions) &&
-    reactions.every(
-      (r: unknown) =>
-        isRecord(r) && (r.kind === "dodge" || r.kind === "parry") && isWhole(r.pass, MAX_ACTIONS_LIMIT, 1),
-    )
+    reactions.every((r: unknown) => isRecord(r) && isReactionKind(r.kind) && isMaxActions(r.pass))
   );
 }
 
@@ -118,7 +109,7 @@ function isHeld(value: unknown): value is HeldFacts {
 }
 
 function isLost(value: unknown): value is LostAction {
-  return isRecord(value) && isId(value.combatantId) && isWhole(value.pass, MAX_ACTIONS_LIMIT, 1);
+  return isRecord(value) && isId(value.combatantId) && isMaxActions(value.pass);
 }
 
 function unique(ids: readonly string[]): boolean {
@@ -228,8 +219,8 @@ export function parseSidesState(data: unknown): SidesState | null {
     Array.isArray(d.sides) &&
     d.sides.length <= MAX_SIDES &&
     d.sides.every(isSide) &&
-    isWhole(d.maxActions, MAX_ACTIONS_LIMIT, 1) &&
-    (d.maxReactions === undefined || isWhole(d.maxReactions, MAX_ACTIONS_LIMIT, 1)) &&
+    isMaxActions(d.maxActions) &&
+    (d.maxReactions === undefined || isMaxActions(d.maxReactions)) &&
     isCanonicalCode(d.actionPenalty) &&
     typeof d.started === "boolean" &&
     isWhole(d.round, Number.MAX_SAFE_INTEGER, 0) &&
