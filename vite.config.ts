@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from "vite";
 const keepNames = { class: true, function: false };
 
 /**
- * A second minifier pass over the bundle: terser (compress twice, mangle, class names kept) after
+ * A second minifier pass over the bundle: terser (compress twice, functions hoisted, mangle, class names kept) after
  * oxc. oxc's minifier leaves code that terser's compressor still folds (inlines single-use helpers,
  * merges conditionals, drops what became dead), some 1 KB gzip. Names of properties are never
  * touched, so Foundry's API names stay as they are. The source map is carried through both passes,
@@ -23,7 +23,9 @@ function terserPass(): Plugin {
           module: true,
           ecma: 2020,
           keep_classnames: true,
-          compress: { passes: 2 },
+          // Function declarations first in their scope (where JavaScript hoists them anyway): the
+          // functions then stand together, which gzip compresses better (some 0.75 KB gzip).
+          compress: { passes: 2, hoist_funs: true },
           mangle: { toplevel: true },
           format: { comments: false },
           sourceMap:
