@@ -123,6 +123,14 @@ export function parseRosterEntry(data: unknown): RosterEntry | null {
   return { id, name, isPC };
 }
 
+/**
+ * Whether a command joins or removes a combatant: undo replays these on every snapshot, so an undo
+ * never brings back a deleted combatant (every mode's `isRosterCommand`).
+ */
+export function isRosterCommand(command: { readonly type: string }): boolean {
+  return command.type === "addCombatant" || command.type === "removeCombatant";
+}
+
 /** The roster commands every mode takes: a combatant joins, leaves, or is marked defeated. */
 export type RosterCommand =
   | { readonly type: "addCombatant"; readonly combatant: RosterEntry }

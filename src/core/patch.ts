@@ -317,11 +317,14 @@ function encodeList(list: readonly string[], previous: Encoded | undefined): Enc
 }
 
 /**
- * The stored form each object or array of a state was last encoded as (see {@link encodeArrays}).
- * States are never changed once made, and a rule's new state shares what did not change with the
- * state before it, so encoding it against that state's stored form meets the same objects again.
+ * The stored form each object or array of a state, the state itself included, was loaded from,
+ * written as or encoded as (see {@link encodeArrays}). No table of the module holds these: a loaded
+ * revision keeps one (`LoadedEncounter.forms` in store.ts) and hands it on to the revision its write
+ * makes. States are never changed once made (test/unit/frozen-revisions.test.ts proves what relies on
+ * it), and a rule's new state shares what did not change with the state before it, so encoding it
+ * against that state's stored form meets the same objects again.
  */
-const encodedForms = new WeakMap<object, Json>();
+export type StoredForms = WeakMap<object, Json>;
 
 /**
  * Encode every array as an object, because Foundry replaces arrays wholesale in an update but merges
@@ -331,20 +334,21 @@ const encodedForms = new WeakMap<object, Json>();
  * kept where items did not move, and elements past a shortened array's end are kept (stale) rather
  * than deleted, so emptying a list or an array is one key.
  *
- * An object or array that was encoded as the very object `previous` holds at its place is that
- * form again (encoding a value against its own form gives that form back), so it is reused, not
- * walked: encoding a state against the form of the state it came from walks only what changed, and
- * the diffs between the two forms skip what they share (`diff` compares identical objects in one step).
+ * With `forms`, an object or array that was encoded as the very object `previous` holds at its place
+ * is that form again (encoding a value against its own form gives that form back), so it is reused,
+ * not walked: encoding a state against the form of the state it came from walks only what changed,
+ * and the diffs between the two forms skip what they share (`diff` compares identical objects in one
+ * step). Each object encoded is remembered in `forms` with its form.
  */
-export function encodeArrays(value: Json, previous?: Json): Json {
+export function encodeArrays(value: Json, previous?: Json, forms?: StoredForms): Json {
   if (typeof value !== "object" || value === null) return value;
-  if (typeof previous === "object" && previous !== null && encodedForms.get(value) === previous) return previous;
-  const out = encodeFresh(value, previous);
-  if (typeof out === "object" && out !== null) encodedForms.set(value, out);
+  if (typeof previous === "object" && previous !== null && forms?.get(value) === previous) return previous;
+  const out = encodeFresh(value, previous, forms);
+  if (typeof out === "object" && out !== null) forms?.set(value, out);
   return out;
 }
 
-function encodeFresh(value: Json, previous: Json | undefined): Json {
+function encodeFresh(value: Json, previous: Json | undefined, forms: StoredForms | undefined): Json {
   const before = isObject(previous) ? previous : undefined;
   if (isArray(value)) {
     // An emptied array of other things stays one (its length key), rather than turning into a list.
@@ -356,12 +360,12 @@ function encodeFresh(value: Json, previous: Json | undefined): Json {
       for (const [key, item] of Object.entries(before))
         if (key !== ARRAY_LENGTH_KEY && Number(key) >= value.length) out[key] = item;
     }
-    value.forEach((item: Json, i) => (out[String(i)] = encodeArrays(item, before?.[String(i)])));
+    value.forEach((item: Json, i) => (out[String(i)] = encodeArrays(item, before?.[String(i)], forms)));
     return out;
   }
   if (isObject(value)) {
     const out: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries(value)) out[key] = encodeArrays(item, before?.[key]);
+    for (const [key, item] of Object.entries(value)) out[key] = encodeArrays(item, before?.[key], forms);
     return out;
   }
   return value;

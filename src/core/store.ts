@@ -23,6 +23,7 @@ import {
   toUpdateData,
   type Json,
   type Patch,
+  type StoredForms,
 } from "./patch";
 import { migrate, type Migration } from "./migrations";
 
@@ -105,6 +106,14 @@ export interface LoadedEncounter<S extends Json> {
    * The next write is computed against it, so that write replaces the old format (one write).
    */
   readonly upgradedFrom?: Json;
+  /**
+   * The stored form of each state of this revision and of its parts (see `StoredForms`), shared with
+   * the revision this one's write makes: a snapshot's patch undoes the exact stored form of the state
+   * after it, so a state keeps its stored form (an undo restores the form the snapshot had, and the
+   * next write is computed against it), and a new state is encoded against its parent's form
+   * reusing what they share. Made by the load that parsed the flag.
+   */
+  readonly forms: StoredForms;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -244,19 +253,13 @@ export function initialStored(state: Json): StoredEncounter {
   return { v: STORED_VERSION, rev: 0, seq: 0, applied: null, state: encodeArrays(state), history: {} };
 }
 
-/**
- * The stored form each state object was loaded from or written as. A snapshot's patch undoes the
- * exact stored form of the state after it, so a state keeps its stored form: an undo restores the
- * form the snapshot had, and the next write is computed against it.
- */
-const storedForms = new WeakMap<object, Json>();
-
-function formOf(state: unknown): Json | undefined {
-  return typeof state === "object" && state !== null ? storedForms.get(state) : undefined;
+/** The stored form a state was loaded from or written as, when `forms` knows it. */
+function formOf(forms: StoredForms, state: unknown): Json | undefined {
+  return typeof state === "object" && state !== null ? forms.get(state) : undefined;
 }
 
-function rememberForm(state: unknown, form: Json): void {
-  if (typeof state === "object" && state !== null) storedForms.set(state, form);
+function rememberForm(forms: StoredForms, state: unknown, form: Json): void {
+  if (typeof state === "object" && state !== null) forms.set(state, form);
 }
 
 /** A stored snapshot whose state is rebuilt, once, when first read (see `loadEncounter`). */
@@ -285,7 +288,6 @@ class LazySnapshot<S extends Json> implements Snapshot<S> {
       const built = this.rebuild();
       this.#json = built.json;
       this.#state = built.state;
-      rememberForm(built.state, built.json);
     }
     return { json: this.#json, state: this.#state };
   }
@@ -331,7 +333,8 @@ export function loadEncounter<S extends Json>(
   const current = copyJson(flag.state);
   const state = parsed ?? parseState(decodeArrays(current));
   if (state === null) return null;
-  rememberForm(state, current);
+  const forms: StoredForms = new WeakMap();
+  rememberForm(forms, state, current);
   const seqs = Object.keys(flag.history);
   // Integer keys come in ascending order; others (a hand-edited flag) are put in order.
   let sorted = true;
@@ -359,12 +362,13 @@ export function loadEncounter<S extends Json>(
         const json = applyPatch(next === undefined ? current : next.json, undo);
         const snap = parseState(decodeArrays(json));
         if (snap === null) throw new UnreadableSnapshot(`${mode}: undo snapshot ${key} is malformed`);
+        rememberForm(forms, snap, json);
         return { json, state: snap };
       }),
     );
   }
   const head: StoredHead = { v: flag.v, rev: flag.rev, seq, applied: flag.applied, state: current };
-  return { encounter: { mode, state, history }, stored: storedOf(head, seqs, entries), seqs, entries };
+  return { encounter: { mode, state, history }, stored: storedOf(head, seqs, entries), seqs, entries, forms };
 }
 
 /**
@@ -372,10 +376,10 @@ export function loadEncounter<S extends Json>(
  * snapshot changed: its stored form when known (a state remembers the one it was loaded from or
  * written as), else the object itself (a stored snapshot not yet rebuilt).
  */
-function formToken<S extends Json>(item: Snapshot<S> | undefined, current: S): unknown {
-  if (item === undefined) return formOf(current) ?? current;
+function formToken<S extends Json>(forms: StoredForms, item: Snapshot<S> | undefined, current: S): unknown {
+  if (item === undefined) return formOf(forms, current) ?? current;
   if (item instanceof LazySnapshot) return item.builtJson ?? item;
-  return formOf(item.state) ?? item.state;
+  return formOf(forms, item.state) ?? item.state;
 }
 
 /**
@@ -398,10 +402,11 @@ export function encodeEncounter<S extends Json>(
   const old = (b: number): Snapshot<S> | undefined => before.encounter.history[b];
   const fresh = (i: number): Snapshot<S> | undefined => next.history[i];
   let seq = head.seq;
-  rememberForm(before.encounter.state, head.state);
+  const forms = before.forms;
+  rememberForm(forms, before.encounter.state, head.state);
   // The new state keeps the stored form it had (an undo), else it is encoded against the last one.
-  const state = formOf(next.state) ?? encodeArrays(next.state, head.state);
-  rememberForm(next.state, state);
+  const state = formOf(forms, next.state) ?? encodeArrays(next.state, head.state, forms);
+  rememberForm(forms, next.state, state);
 
   // Where each new snapshot stood in `before` (-1: a new one). The kept ones are one run, found by
   // identity from where the oldest stands (a step drops the oldest and pushes one, an undo drops the
@@ -430,9 +435,9 @@ export function encodeEncounter<S extends Json>(
   const rewritten = new Map<number, StoredSnapshot>();
 
   const formOfSnapshot = (snap: Snapshot<S>, following: Json): Json => {
-    const had = snap instanceof LazySnapshot ? snap.json : formOf(snap.state);
-    const form = had ?? encodeArrays(snap.state, following);
-    rememberForm(snap.state, form);
+    const had = snap instanceof LazySnapshot ? snap.json : formOf(forms, snap.state);
+    const form = had ?? encodeArrays(snap.state, following, forms);
+    rememberForm(forms, snap.state, form);
     return form;
   };
   // Newest first: each snapshot's patch is computed against the stored form of the one after it.
@@ -443,7 +448,7 @@ export function encodeEncounter<S extends Json>(
     const snap = fresh(i);
     if (snap === undefined) continue;
     const b = from(i);
-    if (b >= 0 && formToken(old(b + 1), before.encounter.state) === formToken(fresh(i + 1), next.state)) {
+    if (b >= 0 && formToken(forms, old(b + 1), before.encounter.state) === formToken(forms, fresh(i + 1), next.state)) {
       following = undefined;
       continue;
     }
@@ -489,7 +494,7 @@ export function encodeEncounter<S extends Json>(
     state,
   };
   const stored = storedOf(nextHead, seqs, entries);
-  const loaded: LoadedEncounter<S> = { encounter: next, stored, seqs, entries };
+  const loaded: LoadedEncounter<S> = { encounter: next, stored, seqs, entries, forms };
   if (before.upgradedFrom !== undefined) {
     // The first write of an upgraded encounter replaces the old format: every key that differs.
     return { stored, update: toUpdateData(before.upgradedFrom, stored), loaded };

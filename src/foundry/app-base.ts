@@ -19,3 +19,12 @@ export function handlebarsFormBase(): new (options?: object) => AppInstance {
   const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
   return HandlebarsApplicationMixin(ApplicationV2);
 }
+
+/** After a refused save: a form's first invalid field is scrolled into view and focused. */
+export function showFirstInvalid(form: HTMLElement | null | undefined): void {
+  const field = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? null;
+  if (field === null) return;
+  // Not every DOM scrolls (jsdom has no layout): focusing still moves the user to the field.
+  if (typeof field.scrollIntoView === "function") field.scrollIntoView({ block: "center" });
+  field.focus();
+}

@@ -7,6 +7,7 @@
  */
 import type { Json } from "../core/patch";
 import type { CommandResult } from "../core/protocol";
+import type { ModeInitiative } from "../modes/contract";
 import { precheck, submit } from "./authority/controller";
 import { totalOf, type RollMode } from "./chat";
 import { shownRefusal } from "./notify";
@@ -93,4 +94,29 @@ export async function rollGroups(
     results.push(await submit(combat, { ...spec.probe, total: totalOf(posted.roll) ?? 0, rolls }));
   }
   return results;
+}
+
+/**
+ * A mode's initiative rolling from its roll of given combatants and the combatants whose roll is
+ * still due (`due`): roll all rolls those of them the current user owns, roll NPCs the non-player
+ * characters among those.
+ */
+export function initiativeRolling(
+  roll: (
+    combat: Combat.Implementation,
+    ids: readonly string[],
+    options?: Combat.InitiativeOptions,
+  ) => Promise<CommandResult[]>,
+  due: (combat: Combat.Implementation) => readonly string[],
+): ModeInitiative {
+  const toRoll = (combat: Combat.Implementation, npcsOnly: boolean): string[] =>
+    due(combat).filter((id) => {
+      const combatant = combat.combatants.get(id);
+      return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
+    });
+  return {
+    rollInitiative: roll,
+    rollAll: (combat, options) => roll(combat, toRoll(combat, false), options),
+    rollNPC: (combat, options) => roll(combat, toRoll(combat, true), options),
+  };
 }

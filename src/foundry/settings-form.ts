@@ -6,7 +6,7 @@
  * is saved; otherwise only the settings whose value changed are written, together. "Reset to preset"
  * puts a group's fields back to the running system's preset (saved with the next Save).
  */
-import { handlebarsFormBase, type AppClass } from "./app-base";
+import { handlebarsFormBase, showFirstInvalid, type AppClass } from "./app-base";
 import { CSS_ROOT, I18N, MODULE_ID, SETTINGS_MENU, TEMPLATES } from "../constants";
 import type { SettingDefinition, SettingValue } from "../core/settings";
 import { checkField, presetContext, storedValue, type FieldError, type SettingGroup } from "./setting-defs";
@@ -222,22 +222,13 @@ export function settingsFormClass(groupsOf: () => readonly SettingGroup[]): AppC
         this.#errors = { ...outcome.errors };
         ui.notifications.warn(game.i18n.localize(`${F}.NotSaved`));
         await this.render();
-        this.#showFirstInvalid();
+        showFirstInvalid(this.element);
         return outcome;
       }
       this.#errors = {};
       ui.notifications.info(game.i18n.localize(outcome.changed.length === 0 ? `${F}.NothingChanged` : `${F}.Saved`));
       await this.close();
       return outcome;
-    }
-
-    /** After a refused save: the first invalid field is scrolled into view and focused. */
-    #showFirstInvalid(): void {
-      const field = this.element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? null;
-      if (field === null) return;
-      // Not every DOM scrolls (jsdom has no layout): focusing still moves the user to the field.
-      if (typeof field.scrollIntoView === "function") field.scrollIntoView({ block: "center" });
-      field.focus();
     }
 
     static #onReset(this: SISettingsForm, _event: Event, target: HTMLElement): Promise<unknown> {

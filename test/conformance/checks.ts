@@ -148,6 +148,7 @@ function walk(
     stored: initialStored(encounter.state),
     seqs: [],
     entries: [],
+    forms: new WeakMap(),
   };
   const reached = (next: Encounter<Json>): void => {
     loaded = encodeEncounter(loaded, next, null).loaded;

@@ -1,9 +1,9 @@
 /**
  * Issue #26: no rule may depend on an object never being changed unless a test proves it. What the
  * kept speed mechanisms assume, proven here with every object they key on deep-frozen:
- * - the stored form each state and each part of it was encoded as (`encodedForms` in patch.ts, the
- *   stored form of a state in store.ts) is reused only because states, their parts and the stored
- *   forms are never changed once made;
+ * - the stored form each state and each part of it was loaded from, written or encoded as (the
+ *   loaded revision's `forms`, `LoadedEncounter` in store.ts, handed on to the revision its write
+ *   makes) is reused only because states, their parts and the stored forms are never changed once made;
  * - the authority's memory of what it wrote (`written` in binding.ts) is reused for the next step
  *   only because the loaded encounter, its state and its history are never changed.
  * Every mode is driven through its binding, steps and undos, with each state, stored form and loaded

@@ -8,6 +8,7 @@ import {
   jsonLength,
   toUpdateData,
   type Json,
+  type StoredForms,
 } from "../../src/core/patch";
 import {
   encodeEncounter,
@@ -165,11 +166,13 @@ describe("reverse patches", () => {
     };
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 20 }), (changes) => {
+        // What a loaded revision remembers and hands on to the next (LoadedEncounter.forms).
+        const forms: StoredForms = new WeakMap();
         let state = first;
-        let form = encodeArrays(state);
+        let form = encodeArrays(state, undefined, forms);
         for (const c of changes) {
           const next = changed(state, c);
-          const encoded = encodeArrays(next, form);
+          const encoded = encodeArrays(next, form, forms);
           const fresh = encodeArrays(JSON.parse(JSON.stringify(next)) as Json, form);
           expect(encoded).toEqual(fresh);
           expect(decodeArrays(encoded)).toEqual(next);
@@ -186,15 +189,16 @@ describe("reverse patches", () => {
     const rows = [{ id: "x", hits: 1, tags: [] as string[] }];
     const order = ids.slice(0, 4);
     const value = { order, rows } as unknown as Json;
-    const form = encodeArrays(value) as { order: Json; rows: Json };
+    const forms: StoredForms = new WeakMap();
+    const form = encodeArrays(value, undefined, forms) as { order: Json; rows: Json };
     // The same objects, stored before under other forms (stale rows past the end, an older list):
     // encoded against those, they keep what those forms kept, as a fresh encoding would.
     // Against its own form, that form again.
-    expect(encodeArrays(value, form)).toBe(form);
-    const older = encodeArrays({ order: [...ids.slice(4, 6), ...order], rows: [...rows, ...rows] });
+    expect(encodeArrays(value, form, forms)).toBe(form);
+    const older = encodeArrays({ order: [...ids.slice(4, 6), ...order], rows: [...rows, ...rows] }, undefined, forms);
     const fresh = encodeArrays(JSON.parse(JSON.stringify(value)) as Json, older);
-    expect(encodeArrays(value, older)).toEqual(fresh);
-    expect(encodeArrays(value, older)).not.toEqual(form);
+    expect(encodeArrays(value, older, forms)).toEqual(fresh);
+    expect(encodeArrays(value, older, forms)).not.toEqual(form);
   });
 
   it("counts a value's JSON length exactly up to a limit, and past the limit says only that it is longer", () => {
@@ -251,6 +255,19 @@ describe("stored encounters", () => {
     const loaded = loadEncounter("individual", stored, parseToy);
     expect(loaded?.encounter.history.map((s) => s.state.round)).toEqual([5, 6, 7]);
     expect(loaded?.encounter.state.round).toBe(8);
+  });
+
+  it("a write hands the stored forms it knows on to the revision it makes, so the next write reuses what did not change", () => {
+    const loaded = loadEncounter("individual", initialStored(toy(0, ["a", "b"])), parseToy);
+    if (loaded === null) throw new Error("load failed");
+    const notes = { a: "aware" };
+    const first = encodeEncounter(loaded, step(loaded.encounter, { ...toy(1, ["a", "b"]), notes }), null).loaded;
+    expect(first.forms).toBe(loaded.forms);
+    // The notes object is the same in the next state: its stored form is the very one the last write made.
+    const second = encodeEncounter(first, step(first.encounter, { ...toy(2, ["b", "a"]), notes }), null);
+    const form = (stored: { readonly state: Json }): unknown => (stored.state as { notes?: unknown }).notes;
+    expect(form(second.stored)).toBe(form(first.stored));
+    expect(second.loaded.forms).toBe(loaded.forms);
   });
 
   it("a flag the document merges the next update into, in place, still undoes to each state it held", () => {

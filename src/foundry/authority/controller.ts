@@ -192,7 +192,7 @@ function applyQueued(
       const early = bound.check(command, who);
       if (early !== null && early.code !== "malformedCommand") {
         moduleHooks.callAll(HOOKS.refused, combat, command, early);
-        return refusal(early.code, "combatantId" in early ? early.combatantId : undefined, refusalDetail(early));
+        return rulesRefusal(early);
       }
     }
     // A dice result must come from the requester's own roll in chat (`proofs.ts`).
@@ -204,11 +204,7 @@ function applyQueued(
     const applied = bound.apply(proven.command, who, historyLimit(), requestId);
     if (!applied.ok) {
       moduleHooks.callAll(HOOKS.refused, combat, command, applied.refusal);
-      return refusal(
-        applied.refusal.code,
-        "combatantId" in applied.refusal ? applied.refusal.combatantId : undefined,
-        refusalDetail(applied.refusal),
-      );
+      return rulesRefusal(applied.refusal);
     }
     try {
       await write(combat, applied, proven.used, isRolledCommand(combat, command as Json) ? proven.command : null);
@@ -339,6 +335,11 @@ function refusal(code: AnyRefusalCode, combatantId?: string, detail?: RefusalDet
     ...(combatantId === undefined ? {} : { combatantId }),
     ...(detail === null || detail === undefined ? {} : { detail }),
   };
+}
+
+/** The rules' refusal as a command's result: its code, combatant and detail. */
+function rulesRefusal(refused: { readonly code: AnyRefusalCode; readonly combatantId?: string }): CommandResult {
+  return refusal(refused.code, refused.combatantId, refusalDetail(refused));
 }
 
 /**
@@ -613,8 +614,7 @@ export function precheck(combat: Combat.Implementation, command: Json): CommandR
   const bound = loadBound(combat);
   if (bound === null) return refusal(loadProblem(combat) ?? "notStructured");
   const early = bound.check(command, who);
-  if (early !== null)
-    return refusal(early.code, "combatantId" in early ? early.combatantId : undefined, refusalDetail(early));
+  if (early !== null) return rulesRefusal(early);
   if (!isAuthority() && carrier(combat, who, command) === null) return refusal("noOwnedCombatant");
   return null;
 }

@@ -7,7 +7,7 @@
 import { submit } from "../../foundry/authority/controller";
 import type { ActionTable } from "../contract";
 import { addIPChange, addToDraft, declareDraft, removeFromDraft, setConditions } from "./controls";
-import { ipToRoll, rollIP } from "./initiative";
+import { DR_INITIATIVE } from "./initiative";
 import { actionCatalogue } from "./settings";
 
 const idOf = (target: HTMLElement): string => target.dataset.combatantId ?? "";
@@ -24,7 +24,7 @@ function fieldNear(target: HTMLElement, scope: string, field: string): string {
 
 /** The `declare-resolve` buttons. */
 export const DECLARE_RESOLVE_ACTIONS: ActionTable = {
-  siDrRollAll: (combat) => rollIP(combat, ipToRoll(combat, false)),
+  siDrRollAll: (combat) => DR_INITIATIVE.rollAll(combat),
   siDrPick: (combat, target) => {
     const entry = actionCatalogue()[Number(target.dataset.entry)];
     return addToDraft(combat, idOf(target), entry === undefined ? null : { catalogue: entry.name });

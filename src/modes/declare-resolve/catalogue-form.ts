@@ -4,7 +4,7 @@
  * Saving checks every row (`checkCatalogueRows`): a form with an invalid row shows every error of
  * each row, marks each invalid field, focuses the first one and saves nothing.
  */
-import { handlebarsFormBase, type AppClass } from "../../foundry/app-base";
+import { handlebarsFormBase, showFirstInvalid, type AppClass } from "../../foundry/app-base";
 import { I18N, MODULE_ID } from "../../constants";
 import { DR_CATALOGUE_MENU, DR_TEMPLATES } from "./constants";
 import { ACTION_KINDS } from "./rules/types";
@@ -157,15 +157,6 @@ export function catalogueFormClass(): AppClass {
       return this.#edit(() => catalogueRows(DEFAULT_CATALOGUE));
     }
 
-    /** After a refused save: the first invalid field is scrolled into view and focused. */
-    #showFirstInvalid(): void {
-      const field = this.element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? null;
-      if (field === null) return;
-      // Not every DOM scrolls (jsdom has no layout): focusing still moves the user to the field.
-      if (typeof field.scrollIntoView === "function") field.scrollIntoView({ block: "center" });
-      field.focus();
-    }
-
     /** Save when every row is valid; otherwise show every error of each row and save nothing. */
     static async #onSubmit(this: CatalogueForm): Promise<void> {
       this.#rows = readRows(this.element) ?? this.#rows;
@@ -174,7 +165,7 @@ export function catalogueFormClass(): AppClass {
         this.#errors = [...checked.errors];
         ui.notifications.warn(game.i18n.localize(`${C}.NotSaved`));
         await this.render();
-        this.#showFirstInvalid();
+        showFirstInvalid(this.element);
         return;
       }
       this.#errors = [];

@@ -9,7 +9,7 @@ import { submit } from "../../foundry/authority/controller";
 import { askedRollMode, rolledWith, totalOf } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { ModeInitiative, RollCheck } from "../contract";
-import { resolveFormula, rollEach } from "../../foundry/rolls";
+import { initiativeRolling, resolveFormula, rollEach } from "../../foundry/rolls";
 import { ipFormulas } from "./settings";
 import { drState } from "./encounter";
 import { shownRefusal } from "../../foundry/notify";
@@ -79,22 +79,7 @@ export const DECLARE_RESOLVE_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = 
   },
 };
 
-/** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without IP. */
-export function ipToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {
-  const state = drState(combat);
-  if (state === null) return [];
-  return state.combatants
-    .filter((c) => c.ip === null && !c.defeated)
-    .map((c) => c.id)
-    .filter((id) => {
-      const combatant = combat.combatants.get(id);
-      return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
-    });
-}
-
-/** How a `declare-resolve` encounter rolls: each combatant's IP, once per combat. */
-export const DR_INITIATIVE: ModeInitiative = {
-  rollInitiative: (combat, ids, options) => rollIP(combat, ids, options),
-  rollAll: (combat, options) => rollIP(combat, ipToRoll(combat, false), options),
-  rollNPC: (combat, options) => rollIP(combat, ipToRoll(combat, true), options),
-};
+/** How a `declare-resolve` encounter rolls: each combatant's IP, once per combat (roll all: those still without IP). */
+export const DR_INITIATIVE: ModeInitiative = initiativeRolling(rollIP, (combat) =>
+  (drState(combat)?.combatants ?? []).filter((c) => c.ip === null && !c.defeated).map((c) => c.id),
+);

@@ -12,7 +12,7 @@ import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
 import type { ModeInitiative, RollCheck } from "../contract";
 import { shownRefusal } from "../../foundry/notify";
-import { resolveFormula, rollEach } from "../../foundry/rolls";
+import { initiativeRolling, resolveFormula, rollEach } from "../../foundry/rolls";
 import type { CommandResult } from "../../core/protocol";
 import { initiativeFormulas, initiativeSource } from "./settings";
 import { individualState } from "./encounter";
@@ -287,23 +287,12 @@ async function rollGroup(
 }
 
 /**
- * The combatants "roll all" (or "roll NPCs") should roll for: the current user's combatants whose
- * check is still needed, one member standing for each group that has not rolled.
+ * Rolling initiative rolls the `individual` checks of those combatants (a group once); roll all rolls
+ * the checks still needed, one member standing for each group that has not rolled.
  */
-export function combatantsToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {
+export const INDIVIDUAL_INITIATIVE: ModeInitiative = initiativeRolling(rollStructuredInitiative, (combat) => {
   const state = individualState(combat);
   if (state === null) return [];
   const needed = rollsNeeded(state);
-  const ids = [...needed.combatants, ...needed.groups.map((groupId) => groupMembers(state, groupId)[0] ?? "")];
-  return ids.filter((id) => {
-    const combatant = combat.combatants.get(id);
-    return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
-  });
-}
-
-/** Rolling initiative rolls the `individual` checks of those combatants (a group once). */
-export const INDIVIDUAL_INITIATIVE: ModeInitiative = {
-  rollInitiative: (combat, ids, options) => rollStructuredInitiative(combat, ids, options),
-  rollAll: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, false), options),
-  rollNPC: (combat, options) => rollStructuredInitiative(combat, combatantsToRoll(combat, true), options),
-};
+  return [...needed.combatants, ...needed.groups.map((groupId) => groupMembers(state, groupId)[0] ?? "")];
+});

@@ -8,7 +8,7 @@ import { submit } from "../../foundry/authority/controller";
 import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
 import { setSlotsSkill } from "./api";
-import { rollSlotsChecks, slotsToRoll } from "./initiative";
+import { SLOTS_INITIATIVE } from "./initiative";
 
 /** The slot index a slot button acts on (-1 when missing: the rules refuse it). */
 function slotOf(target: HTMLElement): number {
@@ -25,7 +25,7 @@ export function claimSlot(combat: Combat.Implementation, slot: number, combatant
 
 /** The `slots` buttons. */
 export const SLOTS_ACTIONS: ActionTable = {
-  siRollAll: (combat) => rollSlotsChecks(combat, slotsToRoll(combat, false)),
+  siRollAll: (combat) => SLOTS_INITIATIVE.rollAll(combat),
   siSlotClaim: (combat, target) => claimSlot(combat, slotOf(target), idOf(target)),
   siSlotRelease: (combat, target) => submit(combat, { type: "releaseClaim", slot: slotOf(target) }),
   siSlotFill: (combat, target) => submit(combat, { type: "fillSlot", slot: slotOf(target), combatantId: idOf(target) }),

@@ -7,7 +7,7 @@ import { I18N, MODULE_ID, SYSTEM_IDS } from "../../constants";
 import { SLOTS_SKILL_FLAG } from "./constants";
 import { submit } from "../../foundry/authority/controller";
 import { shownRefusal } from "../../foundry/notify";
-import { resolveFormula, rollEach } from "../../foundry/rolls";
+import { initiativeRolling, resolveFormula, rollEach } from "../../foundry/rolls";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
@@ -212,25 +212,10 @@ export async function rollSlotsChecks(
   });
 }
 
-/** The combatants "roll all" (or "roll NPCs") rolls for: the current user's, still without a check. */
-export function slotsToRoll(combat: Combat.Implementation, npcsOnly: boolean): string[] {
-  const state = slotsState(combat);
-  if (state === null) return [];
-  return state.combatants
-    .filter((c) => c.check === null && !c.defeated)
-    .map((c) => c.id)
-    .filter((id) => {
-      const combatant = combat.combatants.get(id);
-      return combatant !== undefined && combatant.isOwner && (!npcsOnly || combatant.isNPC);
-    });
-}
-
-/** Rolling initiative rolls the `slots` checks of those combatants. */
-export const SLOTS_INITIATIVE: ModeInitiative = {
-  rollInitiative: (combat, ids, options) => rollSlotsChecks(combat, ids, options),
-  rollAll: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, false), options),
-  rollNPC: (combat, options) => rollSlotsChecks(combat, slotsToRoll(combat, true), options),
-};
+/** Rolling initiative rolls the `slots` checks of those combatants (roll all: those still without a check). */
+export const SLOTS_INITIATIVE: ModeInitiative = initiativeRolling(rollSlotsChecks, (combat) =>
+  (slotsState(combat)?.combatants ?? []).filter((c) => c.check === null && !c.defeated).map((c) => c.id),
+);
 
 /** The checks of rolled results, by command type. */
 export const SLOTS_ROLL_CHECKS: Readonly<Record<string, RollCheck>> = { recordCheck: checkSlotsRolls };

@@ -42,6 +42,7 @@
  * One order is shown all round, fastest first: the declaration walks it from the bottom up.
  */
 import type { ModeDefinition } from "../../../core/engine";
+import { isRosterCommand } from "../../../core/common";
 import type { DeclareResolveState, DeclareResolveCommand } from "./types";
 import { createDeclareResolve } from "./flow";
 import { applyCommand, handlers } from "./commands";
@@ -55,7 +56,7 @@ export const declareResolveMode: ModeDefinition<DeclareResolveState, DeclareReso
   apply: applyCommand,
   view,
   allowed: declareResolveAllowed,
-  isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
+  isRosterCommand,
   parseCommand,
   commandTypes: new Set(Object.keys(handlers)),
   turnKey: declareResolveTurnKey,

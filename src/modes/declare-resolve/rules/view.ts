@@ -1,6 +1,6 @@
 /** The `declare-resolve` view (one order all round, the current and next actor) and the allowed actions. */
 import type { AllowedAction, Requester, TurnView } from "../../../core/engine";
-import { allowedByTrial, canControl } from "../../../core/common";
+import { allowedByTrial, canControl, probe, type Probe as CommonProbe } from "../../../core/common";
 import type { DeclareResolveState, DeclareResolveCommand } from "./types";
 import { tiePending, pendingTies } from "./points";
 import { started, currentOf, currentStep, viewOrder, currentDeclarer, currentTurn } from "./derived";
@@ -37,28 +37,25 @@ export function view(state: DeclareResolveState): TurnView {
   };
 }
 
-type Probe = { readonly action: AllowedAction; readonly command: DeclareResolveCommand };
+type Probe = CommonProbe<AllowedAction, DeclareResolveCommand>;
 
 function probes(state: DeclareResolveState, who: Requester): Probe[] {
   const list: Probe[] = [
-    { action: { type: "start" }, command: { type: "start" } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
-    { action: { type: "upkeep" }, command: { type: "upkeep" } },
-    { action: { type: "setBudget" }, command: { type: "setBudget", budget: state.budget } },
+    probe({ type: "start" }),
+    probe({ type: "nextTurn" }),
+    probe({ type: "nextRound" }),
+    probe({ type: "upkeep" }),
+    probe({ type: "setBudget", budget: state.budget }),
   ];
   for (const tie of pendingTies(state)) {
-    list.push({
-      action: { type: "orderTied", combatantId: tie[0] },
-      command: { type: "orderTied", combatantIds: tie },
-    });
+    list.push(probe({ type: "orderTied", combatantIds: tie }, { combatantId: tie[0] }));
   }
   const declarer = currentDeclarer(state);
   for (const c of state.combatants) {
     const combatantId = c.id;
     // Every per-combatant command needs the GM or the combatant's owner: skip the rest untried.
     if (!canControl(who, combatantId)) continue;
-    const on = (command: DeclareResolveCommand): Probe => ({ action: { type: command.type, combatantId }, command });
+    const on = (command: DeclareResolveCommand): Probe => probe(command, { combatantId });
     // Probes that can only be refused are left out (only the current declarer may declare; after the
     // start only who has not rolled rolls, before it only the GM rolls again; the rest is the GM's).
     if (combatantId === declarer) list.push(on({ type: "declare", combatantId, actions: [] }));

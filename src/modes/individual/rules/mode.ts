@@ -22,6 +22,7 @@
  */
 
 import type { ModeDefinition } from "../../../core/engine";
+import { isRosterCommand } from "../../../core/common";
 import type { IndividualCommand, IndividualState } from "./types";
 import { create } from "./flow";
 import { applyCommand, handlers } from "./commands";
@@ -35,7 +36,7 @@ export const individualMode: ModeDefinition<IndividualState, IndividualCommand> 
   apply: applyCommand,
   view,
   allowed,
-  isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
+  isRosterCommand,
   parseCommand,
   commandTypes: new Set(Object.keys(handlers)),
   turnKey: individualTurnKey,

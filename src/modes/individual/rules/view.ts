@@ -1,7 +1,7 @@
 /** The `individual` view (whose turn, the order) and the actions `who` may take now. */
 
 import type { AllowedAction, Requester, TurnView } from "../../../core/engine";
-import { allowedByTrial, canControl } from "../../../core/common";
+import { allowedByTrial, canControl, probe, type Probe as CommonProbe } from "../../../core/common";
 import type { IndividualCommand, IndividualState, IndividualStep } from "./types";
 import { deriveOrder } from "./ranking";
 import { delayingIds, groupIds, pendingRollOffs, unplaced } from "./derived";
@@ -28,21 +28,20 @@ export function view(state: IndividualState): TurnView {
   };
 }
 
-function probes(state: IndividualState, who: Requester): { action: AllowedAction; command: IndividualCommand }[] {
-  const list: { action: AllowedAction; command: IndividualCommand }[] = [
-    { action: { type: "start" }, command: { type: "start", surprise: false } },
-    { action: { type: "start" }, command: { type: "start", surprise: true } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
+type Probe = CommonProbe<AllowedAction, IndividualCommand>;
+
+function probes(state: IndividualState, who: Requester): Probe[] {
+  const list: Probe[] = [
+    probe({ type: "start", surprise: false }),
+    probe({ type: "start", surprise: true }),
+    probe({ type: "nextTurn" }),
+    probe({ type: "nextRound" }),
   ];
   for (const c of state.combatants) {
     const combatantId = c.id;
     // Every per-combatant command needs the GM or the combatant's owner: skip the rest untried.
     if (!canControl(who, combatantId)) continue;
-    const on = (command: IndividualCommand): { action: AllowedAction; command: IndividualCommand } => ({
-      action: { type: command.type, combatantId },
-      command,
-    });
+    const on = (command: IndividualCommand): Probe => probe(command, { combatantId });
     list.push(
       on({ type: "recordInitiative", combatantId, total: 0, modifier: 0 }),
       on({ type: "setGroup", combatantId, groupId: c.groupId ?? "group", modifier: c.modifier ?? 0 }),
@@ -54,24 +53,15 @@ function probes(state: IndividualState, who: Requester): { action: AllowedAction
     );
   }
   for (const groupId of groupIds(state)) {
-    list.push({
-      action: { type: "recordGroupInitiative", groupId },
-      command: { type: "recordGroupInitiative", groupId, total: 0 },
-    });
+    list.push(probe({ type: "recordGroupInitiative", groupId, total: 0 }, { groupId }));
   }
   for (const set of pendingRollOffs(state)) {
     const results = set.map((combatantId, i) => ({ combatantId, total: i }));
     const combatantId = set[0];
-    list.push({
-      action: combatantId === undefined ? { type: "recordRollOff" } : { type: "recordRollOff", combatantId },
-      command: { type: "recordRollOff", results },
-    });
+    list.push(probe({ type: "recordRollOff", results }, combatantId === undefined ? undefined : { combatantId }));
   }
   if (who.isGM) {
-    list.push({
-      action: { type: "setSkipDefeated" },
-      command: { type: "setSkipDefeated", skip: !state.skipDefeated },
-    });
+    list.push(probe({ type: "setSkipDefeated", skip: !state.skipDefeated }));
   }
   return list;
 }

@@ -51,6 +51,7 @@
  */
 
 import type { ModeDefinition } from "../../../core/engine";
+import { isRosterCommand } from "../../../core/common";
 import type { PhasesState, PhasesCommand } from "./types";
 import { createPhases } from "./flow";
 import { applyCommand, handlers } from "./commands";
@@ -64,7 +65,7 @@ export const phasesMode: ModeDefinition<PhasesState, PhasesCommand> = {
   apply: applyCommand,
   view,
   allowed: phasesAllowed,
-  isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
+  isRosterCommand,
   parseCommand,
   commandTypes: new Set(Object.keys(handlers)),
   turnKey: phasesTurnKey,

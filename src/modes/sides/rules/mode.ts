@@ -41,6 +41,7 @@
  *   character waiting for its moment is in `slowed` and neither in `done` nor in `due`.
  */
 import type { ModeDefinition } from "../../../core/engine";
+import { isRosterCommand } from "../../../core/common";
 import type { SidesState, SidesCommand } from "./types";
 import { create } from "./flow";
 import { applyCommand, handlers } from "./commands";
@@ -54,7 +55,7 @@ export const sidesMode: ModeDefinition<SidesState, SidesCommand> = {
   apply: applyCommand,
   view,
   allowed,
-  isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
+  isRosterCommand,
   parseCommand,
   commandTypes: new Set(Object.keys(handlers)),
   turnKey: sidesTurnKey,

@@ -5,26 +5,28 @@
  */
 import {
   isFiniteNumber,
+  isFlag,
   isId,
+  isIdList,
   isRecord,
   isText,
-  isTypedMark,
-  isNullable,
-  isIdList,
+  isTypedField,
   isWhole,
+  listOf,
+  orNull,
+  shapeOf,
 } from "../../../core/common";
 import { jsonEqual } from "../../../core/patch";
 import { MAX_DICE, PIPS_PER_DIE, diceCodeFromPips, formatDiceCode, normaliseDiceCode } from "../../../core/dice-code";
 import {
-  MAX_ACTION_TEXT_LENGTH,
   DEFAULT_MAX_REACTIONS,
   MAX_ACTIONS_LIMIT,
   MAX_EARLIER_ROLLS,
-  MAX_SIDE_NAME_LENGTH,
   MAX_SIDES,
   type Declaration,
   type HeldFacts,
   type LostAction,
+  type Reaction,
   type Side,
   type SideRoll,
   type SidesCombatant,
@@ -33,94 +35,61 @@ import {
 } from "./types";
 import { declarationOrder, naturalOrder, passOrder } from "./derived";
 import { migrate, type Migration } from "../../../core/migrations";
+import { isActionText, isColour, isMaxActions, isReactionKind, isSideName } from "./untrusted";
 
 const STEPS: readonly unknown[] = ["setup", "initiative", "declaration", "pass"];
 
-function isIdLists(value: unknown): value is readonly (readonly string[])[] {
-  return Array.isArray(value) && value.every(isIdList);
-}
+const isIdLists = listOf(isIdList);
 
 /** A stored trait must already be in canonical form ("3D+2", not "3d + 2"). */
 function isCanonicalCode(value: unknown): value is string {
   return typeof value === "string" && normaliseDiceCode(value) === value;
 }
 
-function isCombatant(value: unknown): value is SidesCombatant {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.id) &&
-    isText(value.name) &&
-    typeof value.isPC === "boolean" &&
-    isNullable(value.sideId, isId) &&
-    isNullable(value.dexterity, isCanonicalCode) &&
-    isNullable(value.perception, isCanonicalCode) &&
-    isNullable(value.initiativeScore, isCanonicalCode)
-  );
-}
+const isCode = orNull(isCanonicalCode);
 
-function isSide(value: unknown): value is Side {
-  if (!isRecord(value)) return false;
-  return (
-    isId(value.id) &&
-    typeof value.name === "string" &&
-    value.name.trim() !== "" &&
-    value.name.length <= MAX_SIDE_NAME_LENGTH &&
-    typeof value.colour === "string" &&
-    /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(value.colour) &&
-    (value.gmSide === null || typeof value.gmSide === "boolean") &&
-    isNullable(value.roller, isId)
-  );
-}
+const isCombatant = shapeOf<SidesCombatant>({
+  id: isId,
+  name: isText,
+  isPC: isFlag,
+  sideId: orNull(isId),
+  dexterity: isCode,
+  perception: isCode,
+  initiativeScore: isCode,
+});
 
-function isRoll(value: unknown): value is SideRoll {
-  const { earlier } = isRecord(value) ? value : {};
-  return (
-    isRecord(value) &&
-    isId(value.sideId) &&
-    isFiniteNumber(value.total) &&
-    isTypedMark(value) &&
-    (earlier === undefined ||
-      (Array.isArray(earlier) && earlier.length <= MAX_EARLIER_ROLLS && earlier.every(isFiniteNumber)))
-  );
-}
+const isSide = shapeOf<Side>({
+  id: isId,
+  name: isSideName,
+  colour: isColour,
+  gmSide: orNull(isFlag),
+  roller: orNull(isId),
+});
 
-function isDeclaration(value: unknown): value is Declaration {
-  if (!isRecord(value)) return false;
-  const { actions, reactions } = value;
-  return (
-    isId(value.combatantId) &&
-    Array.isArray(actions) &&
-    actions.length <= MAX_ACTIONS_LIMIT &&
-    actions.every(
-      (a: unknown) => isRecord(a) && typeof a.text === "string" && a.text.length <= MAX_ACTION_TEXT_LENGTH,
-    ) &&
-    typeof value.forcePoint === "boolean" &&
-    typeof value.hesitated === "boolean" &&
-    Array.isArray(reactions) &&
-    reactions.every(
-      (r: unknown) =>
-        isRecord(r) && (r.kind === "dodge" || r.kind === "parry") && isWhole(r.pass, MAX_ACTIONS_LIMIT, 1),
-    )
-  );
-}
+const isRoll = shapeOf<SideRoll>({
+  sideId: isId,
+  total: isFiniteNumber,
+  typed: isTypedField,
+  earlier: (value) =>
+    value === undefined || (Array.isArray(value) && value.length <= MAX_EARLIER_ROLLS && value.every(isFiniteNumber)),
+});
 
-function isSlowed(value: unknown): value is SlowedEntry {
-  return isRecord(value) && isId(value.combatantId) && isNullable(value.after, isId);
-}
+const isDeclaration = shapeOf<Declaration>({
+  combatantId: isId,
+  actions: (value) =>
+    Array.isArray(value) &&
+    value.length <= MAX_ACTIONS_LIMIT &&
+    value.every((a: unknown) => isRecord(a) && isActionText(a.text)),
+  forcePoint: isFlag,
+  hesitated: isFlag,
+  reactions: listOf(shapeOf<Reaction>({ kind: isReactionKind, pass: isMaxActions })),
+});
 
-function isHeld(value: unknown): value is HeldFacts {
-  return (
-    isRecord(value) &&
-    isId(value.combatantId) &&
-    isNullable(value.sideId, isId) &&
-    isNullable(value.dexterity, isCanonicalCode) &&
-    isNullable(value.perception, isCanonicalCode)
-  );
-}
+const isSlowed = shapeOf<SlowedEntry>({ combatantId: isId, after: orNull(isId) });
 
-function isLost(value: unknown): value is LostAction {
-  return isRecord(value) && isId(value.combatantId) && isWhole(value.pass, MAX_ACTIONS_LIMIT, 1);
-}
+const isHeld = shapeOf<HeldFacts>({ combatantId: isId, sideId: orNull(isId), dexterity: isCode, perception: isCode });
+
+const isLost = shapeOf<LostAction>({ combatantId: isId, pass: isMaxActions });
 
 function unique(ids: readonly string[]): boolean {
   return new Set(ids).size === ids.length;
@@ -221,32 +190,26 @@ function keepStoredOrders(state: SidesState, orders: StoredOrders): SidesState {
 function isShaped(d: unknown): d is SidesState {
   return (
     isRecord(d) &&
-    Array.isArray(d.combatants) &&
-    d.combatants.every(isCombatant) &&
+    listOf(isCombatant)(d.combatants) &&
     Array.isArray(d.sides) &&
     d.sides.length <= MAX_SIDES &&
     d.sides.every(isSide) &&
-    isWhole(d.maxActions, MAX_ACTIONS_LIMIT, 1) &&
-    isWhole(d.maxReactions, MAX_ACTIONS_LIMIT, 1) &&
+    isMaxActions(d.maxActions) &&
+    isMaxActions(d.maxReactions) &&
     isCanonicalCode(d.actionPenalty) &&
     typeof d.started === "boolean" &&
     isWhole(d.round, Number.MAX_SAFE_INTEGER, 0) &&
     STEPS.includes(d.step) &&
     isWhole(d.pass, MAX_ACTIONS_LIMIT, 0) &&
-    Array.isArray(d.rolls) &&
-    d.rolls.every(isRoll) &&
+    listOf(isRoll)(d.rolls) &&
     isIdLists(d.sideTieOrders) &&
     isIdList(d.sideOrder) &&
-    Array.isArray(d.declarations) &&
-    d.declarations.every(isDeclaration) &&
+    listOf(isDeclaration)(d.declarations) &&
     isIdList(d.done) &&
     isIdList(d.due) &&
-    Array.isArray(d.slowed) &&
-    d.slowed.every(isSlowed) &&
-    Array.isArray(d.held) &&
-    d.held.every(isHeld) &&
-    Array.isArray(d.lost) &&
-    d.lost.every(isLost) &&
+    listOf(isSlowed)(d.slowed) &&
+    listOf(isHeld)(d.held) &&
+    listOf(isLost)(d.lost) &&
     isIdLists(d.tieOrders)
   );
 }

@@ -1,5 +1,18 @@
 /** Untrusted data for the sides mode: the checks of values a command carries, and command parsing. */
-import { isFiniteNumber, isId, isRecord, parseRosterCommand, parseTyped } from "../../../core/common";
+import {
+  absentOr,
+  BAD,
+  ID_FIELD,
+  isFiniteNumber,
+  isFlag,
+  isId,
+  isRecord,
+  parseByTable,
+  required,
+  TYPED_FIELD,
+  type CommandTable,
+  type FieldReader,
+} from "../../../core/common";
 import { normaliseDiceCode } from "../../../core/dice-code";
 import {
   MAX_SIDE_NAME_LENGTH,
@@ -33,100 +46,61 @@ export function isReactionKind(value: unknown): value is ReactionKind {
   return value === "dodge" || value === "parry";
 }
 
-function parseIdList(data: unknown, max: number): string[] | null {
-  if (!Array.isArray(data) || data.length < 2 || data.length > max) return null;
-  const ids = (data as readonly unknown[]).filter(isId);
-  return ids.length === data.length && new Set(ids).size === ids.length ? ids : null;
+/** A list of at least two distinct ids, at most `max`. */
+function idList(max: number): FieldReader<string[]> {
+  return (data) => {
+    if (!Array.isArray(data) || data.length < 2 || data.length > max) return BAD;
+    const ids = (data as readonly unknown[]).filter(isId);
+    return ids.length === data.length && new Set(ids).size === ids.length ? ids : BAD;
+  };
 }
 
-function parseActions(data: unknown): DeclaredAction[] | null {
-  if (!Array.isArray(data) || data.length > MAX_ACTIONS_LIMIT) return null;
+function parseActions(data: unknown): DeclaredAction[] | typeof BAD {
+  if (!Array.isArray(data) || data.length > MAX_ACTIONS_LIMIT) return BAD;
   const actions: DeclaredAction[] = [];
   for (const item of data as readonly unknown[]) {
     // An entry with a kind is a dodge or parry in disguise: those are never declared.
-    if (!isRecord(item) || !isActionText(item.text) || "kind" in item) return null;
+    if (!isRecord(item) || !isActionText(item.text) || "kind" in item) return BAD;
     actions.push({ text: item.text });
   }
   return actions;
 }
 
+/** A trait's dice code, normalised. */
+const DICE_CODE: FieldReader<string> = (value) => normaliseDiceCode(value) ?? BAD;
+const MAX_ACTIONS: FieldReader<number> = required(isMaxActions);
+
+/** Each command's fields as untrusted data gives them (the roster commands are common to every mode). */
+const COMMANDS: CommandTable<SidesCommand> = {
+  hesitate: { combatantId: ID_FIELD },
+  letPass: { combatantId: ID_FIELD },
+  defineSide: {
+    sideId: ID_FIELD,
+    name: required(isSideName),
+    colour: required(isColour),
+    // Absent: left out; null (no mark) or a flag: kept.
+    isGMSide: (value) => (value === undefined ? undefined : value === null || isFlag(value) ? value : BAD),
+  },
+  removeSide: { sideId: ID_FIELD },
+  setSide: { combatantId: ID_FIELD, sideId: ID_FIELD },
+  setTraits: { combatantId: ID_FIELD, dexterity: DICE_CODE, perception: DICE_CODE, initiativeScore: DICE_CODE },
+  configure: { maxActions: MAX_ACTIONS, actionPenalty: DICE_CODE, maxReactions: absentOr(isMaxActions) },
+  start: {},
+  setRoller: { sideId: ID_FIELD, combatantId: (value) => (value === null || isId(value) ? value : BAD) },
+  recordSideRoll: { sideId: ID_FIELD, total: required(isFiniteNumber), typed: TYPED_FIELD },
+  orderTiedSides: { sideIds: idList(MAX_SIDES) },
+  declare: { combatantId: ID_FIELD, actions: parseActions, forcePoint: required(isFlag) },
+  orderTied: { pass: MAX_ACTIONS, combatantIds: idList(1000) },
+  nextTurn: {},
+  nextRound: {},
+  react: { combatantId: ID_FIELD, kind: required(isReactionKind) },
+  slowDown: { combatantId: ID_FIELD, after: ID_FIELD },
+};
+
 export function parseCommand(data: unknown): SidesCommand | null {
-  if (!isRecord(data)) return null;
-  const d = data;
-  const id = d.combatantId;
-  const roster = parseRosterCommand(d);
+  // The generic tracker may send `surprise: false`; this mode has no surprise round.
+  if (isRecord(data) && data.type === "start" && data.surprise !== undefined && data.surprise !== false) return null;
+  const command = parseByTable(data, COMMANDS);
   // Sides keep no defeated flag: `setDefeated` is not one of their commands.
-  if (roster !== undefined) return roster?.type === "setDefeated" ? null : roster;
-  switch (d.type) {
-    case "hesitate":
-    case "letPass":
-      return isId(id) ? { type: d.type, combatantId: id } : null;
-    case "defineSide": {
-      const { sideId, name, colour, isGMSide: mark } = d;
-      if (!isId(sideId) || !isSideName(name) || !isColour(colour)) return null;
-      if (mark === undefined) return { type: "defineSide", sideId, name, colour };
-      return mark === null || typeof mark === "boolean"
-        ? { type: "defineSide", sideId, name, colour, isGMSide: mark }
-        : null;
-    }
-    case "removeSide":
-      return isId(d.sideId) ? { type: "removeSide", sideId: d.sideId } : null;
-    case "setSide":
-      return isId(id) && isId(d.sideId) ? { type: "setSide", combatantId: id, sideId: d.sideId } : null;
-    case "setTraits": {
-      const dexterity = normaliseDiceCode(d.dexterity);
-      const perception = normaliseDiceCode(d.perception);
-      const initiativeScore = normaliseDiceCode(d.initiativeScore);
-      if (!isId(id) || dexterity === null || perception === null || initiativeScore === null) return null;
-      return { type: "setTraits", combatantId: id, dexterity, perception, initiativeScore };
-    }
-    case "configure": {
-      const actionPenalty = normaliseDiceCode(d.actionPenalty);
-      if (!isMaxActions(d.maxActions) || actionPenalty === null) return null;
-      if (d.maxReactions === undefined) return { type: "configure", maxActions: d.maxActions, actionPenalty };
-      return isMaxActions(d.maxReactions)
-        ? { type: "configure", maxActions: d.maxActions, actionPenalty, maxReactions: d.maxReactions }
-        : null;
-    }
-    case "start":
-      // The generic tracker may send `surprise: false`; this mode has no surprise round.
-      return d.surprise === undefined || d.surprise === false ? { type: "start" } : null;
-    case "setRoller":
-      if (!isId(d.sideId)) return null;
-      if (id === null) return { type: "setRoller", sideId: d.sideId, combatantId: null };
-      return isId(id) ? { type: "setRoller", sideId: d.sideId, combatantId: id } : null;
-    case "recordSideRoll":
-      return isId(d.sideId) && isFiniteNumber(d.total)
-        ? { type: "recordSideRoll", sideId: d.sideId, total: d.total, ...parseTyped(d) }
-        : null;
-    case "orderTiedSides": {
-      const sideIds = parseIdList(d.sideIds, MAX_SIDES);
-      return sideIds === null ? null : { type: "orderTiedSides", sideIds };
-    }
-    case "declare": {
-      const actions = parseActions(d.actions);
-      return isId(id) && actions !== null && typeof d.forcePoint === "boolean"
-        ? { type: "declare", combatantId: id, actions, forcePoint: d.forcePoint }
-        : null;
-    }
-    case "orderTied": {
-      const combatantIds = parseIdList(d.combatantIds, 1000);
-      const pass = d.pass;
-      return combatantIds !== null &&
-        Number.isInteger(pass) &&
-        (pass as number) >= 1 &&
-        (pass as number) <= MAX_ACTIONS_LIMIT
-        ? { type: "orderTied", pass: pass as number, combatantIds }
-        : null;
-    }
-    case "nextTurn":
-    case "nextRound":
-      return { type: d.type };
-    case "react":
-      return isId(id) && isReactionKind(d.kind) ? { type: "react", combatantId: id, kind: d.kind } : null;
-    case "slowDown":
-      return isId(id) && isId(d.after) ? { type: "slowDown", combatantId: id, after: d.after } : null;
-    default:
-      return null;
-  }
+  return command?.type === "setDefeated" ? null : command;
 }

@@ -1,6 +1,13 @@
 /** The sides mode's view (the order everyone sees, the current and next actor) and the allowed actions. */
 import type { AllowedAction, Requester, TurnView } from "../../../core/engine";
-import { allowedByTrial, type RefusalChecks, canControl, includesId } from "../../../core/common";
+import {
+  allowedByTrial,
+  type RefusalChecks,
+  canControl,
+  includesId,
+  probe,
+  type Probe as CommonProbe,
+} from "../../../core/common";
 import type { SidesState, SidesCommand } from "./types";
 import {
   ranking,
@@ -62,14 +69,10 @@ export function view(state: SidesState): TurnView {
   };
 }
 
-type Probe = { readonly action: AllowedAction; readonly command: SidesCommand };
+type Probe = CommonProbe<AllowedAction, SidesCommand>;
 
 function probes(state: SidesState, who: Requester): Probe[] {
-  const list: Probe[] = [
-    { action: { type: "start" }, command: { type: "start" } },
-    { action: { type: "nextTurn" }, command: { type: "nextTurn" } },
-    { action: { type: "nextRound" }, command: { type: "nextRound" } },
-  ];
+  const list: Probe[] = [probe({ type: "start" }), probe({ type: "nextTurn" }), probe({ type: "nextRound" })];
   // Whom a slow-down follows: the first other still to act in the pass, else the first other
   // waiting. Only the first two of each can be that, so each list is looked through once.
   const open = passOrder(state)
@@ -83,7 +86,7 @@ function probes(state: SidesState, who: Requester): Probe[] {
     const combatantId = c.id;
     // Every per-combatant command needs the GM or the combatant's owner: skip the rest untried.
     if (!canControl(who, combatantId)) continue;
-    const on = (command: SidesCommand): Probe => ({ action: { type: command.type, combatantId }, command });
+    const on = (command: SidesCommand): Probe => probe(command, { combatantId });
     const follow = other(combatantId);
     list.push(
       on({ type: "declare", combatantId, actions: [], forcePoint: false }),
@@ -95,24 +98,18 @@ function probes(state: SidesState, who: Requester): Probe[] {
   }
   for (const side of state.sides) {
     const groupId = side.id;
-    list.push({
-      action: { type: "recordSideRoll", groupId },
-      command: { type: "recordSideRoll", sideId: groupId, total: 0 },
-    });
+    list.push(probe({ type: "recordSideRoll", sideId: groupId, total: 0 }, { groupId }));
   }
   for (const tie of pendingSideTies(state)) {
     const groupId = tie[0];
     if (groupId !== undefined) {
-      list.push({ action: { type: "orderTiedSides", groupId }, command: { type: "orderTiedSides", sideIds: tie } });
+      list.push(probe({ type: "orderTiedSides", sideIds: tie }, { groupId }));
     }
   }
   for (const tie of pendingTies(state)) {
     const combatantId = tie[0];
     if (combatantId !== undefined) {
-      list.push({
-        action: { type: "orderTied", combatantId },
-        command: { type: "orderTied", pass: state.pass, combatantIds: tie },
-      });
+      list.push(probe({ type: "orderTied", pass: state.pass, combatantIds: tie }, { combatantId }));
     }
   }
   return list;

@@ -33,6 +33,7 @@
  */
 
 import type { ModeDefinition } from "../../../core/engine";
+import { isRosterCommand } from "../../../core/common";
 import type { SlotsState, SlotsCommand } from "./types";
 import { create } from "./flow";
 import { applyCommand, handlers } from "./commands";
@@ -45,7 +46,7 @@ export const slotsMode: ModeDefinition<SlotsState, SlotsCommand> = {
   apply: applyCommand,
   view,
   allowed: slotsAllowed,
-  isRosterCommand: (command) => command.type === "addCombatant" || command.type === "removeCombatant",
+  isRosterCommand,
   parseCommand,
   commandTypes: new Set(Object.keys(handlers)),
   turnKey: slotsTurnKey,
