@@ -135,8 +135,11 @@ describe("the declare-resolve sample in Chromium", () => {
         } else if (who === "Aria" && round === 2) {
           expect(s.rows.find((r) => r.startsWith("Aria"))).toContain("Finishing: Power Attack (2 AP)");
           await shot("dr-round2-finishing");
-          // A single catalogue action: one click.
+          // A single catalogue action: one click, and it is the declaration.
           await declareAlone("alice", "Dodge").click();
+          await expect
+            .poll(async () => (await agreed()).rows.find((r) => r.startsWith("Aria")))
+            .toContain("|Dodge 2 AP");
         } else if (who === "Brom" && round === 1) {
           await (await pick("bob", "Dodge")).click();
           await expect.poll(() => frames.bob.locator(".si-dr-chips--draft li").count()).toBe(1);
@@ -165,8 +168,12 @@ describe("the declare-resolve sample in Chromium", () => {
           }
           await shot("dr-declare-gm");
           await frames.gm.locator('button[data-action="siDrDeclare"]').click();
-        } else if (step % 2 === 0) await declareAlone("gm", "Melee Attack").click();
-        else await frames.gm.locator('button[data-action="siDrDeclareNone"]').click();
+        } else if (step % 2 === 0) {
+          await declareAlone("gm", "Melee Attack").click();
+          await expect
+            .poll(async () => (await agreed()).rows.find((r) => r.startsWith(`${who}|`)))
+            .toContain("|Melee Attack 4 AP");
+        } else await frames.gm.locator('button[data-action="siDrDeclareNone"]').click();
       } else if (s.step === "Resolve actions" || s.step === "Extra attacks") {
         if (s.step === "Extra attacks") await shot("dr-extra-attacks");
         else if (round === 1) await shot("dr-resolve");
