@@ -1,10 +1,11 @@
 /**
  * End to end, in Chromium: the playground's `declare-resolve` sample played by the GM and two players
  * over three rounds — IP rolled from each player's own view and by the GM, ties ordered by the GM,
- * declarations slowest first from the declaration form (Aria's Power Attack spills into round 2,
- * Brom's Dodge + Melee Attack is shown over budget and refused before he takes the attack out), the
- * Officer's two jabs resolving as an extra attack, and an upkeep with bleeding each round. Players
- * see the form only on their own turn. The GM edits the action catalogue in its settings form (an
+ * declarations slowest first from the declaration form in the declaring row (Aria's Power Attack
+ * spills into round 2, Brom's Dodge + Melee Attack is shown over budget and refused before he takes
+ * the attack out, a single catalogue action is declared in one click), the Officer's two jabs
+ * resolving as an extra attack, and an upkeep with bleeding each round. Players see the form only on
+ * their own turn. The GM edits the action catalogue in its settings form (an
  * invalid row is shown, not saved). Screenshots of each view are saved under test-artefacts/.
  */
 import { describe, expect, it } from "vitest";
@@ -31,7 +32,11 @@ function drShown(frame: Frame): Promise<DrShown> {
       round: text(document.querySelector(".sim-round")),
       step: text(document.querySelector("[data-si=step]")),
       now: text(document.querySelector("[data-si=current]")),
-      rolls: text(document.querySelector("[data-si=dr-rolls]")),
+      // Who still rolls: the rows marked so.
+      rolls: Array.from(document.querySelectorAll(".si-row"))
+        .filter((row) => row.querySelector("[data-si=needs-roll]") !== null)
+        .map((row) => text(row.querySelector(".si-row__name")))
+        .join(", "),
       rows: Array.from(document.querySelectorAll(".si-row")).map((row) =>
         [
           text(row.querySelector(".si-row__name")),
@@ -57,9 +62,16 @@ function text(frame: Frame, selector: string): Promise<string> {
   return frame.evaluate((s) => (document.querySelector(s)?.textContent ?? "").replace(/\s+/g, " ").trim(), selector);
 }
 
-/** The declaration form's catalogue button for `action` in a view. */
-function pick(view: View, action: string) {
+/** The declaration form's button that adds `action` to the draft (in its "Combine actions" disclosure), in a view. */
+async function pick(view: View, action: string) {
+  const combine = frames[view].locator(".si-dr-declare details.si-dr-combine");
+  if ((await combine.getAttribute("open")) === null) await combine.locator("summary").click();
   return frames[view].locator('button[data-action="siDrPick"]', { hasText: action });
+}
+
+/** The declaration form's one-click button that declares `action` alone, in a view. */
+function declareAlone(view: View, action: string) {
+  return frames[view].locator('button[data-action="siDrDeclareEntry"]', { hasText: action });
 }
 
 describe("the declare-resolve sample in Chromium", () => {
@@ -107,25 +119,31 @@ describe("the declare-resolve sample in Chromium", () => {
       const who = s.now;
       const owner: View = who === "Aria" ? "alice" : who === "Brom" ? "bob" : "gm";
       if (s.step === "Declare actions") {
-        // Only whoever may declare for the declarer sees the form: its owner and the GM.
+        // Only whoever may declare for the declarer sees the form, in the declarer's row: its owner and the GM.
         for (const view of VIEWS)
-          expect(await frames[view].locator(".si-dr-declare").count(), `${view} sees the form for ${who}`).toBe(
-            view === owner || view === "gm" ? 1 : 0,
-          );
+          expect(
+            await frames[view].locator(".si-row", { has: frames[view].locator(".si-dr-declare") }).allTextContents(),
+            `${view} sees the form for ${who}`,
+          ).toEqual(view === owner || view === "gm" ? [expect.stringContaining(who)] : []);
         if (who === "Aria" && round === 1) {
-          await pick("alice", "Power Attack").click();
+          await (await pick("alice", "Power Attack")).click();
           await expect
             .poll(() => text(frames.alice, "[data-si=dr-legality]"))
             .toBe("It takes all 5 AP now and 2 AP of the next round, which then has 3 AP left.");
           await shot("dr-declare-spill");
+          await frames.alice.locator('button[data-action="siDrDeclare"]').click();
         } else if (who === "Aria" && round === 2) {
           expect(s.rows.find((r) => r.startsWith("Aria"))).toContain("Finishing: Power Attack (2 AP)");
-          await pick("alice", "Dodge").click();
           await shot("dr-round2-finishing");
+          // A single catalogue action: one click, and it is the declaration.
+          await declareAlone("alice", "Dodge").click();
+          await expect
+            .poll(async () => (await agreed()).rows.find((r) => r.startsWith("Aria")))
+            .toContain("|Dodge 2 AP");
         } else if (who === "Brom" && round === 1) {
-          await pick("bob", "Dodge").click();
+          await (await pick("bob", "Dodge")).click();
           await expect.poll(() => frames.bob.locator(".si-dr-chips--draft li").count()).toBe(1);
-          await pick("bob", "Melee Attack").click();
+          await (await pick("bob", "Melee Attack")).click();
           await expect
             .poll(() => text(frames.bob, "[data-si=dr-legality]"))
             .toBe("Those actions cost 6 AP, but only 5 AP of the 5 AP budget are available this round.");
@@ -134,9 +152,12 @@ describe("the declare-resolve sample in Chromium", () => {
           await expect.poll(() => toasts("bob")).toContain("Those actions cost 6 AP");
           await frames.bob.locator('button[data-action="siDrUnpick"][data-entry="1"]').click();
           await expect.poll(() => text(frames.bob, "[data-si=dr-legality]")).toBe("It fits: 3 AP are left.");
-        } else if (who === "Brom") await pick("bob", "Melee Attack").click();
+          await frames.bob.locator('button[data-action="siDrDeclare"]').click();
+        } else if (who === "Brom") await declareAlone("bob", "Melee Attack").click();
         else if (who === "Officer") {
           // Two jabs: the second resolves after everyone's first actions.
+          const combine = frames.gm.locator(".si-dr-declare details.si-dr-combine");
+          await combine.locator("summary").click();
           for (let j = 0; j < 2; j++) {
             const form = frames.gm.locator(".si-dr-custom");
             await form.locator('input[data-field="name"]').fill("Jab");
@@ -146,14 +167,22 @@ describe("the declare-resolve sample in Chromium", () => {
             await expect.poll(() => frames.gm.locator(".si-dr-chips--draft li").count()).toBe(j + 1);
           }
           await shot("dr-declare-gm");
-        } else if (step % 2 === 0) await pick("gm", "Melee Attack").click();
-        await frames[owner].locator('button[data-action="siDrDeclare"]').click();
+          await frames.gm.locator('button[data-action="siDrDeclare"]').click();
+        } else if (step % 2 === 0) {
+          await declareAlone("gm", "Melee Attack").click();
+          await expect
+            .poll(async () => (await agreed()).rows.find((r) => r.startsWith(`${who}|`)))
+            .toContain("|Melee Attack 4 AP");
+        } else await frames.gm.locator('button[data-action="siDrDeclareNone"]').click();
       } else if (s.step === "Resolve actions" || s.step === "Extra attacks") {
         if (s.step === "Extra attacks") await shot("dr-extra-attacks");
         else if (round === 1) await shot("dr-resolve");
         await frames[owner].locator('button[data-action="siNextTurn"]').click();
       } else if (s.step === "Upkeep") {
-        await expect.poll(() => text(frames.alice, "[data-si=dr-upkeep]")).toContain("Brom: loses 2 hits to bleeding");
+        const bromRow = frames.alice.locator(".si-row", { hasText: "Brom" });
+        await expect
+          .poll(() => bromRow.locator("[data-si=dr-upkeep]").textContent())
+          .toContain("loses 2 hits to bleeding");
         expect(await frames.alice.locator('button[data-action="siDrUpkeep"]').count()).toBe(0);
         await shot("dr-upkeep");
         await frames.gm.locator('button[data-action="siDrUpkeep"]').click();
@@ -247,9 +276,10 @@ describe("the declare-resolve sample in Chromium", () => {
     }
     await frames.gm.locator('button[data-action="siStart"]').click();
     await agreed((s) => s.step === "Declare actions");
-    await expect
-      .poll(() => frames.gm.locator('button[data-action="siDrPick"]').allTextContents())
-      .toEqual(["Dodge · 2 AP", "Melee Attack · 4 AP", "Power Attack · 7 AP", "Parry · 1 AP · DEF +3"]);
+    for (const action of ["siDrDeclareEntry", "siDrPick"])
+      await expect
+        .poll(() => frames.gm.locator(`button[data-action="${action}"]`).allTextContents())
+        .toEqual(["Dodge · 2 AP", "Melee Attack · 4 AP", "Power Attack · 7 AP", "Parry · 1 AP · DEF +3"]);
     await screenshots(session.page, "dr-catalogue-def-buttons");
     expect(session.errors).toEqual([]);
   });

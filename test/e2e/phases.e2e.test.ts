@@ -4,7 +4,7 @@
  * take the turn at the same moment (exactly one wins, the other is told who acts), the winner defends
  * against the attack on their hero and presses their luck, a failure is answered by the GM with
  * Collapse, the other hero takes its turn, and the foes resolve into round 3. Every view is checked
- * to show the same banner, status, intents and last roll; players never see the GM's controls;
+ * to show the same banner, intents (in the foes' rows) and last roll (in the hero's row); players never see the GM's controls;
  * screenshots of each view are saved under test-artefacts/.
  */
 import { describe, expect, it } from "vitest";
@@ -121,12 +121,12 @@ async function noOverflow(): Promise<void> {
  * the roll; a failure is answered by the GM with +1 Collapse. Returns whether the roll succeeded.
  */
 async function roll(view: View, skill: string, defend: boolean, shot?: string): Promise<boolean> {
-  const panel = frames[view].locator(".si-phases-luck");
+  const form = frames[view].locator(".si-phases-turn");
   const before = (await phasesShown(frames.gm)).lastRoll;
-  const select = panel.locator('select[name="structured-initiative-phases-skill"]');
-  const value = await select.locator("option", { hasText: skill }).first().getAttribute("value");
-  await select.selectOption(value ?? "");
-  await panel.locator(`button[data-action="${defend ? "siPhasesDefend" : "siPhasesRoll"}"]`).click();
+  const against = form.locator('select[name="structured-initiative-phases-defend"]');
+  if (!defend && (await against.count()) > 0) await against.selectOption("");
+  if (defend) expect(await against.inputValue()).not.toBe("");
+  await form.locator('button[data-action="siPhasesRoll"]', { hasText: new RegExp(`^${skill} d\\d+$`, "u") }).click();
   const shown = await agreed((s) => s.lastRoll !== "" && s.lastRoll !== before);
   if (shot !== undefined) await screenshots(session.page, shot);
   if (shown.lastRoll.includes("Doubles")) {
@@ -152,14 +152,18 @@ describe("the phases sample in Chromium", () => {
     await frames.gm.locator('button[data-action="siStartSurprise"]').click();
     await agreed((s) => s.round === "Round 1" && s.banner === "Foes declare", false);
     await declare("Officer", "Grenade at the heroes", "Aria");
-    await expect
-      .poll(() => frames.alice.locator("[data-si=declaring]").textContent())
-      .toBe("1 of 4 foes have declared an intent.");
+    // Players see which foes have declared (1 of the 4), not what.
+    await expect.poll(() => frames.alice.locator(".si-row [data-si=declared]").count()).toBe(1);
+    expect(await row("alice", "Officer").locator("[data-si=declared]").count()).toBe(1);
+    expect(await frames.alice.locator(".si-row", { hasText: "Foe" }).count()).toBe(4);
     expect(await frames.alice.locator(".si-phases-intent").count()).toBe(0);
     await expectNoGMControls();
-    // The GM's button and status name the phase that really comes; no hand-off for the skipped phase.
+    // The GM's button is the phase that really comes, in the banner; the skipped phase is marked; no hand-off for it.
     expect(await frames.gm.locator('button[data-action="siPhasesNextPhase"]').textContent()).toContain("Foes resolve");
-    expect(await frames.gm.locator("[data-si=phase-status]").textContent()).toContain("Then: Foes resolve.");
+    expect(
+      await frames.gm.locator('[data-si=banner] li:nth-child(3) button[data-action="siPhasesNextPhase"]').count(),
+    ).toBe(1);
+    expect(await frames.gm.locator("[data-si=banner] .si-phases-step--skipped").textContent()).toBe("Heroes act");
     expect(await frames.gm.locator('button[data-action="siPhasesHandOff"]').count()).toBe(0);
     await screenshots(session.page, "phases-declare");
     await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
@@ -201,7 +205,9 @@ describe("the phases sample in Chromium", () => {
     const [winnerHero, loserHero] = winner === "alice" ? ["Aria", "Brom"] : ["Brom", "Aria"];
     await expect.poll(() => toasts(loser)).toContain(`${winnerHero} is taking a turn now`);
     expect(await toasts(winner)).toBe("");
-    expect(await frames[loser].locator(".si-phases-luck button").count()).toBe(0);
+    expect(await frames[loser].locator(".si-phases-turn button").count()).toBe(0);
+    // The turn form is in the acting hero's row.
+    expect(await row(winner, winnerHero).locator(".si-phases-turn").count()).toBe(1);
     await noOverflow();
     await screenshots(session.page, "phases-race");
 
@@ -228,7 +234,7 @@ describe("the phases sample in Chromium", () => {
     await frames[loser].locator(take(loserHero)).click();
     await agreed((s) => s.acting === `Turn of ${loserHero}`);
     await frames[loser].locator('button[data-action="siPhasesFreeMove"]').click();
-    await expect.poll(() => frames[loser].locator(".si-phases-luck").textContent()).toContain("Free move used");
+    await expect.poll(() => frames[loser].locator(".si-phases-turn").textContent()).toContain("Free move used");
     // One End turn for the acting player: the footer's.
     expect(
       await frames[loser].locator('button[data-action="siPhasesEndTurn"], button[data-action="siNextTurn"]').count(),

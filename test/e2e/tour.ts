@@ -341,7 +341,7 @@ const WALKS: Record<Mode, Walk> = {
     await settle(frames, { bob: 'button[data-action="siPhasesTakeTurn"]' });
     await at("heroes");
     await send(frames.gm, [{ type: "startTurn", combatantId: "@Brom" }]);
-    await settle(frames, { bob: ".si-phases-luck" });
+    await settle(frames, { bob: ".si-phases-turn" });
     await at("hero-turn");
     await send(frames.gm, [{ type: "nextTurn" }, { type: "nextPhase" }]);
     await settle(frames);

@@ -1,9 +1,11 @@
 /**
- * The `declare-resolve` tracker (issue 12 item 6) as each user sees it: the declaration form only for
- * whoever may declare now (the declarer's owner and the GM), its running AP total and legality computed
+ * The `declare-resolve` tracker (issue 12 item 6) as each user sees it: the declaration form, in the
+ * declaring row (issue 29), only for whoever may declare now (the declarer's owner and the GM), one
+ * button per catalogue action that declares it alone, its running AP total and legality computed
  * before sending; the GM's edits only for the GM; per row IP base → current, the AP bar, the action
- * chips, DEF, "finishing"; the extra-attack queue; the upkeep and its live announcement. Rendered with
- * the real templates, every button has a localised accessible name and no key leaks.
+ * chips, DEF, "finishing", what the upkeep does, the GM's tie buttons; the extra-attack queue; the
+ * upkeep and its live announcement. Rendered with the real templates, every button has a localised
+ * accessible name and no key leaks.
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
@@ -16,7 +18,7 @@ interface TrackerApp {
   parts: Record<string, string>;
 }
 interface Ctx {
-  rows: { name: string; controls: { action: string }[]; mode: Record<string, unknown> | null }[];
+  rows: { name: string; controls: { action: string; groupId?: string }[]; mode: Record<string, unknown> | null }[];
   panel: Record<string, unknown> | null;
 }
 
@@ -52,9 +54,12 @@ describe("the declare-resolve tracker", () => {
     const alice = await contextOf(sim.client(ALICE));
     const bob = await contextOf(sim.client(BOB));
     const gm = await contextOf(sim.gm);
-    expect(alice.panel?.declareForm).toBeNull();
-    expect(bob.panel?.declareForm).toMatchObject({ heading: "Declare the actions of Brom", legal: true });
-    expect(gm.panel?.declareForm).not.toBeNull();
+    // The form is in the declaring row (Brom's), nowhere else.
+    for (const ctx of [alice, bob, gm])
+      for (const name of ["Aria", "Officer"]) expect(row(ctx, name).declare, name).toBeNull();
+    expect(row(alice, "Brom").declare).toBeNull();
+    expect(row(bob, "Brom").declare).toMatchObject({ heading: "Declare the actions of Brom", legal: true });
+    expect(row(gm, "Brom").declare).not.toBeNull();
     expect(row(alice, "Aria").edit).toBeNull();
     expect(row(gm, "Aria").edit).not.toBeNull();
     // Rolled and started: nobody rerolls.
@@ -85,7 +90,7 @@ describe("the declare-resolve tracker", () => {
     await rollIPs(sim, { aria: [5, 5], brom: [3, 3], officer: [6, 6] });
     await combatOn(sim.gm).startCombat();
     await sim.settle();
-    const form = (await contextOf(sim.client(BOB))).panel?.declareForm as { picks: { text: string }[] };
+    const form = row(await contextOf(sim.client(BOB)), "Brom").declare as { picks: { text: string }[] };
     expect(form.picks.map((p) => p.text)).toEqual(["Unik · 2 PA", "Atak wręcz · 4 PA", "Potężny atak · 7 PA"]);
     expect(await declareAs(sim, sim.client(BOB), "brom", [{ catalogue: "Dodge" }])).toMatchObject({ ok: true });
     const chips = row(await contextOf(sim.client(ALICE)), "Brom").actions as { name: string }[];
@@ -111,19 +116,26 @@ describe("the declare-resolve tracker", () => {
     await combatOn(sim.gm).startCombat();
     await sim.settle();
     for (const client of [sim.client(BOB), sim.gm]) {
-      const form = (await contextOf(client)).panel?.declareForm as { picks: { text: string; ariaLabel: string }[] };
+      const form = row(await contextOf(client), "Brom").declare as {
+        picks: { text: string; ariaLabel: string; declareLabel: string }[];
+      };
       expect(form.picks.map((p) => p.text)).toEqual([
         "Dodge · 2 AP",
         "Parry · 1 AP · DEF +3",
         "Reckless Swing · 4 AP · DEF -2",
       ]);
       expect(form.picks[1]?.ariaLabel).toBe("Add Parry · 1 AP · DEF +3 to the declaration of Brom");
-      const buttons = (await htmlOf(client)).match(/<button[^>]*data-action="siDrPick"[^>]*>[^<]*</g) ?? [];
-      expect(buttons.map((b) => b.replace(/^.*>|<$/g, ""))).toEqual([
-        "Dodge · 2 AP",
-        "Parry · 1 AP · DEF +3",
-        "Reckless Swing · 4 AP · DEF -2",
-      ]);
+      expect(form.picks[1]?.declareLabel).toBe("Declare Parry · 1 AP · DEF +3 alone for Brom");
+      // The same texts on the buttons that declare an action alone (one click) and on those that add it.
+      const html = await htmlOf(client);
+      for (const action of ["siDrDeclareEntry", "siDrPick"]) {
+        const buttons = html.match(new RegExp(`<button[^>]*data-action="${action}"[^>]*>[^<]*<`, "g")) ?? [];
+        expect(buttons.map((b) => b.replace(/^.*>|<$/g, ""))).toEqual([
+          "Dodge · 2 AP",
+          "Parry · 1 AP · DEF +3",
+          "Reckless Swing · 4 AP · DEF -2",
+        ]);
+      }
     }
   });
 
@@ -180,7 +192,7 @@ describe("the declare-resolve tracker", () => {
     ]);
   });
 
-  it("the upkeep is listed and announced in the live region; the confirm button is the GM's", async () => {
+  it("the upkeep is listed in each row it changes and announced in the live region; the confirm button is the GM's", async () => {
     const sim = await battle();
     await commandAs(sim, sim.gm, {
       type: "setConditions",
@@ -202,21 +214,30 @@ describe("the declare-resolve tracker", () => {
     expect(alice.panel?.live).toBe(
       "Upkeep of round 1: the GM confirms it to begin the next round. Brom: loses 1 hit to bleeding; stunned 2 → 1",
     );
+    expect(row(alice, "Brom").upkeep).toBe("loses 1 hit to bleeding; stunned 2 → 1");
+    expect(row(alice, "Aria").upkeep).toBe("");
     expect((await contextOf(sim.gm)).panel?.upkeepControl).toMatchObject({ action: "siDrUpkeep" });
     const html = await htmlOf(sim.client(ALICE));
     expect(html).toMatch(/role="status" aria-live="polite" data-si="dr-live">Upkeep of round 1/);
   });
 
-  it("a tie waits for the GM, who sees a button per tied combatant; players are told they wait", async () => {
+  it("a tie waits for the GM, who sees a button in each tied row; players see the rows marked tied and are told", async () => {
     const sim = await drWorld({ renderTemplates: true });
     await drEncounter(sim, ["aria", "officer"]);
     // 14 + 4 each: equal IP and equal modifier.
     await rollIPs(sim, { aria: [5, 5], officer: [5, 5] });
     const gm = await contextOf(sim.gm);
-    expect(gm.panel?.ties).toMatchObject([{ names: "Aria, Officer" }]);
-    expect((gm.panel?.ties as { controls: unknown[] }[])[0]?.controls).toHaveLength(2);
+    const ties = (name: string): { action: string; groupId?: string }[] =>
+      (gm.rows.find((r) => r.name === name)?.controls ?? []).filter((c) => c.action === "siDrOrderTied");
+    // Each tied row's button puts its combatant first, the whole tie in its group id.
+    expect(ties("Aria").map((c) => c.groupId)).toEqual([`${idOf(sim.gm, "aria")},${idOf(sim.gm, "officer")}`]);
+    expect(ties("Officer").map((c) => c.groupId)).toEqual([`${idOf(sim.gm, "officer")},${idOf(sim.gm, "aria")}`]);
     const alice = await contextOf(sim.client(ALICE));
-    expect(alice.panel).toMatchObject({ tieWait: true, ties: [{ names: "Aria, Officer", controls: [] }] });
+    for (const name of ["Aria", "Officer"]) {
+      expect(row(alice, name).tied).toBe(true);
+      expect(alice.rows.find((r) => r.name === name)?.controls.map((c) => c.action)).not.toContain("siDrOrderTied");
+    }
+    expect(alice.panel?.live).toBe("Combatants are tied on initiative points: the GM puts them in order.");
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * The `phases` tracker (issue 13 item 9) as each user sees it: the phase banner, the GM's intent form
- * per foe (players see the intents from phase 2 on), "Take turn" only for the owner of a hero who
+ * The `phases` tracker (issue 13 item 9) as each user sees it: the phase banner (the GM's next-phase
+ * button in it), the GM's intent form per foe and each foe's intents in its row (players see them
+ * from phase 2 on; issue 29 puts the turn, the roll and the failure in the hero's row too), "Take turn" only for the owner of a hero who
  * may start now, the hand-off pick only for the picking hero's player and the GM, the press-your-luck
  * panel with the next complexity and the dice each skill rolls (Luwe: d8 → 2d8, d10 → 3d10, d6 →
  * 4d6), its controls only for the acting hero's player and the GM, the last roll with its doubles,
@@ -44,6 +45,12 @@ const panelOf = async (client: SimClient): Promise<PhasesPanelContext> => {
   return panel;
 };
 const rowOf = async (client: SimClient, name: string) => (await contextOf(client)).rows.find((r) => r.name === name);
+/** Every row's data of a view, the foes' intents in order. */
+const intentsIn = async (client: SimClient) =>
+  (await contextOf(client)).rows.flatMap((r) => (r.mode?.intents ?? []).map((i) => ({ ...i, foe: r.name })));
+/** The running turn's form, in whichever row it is. */
+const turnIn = async (client: SimClient) =>
+  (await contextOf(client)).rows.find((r) => r.mode?.turn)?.mode?.turn ?? null;
 const actions = (controls: readonly Control[]): string[] => controls.map((c) => c.action);
 
 async function battle(options: { renderTemplates?: boolean; settings?: Record<string, unknown> } = {}): Promise<Sim> {
@@ -67,46 +74,71 @@ describe("the phases tracker", () => {
     ]);
   });
 
-  it("phase 1: the GM's intent form on each foe; players see neither forms nor intents, only how many declared", async () => {
+  it("phase 1: the GM's intent form on each foe; players see neither forms nor intents, only which foes declared", async () => {
     const sim = await battle();
     await send(sim, sim.gm, { type: "start", surprise: true });
     const officer = await rowOf(sim.gm, "Officer");
     expect(officer?.mode?.form).toMatchObject({ open: true, canDeclare: true });
     expect(officer?.mode?.form?.targets.map((t) => t.name)).toEqual(["Aria", "Brom"]);
+    // Two heroes standing: no target is obvious, none is ticked.
+    expect(officer?.mode?.form?.targets.map((t) => t.checked)).toEqual([false, false]);
     expect((await rowOf(sim.gm, "Aria"))?.mode?.form).toBeNull();
     await declare(sim, "officer", "Blaster at Aria", ["aria"]);
     const alice = sim.client(ALICE);
     expect((await rowOf(alice, "Trooper 1"))?.mode?.form).toBeNull();
-    expect((await panelOf(alice)).intents).toEqual([]);
-    expect((await panelOf(alice)).declaring).toBe("1 of 2 foes have declared an intent.");
-    expect((await rowOf(alice, "Officer"))?.mode?.intents).toBe("");
-    expect((await panelOf(sim.gm)).intents.map((i) => [i.foe, i.text, i.targets])).toEqual([
+    expect(await intentsIn(alice)).toEqual([]);
+    // Which of the 2 foes have declared (1 of them), not what.
+    expect([
+      (await rowOf(alice, "Officer"))?.mode?.declared,
+      (await rowOf(alice, "Trooper 1"))?.mode?.declared,
+    ]).toEqual([true, false]);
+    expect((await rowOf(sim.gm, "Officer"))?.mode?.declared).toBe(false);
+    expect((await intentsIn(sim.gm)).map((i) => [i.foe, i.text, i.targets])).toEqual([
       ["Officer", "Blaster at Aria", "→ Aria"],
     ]);
     // The surprised round 1 shows its heroes' phase as skipped.
     expect((await panelOf(sim.gm)).banner[1]?.css).toContain("si-phases-step--skipped");
   });
 
+  it("with one hero standing, the GM's intent form has that hero ticked as the target (issue 29)", async () => {
+    const sim = await phasesWorld({});
+    await phasesEncounter(sim, ["aria", "officer", "trooper1"]);
+    await send(sim, sim.gm, { type: "start", surprise: false });
+    const form = (await rowOf(sim.gm, "Officer"))?.mode?.form;
+    expect(form?.targets.map((t) => [t.name, t.checked])).toEqual([["Aria", true]]);
+  });
+
   it("a surprised round 1 names the phase that really comes (Foes resolve) and offers no hand-off for the skipped heroes' phase (issue 27)", async () => {
     const sim = await battle();
     await send(sim, sim.gm, { type: "start", surprise: true });
+    // The next-phase button sits on the phase that really comes; the skipped one has none.
+    const nextOf = (panel: PhasesPanelContext) =>
+      panel.banner.flatMap((b, i) => (b.next === null ? [] : [[i, b.next.action, b.next.label, b.next.ariaLabel]]));
     const surprised = await panelOf(sim.gm);
-    expect(surprised.status).toBe(
-      "Declare each foe's intent in its row; a foe without one does nothing this round. Then: Foes resolve.",
-    );
-    expect(surprised.gmControls.map((c) => [c.action, c.label])).toEqual([
-      ["siPhasesNextPhase", "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.foesResolve"],
+    expect(nextOf(surprised)).toEqual([
+      [
+        2,
+        "siPhasesNextPhase",
+        "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.foesResolve",
+        "Move on to the next phase: Foes resolve",
+      ],
     ]);
+    expect(surprised.banner[1]?.css).toContain("si-phases-step--skipped");
+    expect(surprised.handOff).toBeNull();
     // Round 2 has its heroes' phase: hand-off is offered again and the button names it.
     await send(sim, sim.gm, { type: "nextRound" });
     const regular = await panelOf(sim.gm);
-    expect(regular.status).toBe(
-      "Declare each foe's intent in its row; a foe without one does nothing this round. Then: Heroes act.",
-    );
-    expect(regular.gmControls.map((c) => [c.action, c.label])).toEqual([
-      ["siPhasesHandOff", "STRUCTURED_INITIATIVE.Tracker.Phases.HandOff"],
-      ["siPhasesNextPhase", "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.heroes"],
+    expect(nextOf(regular)).toEqual([
+      [
+        1,
+        "siPhasesNextPhase",
+        "STRUCTURED_INITIATIVE.Tracker.Phases.NextPhase.heroes",
+        "Move on to the next phase: Heroes act",
+      ],
     ]);
+    expect(regular.handOff?.action).toBe("siPhasesHandOff");
+    expect(regular.handOff?.label).toBe("STRUCTURED_INITIATIVE.Tracker.Phases.HandOff");
+    expect((await panelOf(sim.client(ALICE))).banner.every((b) => b.next === null)).toBe(true);
   });
 
   it("the acting player has one End turn (the footer's), not a second one in the turn panel (issue 27)", async () => {
@@ -116,12 +148,15 @@ describe("the phases tracker", () => {
     const alice = sim.client(ALICE);
     await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
     const ctx = await contextOf(alice);
+    const turn = await turnIn(alice);
     const ends = [
       ...ctx.turnControls.filter((c) => c.action === "siNextTurn"),
-      ...(ctx.panel?.luck?.end === null || ctx.panel?.luck?.end === undefined ? [] : [ctx.panel.luck.end]),
+      ...(turn?.end === null || turn?.end === undefined ? [] : [turn.end]),
     ];
     expect(ends.map((c) => c.label)).toEqual(["STRUCTURED_INITIATIVE.Tracker.EndTurn"]);
-    expect(ctx.panel?.luck?.canAct).toBe(true);
+    expect(turn?.canAct).toBe(true);
+    // In Aria's own row, and no other.
+    expect(ctx.rows.filter((r) => r.mode?.turn).map((r) => r.name)).toEqual(["Aria"]);
   });
 
   it("phase 2: intents for everyone; Take turn only on one's own hero while nobody acts", async () => {
@@ -130,7 +165,7 @@ describe("the phases tracker", () => {
     await declare(sim, "officer", "Blaster at Aria", ["aria"]);
     await send(sim, sim.gm, { type: "nextPhase" });
     const alice = sim.client(ALICE);
-    expect((await panelOf(alice)).intents.map((i) => i.text)).toEqual(["Blaster at Aria"]);
+    expect((await intentsIn(alice)).map((i) => [i.foe, i.text])).toEqual([["Officer", "Blaster at Aria"]]);
     expect(actions((await rowOf(alice, "Aria"))?.controls ?? [])).toEqual(["siPhasesTakeTurn"]);
     expect((await rowOf(alice, "Brom"))?.controls).toEqual([]);
     expect(actions((await rowOf(sim.gm, "Brom"))?.controls ?? [])).toEqual(["siPhasesTakeTurn"]);
@@ -149,7 +184,8 @@ describe("the phases tracker", () => {
     await send(sim, sim.gm, { type: "nextPhase" });
     const alice = sim.client(ALICE);
     await send(sim, alice, { type: "startTurn", combatantId: idOf(alice, "aria") });
-    const luck = (await panelOf(alice)).luck;
+    const luck = await turnIn(alice);
+    expect((await contextOf(alice)).rows.filter((r) => r.mode?.turn).map((r) => r.name)).toEqual(["Aria"]);
     expect(luck?.next).toBe("Next skill action: complexity 2, 2 dice");
     expect(luck?.skills.map((s) => s.label)).toEqual([
       "Athletics d8: 2d8",
@@ -159,30 +195,37 @@ describe("the phases tracker", () => {
     ]);
     expect(luck?.dice.map((d) => d.value)).toEqual(["die:4", "die:6", "die:8", "die:10", "die:12"]);
     expect(luck?.defends.map((d) => d.label)).toEqual(["Officer: Blaster at Brom → Brom"]);
-    expect(luck?.roll?.action).toBe("siPhasesRoll");
+    expect(luck?.canRoll).toBe(true);
+    expect(luck?.skills.map((s) => [s.value, s.short, s.ariaLabel])[1]).toEqual([
+      "skill:Melee",
+      "Melee d8",
+      "Roll Melee d8: 2d8 for Aria",
+    ]);
     expect(luck?.freeControls.map((c) => c.action)).toEqual(["siPhasesFreeMove", "siPhasesFreeItem"]);
     expect(luck?.canGainAdvantage).toBe(true);
-    const forBob = (await panelOf(sim.client(BOB))).luck;
-    expect([forBob?.canAct, forBob?.roll, forBob?.end]).toEqual([false, null, null]);
-    expect((await panelOf(sim.gm)).luck?.canAct).toBe(true);
+    const forBob = await turnIn(sim.client(BOB));
+    expect([forBob?.canAct, forBob?.end]).toEqual([false, null]);
+    expect((await turnIn(sim.gm))?.canAct).toBe(true);
     await rollSkill(sim, alice, "aria", [1, 7], { skill: "Melee" });
     await rollSkill(sim, alice, "aria", [10, 8, 2], { skill: "Ranged" });
     await send(sim, alice, { type: "freeAction", combatantId: idOf(alice, "aria"), kind: "move" });
-    const later = (await panelOf(alice)).luck;
+    const later = await turnIn(alice);
     expect(later?.next).toBe("Next skill action: complexity 4, 4 dice");
     expect(later?.skills.find((s) => s.label.startsWith("Stealth"))?.label).toBe("Stealth d6: 4d6");
     expect(later?.freeControls.map((c) => c.action)).toEqual(["siPhasesFreeItem"]);
     await rollSkill(sim, alice, "aria", [6, 5, 5, 3], { skill: "Stealth" });
-    const failed = await panelOf(alice);
-    expect(failed.luck).toBeNull();
-    expect(failed.lastRoll?.dice).toEqual([
+    expect(await turnIn(alice)).toBeNull();
+    const lastRoll = (await rowOf(alice, "Aria"))?.mode?.roll;
+    expect((await contextOf(alice)).rows.filter((r) => r.mode?.roll).map((r) => r.name)).toEqual(["Aria"]);
+    expect((await contextOf(alice)).rows.filter((r) => r.mode?.failure).map((r) => r.name)).toEqual(["Aria"]);
+    expect(lastRoll?.dice).toEqual([
       { face: "6", double: false },
       { face: "5", double: true },
       { face: "5", double: true },
       { face: "3", double: false },
     ]);
-    expect(failed.failure?.answer).toBeNull();
-    expect((await panelOf(sim.gm)).failure?.answer?.effect.action).toBe("siPhasesEffect");
+    expect((await rowOf(alice, "Aria"))?.mode?.failure?.answer).toBeNull();
+    expect((await rowOf(sim.gm, "Aria"))?.mode?.failure?.answer?.effect.action).toBe("siPhasesEffect");
   });
 
   it("hand-off: the pick buttons for the picking hero's player and the GM only", async () => {
@@ -194,13 +237,19 @@ describe("the phases tracker", () => {
     const bob = sim.client(BOB);
     expect((await rowOf(alice, "Aria"))?.controls).toEqual([]);
     expect(actions((await rowOf(sim.gm, "Aria"))?.controls ?? [])).toEqual(["siPhasesPick"]);
-    expect((await panelOf(alice)).status).toBe("The players cannot agree: the GM picks who acts first.");
+    // The hand-off order shows in every view; nobody's hero picks yet (the GM does).
+    expect((await panelOf(alice)).handOffBadge).toBe("Hand-off order");
+    expect((await contextOf(alice)).rows.some((r) => r.mode?.picks === true)).toBe(false);
     await send(sim, sim.gm, { type: "pickNext", combatantId: idOf(sim.gm, "aria") });
     await send(sim, alice, { type: "endTurn", combatantId: idOf(alice, "aria") });
     expect(actions((await rowOf(alice, "Brom"))?.controls ?? [])).toEqual(["siPhasesPick"]);
     expect((await rowOf(bob, "Brom"))?.controls).toEqual([]);
     expect(actions((await rowOf(sim.gm, "Brom"))?.controls ?? [])).toEqual(["siPhasesPick"]);
-    expect((await panelOf(bob)).status).toBe("The players cannot agree: the player of Aria picks who acts next.");
+    // The player of Aria picks who acts next: her row says so in every view.
+    for (const client of [alice, bob, sim.gm]) {
+      expect((await rowOf(client, "Aria"))?.mode?.picks).toBe(true);
+      expect((await rowOf(client, "Brom"))?.mode?.picks).toBe(false);
+    }
   });
 
   it("pools: pips against the cap; Collapse points hidden from players when the setting says so", async () => {
@@ -233,14 +282,17 @@ describe("the phases tracker", () => {
     await send(sim, bob, { type: "endTurn", combatantId: idOf(bob, "brom") });
     // Aria does not act: the GM moves on.
     await send(sim, sim.gm, { type: "nextPhase" });
-    const panel = await panelOf(bob);
-    expect(panel.intents.map((i) => i.marks.map((m) => m.text))).toEqual([["Resolving now"], ["Foiled by Brom"]]);
-    expect(panel.intents.map((i) => i.reach)).toEqual([null, null]);
-    const gm = await panelOf(sim.gm);
-    expect(gm.intents[0]?.reach).toMatchObject({ pressed: false });
-    expect(gm.intents[1]?.reach).toBeNull();
+    const intents = await intentsIn(bob);
+    expect(intents.map((i) => [i.foe, i.marks.map((m) => m.text)])).toEqual([
+      ["Officer", ["Resolving now"]],
+      ["Trooper 1", ["Foiled by Brom"]],
+    ]);
+    expect(intents.map((i) => i.reach)).toEqual([null, null]);
+    const gm = await intentsIn(sim.gm);
+    expect(gm[0]?.reach).toMatchObject({ pressed: false });
+    expect(gm[1]?.reach).toBeNull();
     await send(sim, sim.gm, { type: "markOutOfReach", intentId: "i0", outOfReach: true });
-    expect((await panelOf(bob)).intents[0]?.marks.map((m) => m.text)).toEqual(["Out of reach", "Resolving now"]);
+    expect((await intentsIn(bob))[0]?.marks.map((m) => m.text)).toEqual(["Out of reach", "Resolving now"]);
   });
 
   it("renders labelled buttons and no untranslated keys, for the GM and the acting player", async () => {

@@ -1,12 +1,12 @@
 /**
- * What the `declare-resolve` tracker's buttons do, by `data-action`: roll IP, build and send a
- * declaration (catalogue picks and custom actions), order ties, confirm the upkeep, and the GM's IP
+ * What the `declare-resolve` tracker's buttons do, by `data-action`: roll IP, declare one catalogue
+ * action or none in one click, build and send a declaration (catalogue picks and custom actions), order ties, confirm the upkeep, and the GM's IP
  * changes and conditions. Each goes through the rules (`submit`) or the mode's glue; refusals come
  * back as localised notifications. Typed values are read from form controls, never as HTML.
  */
 import { submit } from "../../foundry/authority/controller";
 import type { ActionTable } from "../contract";
-import { addIPChange, addToDraft, declareDraft, removeFromDraft, setConditions } from "./controls";
+import { addIPChange, addToDraft, declareActions, declareDraft, removeFromDraft, setConditions } from "./controls";
 import { DR_INITIATIVE } from "./initiative";
 import { actionCatalogue } from "./settings";
 
@@ -25,6 +25,12 @@ function fieldNear(target: HTMLElement, scope: string, field: string): string {
 /** The `declare-resolve` buttons. */
 export const DECLARE_RESOLVE_ACTIONS: ActionTable = {
   siDrRollAll: (combat) => DR_INITIATIVE.rollAll(combat),
+  // One click: the catalogue action alone, or no actions, is the declaration.
+  siDrDeclareEntry: (combat, target) => {
+    const entry = actionCatalogue()[Number(target.dataset.entry)];
+    return declareActions(combat, idOf(target), [entry === undefined ? null : { catalogue: entry.name }]);
+  },
+  siDrDeclareNone: (combat, target) => declareActions(combat, idOf(target), []),
   siDrPick: (combat, target) => {
     const entry = actionCatalogue()[Number(target.dataset.entry)];
     return addToDraft(combat, idOf(target), entry === undefined ? null : { catalogue: entry.name });

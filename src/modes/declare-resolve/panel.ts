@@ -1,56 +1,21 @@
 /**
- * The `declare-resolve` tracker's panel (RULES.md §3): the step (Roll / Declare / Resolve / Extra
- * attacks / Upkeep), who declares or resolves now and what, the ties the GM orders, the declaration
- * form (catalogue and custom actions, the running AP total and its legality, computed here from the
- * rules), the resolution and extra-attack queues and the upkeep; and the set-up controls. Every
+ * The `declare-resolve` tracker's panel (RULES.md §3), kept to a line or two above the rows: the AP
+ * budget and a one-line hint of the step, the resolution and extra-attack queues in a disclosure,
+ * the GM's upkeep button, and the live region; and the set-up controls. The declaration form, the
+ * ties and what the upkeep does sit in the rows they concern (rows.ts, declare-form.ts). Every
  * decision is made here; the panel template only loops, branches and localises.
  */
 import { I18N } from "../../constants";
-import { currentDeclarer, currentStep, currentTurn } from "./rules/derived";
-import { availableAP, declarationLegality, pendingTies, rollsNeeded } from "./rules/points";
+import { currentStep, currentTurn } from "./rules/derived";
 import { extraAttackQueue, resolutionQueue, upkeepPreview, type ResolutionTurn } from "./rules/resolution";
-import type { ActionInput, DeclareResolveState, DeclaredAction } from "./rules/types";
-import type { CatalogueEntry } from "./rules/catalogue";
-import { actionCatalogue } from "./settings";
-import { draftOf } from "./controls";
-import { actionName, chip, counted, D, extraFlags, K, signed, type ActionChipContext } from "./rows";
+import type { DeclareResolveState } from "./rules/types";
+import { actionName, counted, D, K } from "./chips";
+import { upkeepWhat } from "./rows";
+import { pendingTies } from "./rules/points";
 import { pluralCategory, remembered } from "../../foundry/tracker/controls";
-import type { ControlContext, ControlFactory, Localiser } from "../../core/ui";
+import type { ControlContext, Localiser } from "../../core/ui";
 import type { KeyedEntry } from "../../foundry/tracker/dom-patch";
 import type { ModeInput } from "../contract";
-
-/** A catalogue button of the declaration form. */
-export interface PickContext {
-  readonly index: string;
-  readonly combatantId: string;
-  /** Localised "Dodge · 2 AP", with the action's DEF change when it has one: "Parry · 1 AP · DEF +3". */
-  readonly text: string;
-  readonly ariaLabel: string;
-}
-
-/** The declaration form for whoever declares now, when the viewer may declare for them. */
-export interface DeclareFormContext {
-  readonly combatantId: string;
-  readonly heading: string;
-  readonly picks: readonly PickContext[];
-  readonly draft: readonly (ActionChipContext & { readonly index: string; readonly removeLabel: string })[];
-  readonly hasDraft: boolean;
-  /** Localised running total: "4 of 5 AP". */
-  readonly total: string;
-  /** Localised legality of the draft. */
-  readonly legality: string;
-  readonly legal: boolean;
-  readonly kinds: readonly { readonly value: string; readonly label: string }[];
-  readonly labels: Readonly<Record<string, string>>;
-  readonly addControl: ControlContext;
-  readonly declareControl: ControlContext;
-}
-
-/** A tie the GM orders. */
-export interface TieContext {
-  readonly names: string;
-  readonly controls: readonly ControlContext[];
-}
 
 /** An entry of a queue (found again across renders by `keepKey`). */
 export interface QueueEntryContext extends KeyedEntry {
@@ -63,23 +28,23 @@ export interface QueueEntryContext extends KeyedEntry {
 
 /** The `declare-resolve` panel. */
 export interface DrPanelContext {
+  /** i18n key of the step (the panel shows it: the glance strip shows no step pill). */
+  readonly stepLabel: string;
+  /** Localised one-line hint of the step, or "" where the GM's upkeep button says it. */
   readonly stepHint: string;
+  /** Localised "5 AP a round" while the budget matters (before the start and while declaring), or "". */
   readonly budget: string;
-  readonly rolls: string;
-  readonly hasRolls: boolean;
-  readonly ties: readonly TieContext[];
-  readonly hasTies: boolean;
-  readonly tieWait: boolean;
-  /** Localised "Resolving: Jab (1 AP)" for the turn being resolved, or "". */
-  readonly nowActions: string;
-  readonly declareForm: DeclareFormContext | null;
+  /** Localised "Resolution order (6)": the summary of the queues' disclosure. */
+  readonly queueSummary: string;
   readonly queue: readonly QueueEntryContext[];
   readonly hasQueue: boolean;
   readonly extraQueue: readonly QueueEntryContext[];
   readonly hasExtraQueue: boolean;
+  /** Either queue has an entry: the disclosure is shown. */
+  readonly hasQueues: boolean;
+  /** What the upkeep does, one line per combatant it changes (the rows show each their own). */
   readonly upkeep: readonly string[];
   readonly isUpkeep: boolean;
-  readonly upkeepEmpty: boolean;
   readonly upkeepControl: ControlContext | null;
   /** What the tracker's live region announces (the upkeep, a tie waiting). */
   readonly live: string;
@@ -114,148 +79,13 @@ function queueEntries(
   }));
 }
 
-/** The declaration form of the current declarer, from its draft and the catalogue. */
-function declareForm(
-  state: DeclareResolveState,
-  declarer: string,
-  draft: readonly ActionInput[],
-  catalogue: readonly CatalogueEntry[],
-  i18n: Localiser,
-  nameOf: (id: string) => string,
-  control: ControlFactory,
-): DeclareFormContext {
-  const name = nameOf(declarer);
-  const legality = declarationLegality(state, declarer, draft);
-  const total = draft.reduce((sum, a) => sum + (Number.isFinite(a.cost) ? a.cost : 0), 0);
-  const c = state.combatants.find((x) => x.id === declarer);
-  const available = c === undefined ? state.budget : availableAP(state, c);
-  const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
-  let verdict: string;
-  if (!legality.ok) {
-    const r = legality.refusal as { code: string; total?: number; available?: number; budget?: number };
-    verdict = i18n.format(`${I18N}.Refusal.${r.code}`, {
-      name,
-      total: String(r.total ?? total),
-      available: String(r.available ?? available),
-      budget: String(r.budget ?? state.budget),
-    });
-  } else if (draft.length === 0) verdict = text("LegalNone");
-  else if (legality.carry > 0)
-    verdict = text("LegalCarry", {
-      now: String(legality.available),
-      carry: String(legality.carry),
-      left: String(state.budget - legality.carry),
-    });
-  else verdict = counted(i18n, `${K}.LegalFits`, legality.available - legality.total);
-  const flags = extraFlags(draft);
-  const base = { combatantId: declarer, name };
-  return {
-    combatantId: declarer,
-    heading: text("DeclareFor", { name }),
-    picks: catalogue.map((entry, i) => {
-      const parts = { action: actionName(i18n, entry.name), cost: counted(i18n, `${K}.AP`, entry.cost) };
-      const label =
-        entry.def === 0
-          ? i18n.format(`${K}.PickText`, parts)
-          : i18n.format(`${K}.PickTextDef`, { ...parts, def: i18n.format(`${K}.Def`, { def: signed(entry.def) }) });
-      return {
-        index: String(i),
-        combatantId: declarer,
-        text: label,
-        ariaLabel: text("PickFor", { action: label, name }),
-      };
-    }),
-    draft: draft.map((a, i) => {
-      const valid: DeclaredAction = {
-        name: a.name,
-        cost: Number.isFinite(a.cost) ? a.cost : 0,
-        kind: a.kind === "attack" || a.kind === "defence" ? a.kind : "other",
-        def: a.def ?? 0,
-      };
-      return {
-        ...chip(i18n, valid, flags[i] ?? false, false),
-        index: String(i),
-        removeLabel: text("RemoveFor", { action: actionName(i18n, a.name) }),
-      };
-    }),
-    hasDraft: draft.length > 0,
-    total: text("Total", { total: String(total), available: String(available) }),
-    legality: verdict,
-    legal: legality.ok,
-    kinds: (["attack", "defence", "other"] as const).map((k) => ({ value: k, label: i18n.localize(`${K}.Kind.${k}`) })),
-    labels: {
-      custom: text("Custom"),
-      name: text("CustomName"),
-      cost: text("CustomCost"),
-      kind: text("CustomKind"),
-      def: text("CustomDef"),
-    },
-    addControl: control({ ...base, action: "siDrAddCustom", label: `${D}.Add`, aria: `${D}.AddFor` }),
-    declareControl: control({
-      ...base,
-      action: "siDrDeclare",
-      label: draft.length === 0 ? `${D}.DeclareNone` : `${D}.Declare`,
-      aria: draft.length === 0 ? `${D}.DeclareNoneFor` : `${D}.DeclareFor`,
-      primary: true,
-    }),
-  };
-}
-
-/** The ties waiting for the GM: every view shows them; only the GM's has the buttons. */
-function tiesOf({ state, nameOf, control, who }: ModeInput<DeclareResolveState>): TieContext[] {
-  return pendingTies(state).map((tie) => ({
-    names: tie.map(nameOf).join(", "),
-    controls: who.isGM
-      ? tie.map((first) => ({
-          ...control({
-            action: "siDrOrderTied",
-            label: `${D}.First`,
-            aria: `${D}.FirstFor`,
-            name: nameOf(first),
-            combatantId: first,
-          }),
-          // The group id carries the whole tie, the chosen one first.
-          groupId: [first, ...tie.filter((x) => x !== first)].join(","),
-        }))
-      : [],
-  }));
-}
-
-/** The actions of the turn being resolved ("Jab (1 AP), Dodge (2 AP)"), or "". */
-function nowActionsOf({ i18n }: ModeInput<DeclareResolveState>, turn: ResolutionTurn | null): string {
-  return turn === null
-    ? ""
-    : turn.actions.map((a) => `${actionName(i18n, a.name)} (${counted(i18n, `${K}.AP`, a.cost)})`).join(", ");
-}
-
-/** The declaration form, when the viewer may declare for whoever declares now; else null. */
-function declareFormOf({
-  state,
-  allowed,
-  combat,
-  i18n,
-  nameOf,
-  control,
-}: ModeInput<DeclareResolveState>): DeclareFormContext | null {
-  const declarer = currentDeclarer(state);
-  return declarer !== null && allowed.for(declarer, "declare")
-    ? declareForm(state, declarer, draftOf(combat, declarer), actionCatalogue(), i18n, nameOf, control)
-    : null;
-}
-
-/** The upkeep the GM confirms, one line per combatant, during the upkeep; else none. */
-function upkeepLines({ state, i18n, nameOf }: ModeInput<DeclareResolveState>): string[] {
-  const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
+/** The upkeep the GM confirms, one line per combatant it changes, during the upkeep; else none. */
+function upkeepLines(input: ModeInput<DeclareResolveState>): string[] {
+  const { state, i18n, nameOf } = input;
   return state.phase === "upkeep"
-    ? upkeepPreview(state).map((entry) => {
-        const parts: string[] = [];
-        if (entry.hits > 0) parts.push(counted(i18n, `${K}.UpkeepHits`, entry.hits));
-        for (const condition of ["dazed", "stunned"] as const) {
-          const { from, to } = entry[condition];
-          if (from > 0) parts.push(text(`UpkeepDown.${condition}`, { from: String(from), to: String(to) }));
-        }
-        return text("UpkeepLine", { name: nameOf(entry.combatantId), what: parts.join("; ") });
-      })
+    ? upkeepPreview(state).map((entry) =>
+        i18n.format(`${K}.UpkeepLine`, { name: nameOf(entry.combatantId), what: upkeepWhat(input, entry) }),
+      )
     : [];
 }
 
@@ -270,46 +100,44 @@ export function drSetupControls({ state, allowed, control }: ModeInput<DeclareRe
 
 /** The panel. */
 export function drPanel(input: ModeInput<DeclareResolveState>): DrPanelContext {
-  const { state, allowed, i18n, who, nameOf, control } = input;
+  const { state, allowed, i18n, nameOf, control } = input;
   const text = (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data);
   const turn = currentTurn(state);
-  const needRoll = new Set(rollsNeeded(state));
-  const ties = tiesOf(input);
-  const queue = queueEntries(
-    resolutionQueue(state).filter((t) => t.pass < 2),
-    nameOf,
-    turn,
-    i18n,
-  );
-  const extraQueue = queueEntries(extraAttackQueue(state), nameOf, turn, i18n);
+  // The queues while the actions resolve (while declaring, each row shows its own actions).
+  const resolving = state.phase === "resolve";
+  const queue = resolving
+    ? queueEntries(
+        resolutionQueue(state).filter((t) => t.pass < 2),
+        nameOf,
+        turn,
+        i18n,
+      )
+    : [];
+  const extraQueue = resolving ? queueEntries(extraAttackQueue(state), nameOf, turn, i18n) : [];
   const isUpkeep = state.phase === "upkeep";
   const upkeep = upkeepLines(input);
   const live = isUpkeep
     ? [text("UpkeepAnnounce", { round: String(state.round) }), ...upkeep].join(" ")
-    : ties.length > 0
+    : pendingTies(state).length > 0
       ? text("TiesAnnounce")
       : "";
-  const rolls = state.combatants.filter((c) => needRoll.has(c.id)).map((c) => nameOf(c.id));
+  const step = currentStep(state);
+  const upkeepControl = allowed.has("upkeep")
+    ? control({ action: "siDrUpkeep", label: `${D}.ConfirmUpkeep`, primary: true })
+    : null;
   return {
-    stepHint: text(`StepHint.${currentStep(state)}`),
-    budget: counted(i18n, `${K}.Budget`, state.budget),
-    rolls: rolls.join(", "),
-    hasRolls: rolls.length > 0,
-    ties,
-    hasTies: ties.length > 0,
-    tieWait: ties.length > 0 && !who.isGM,
-    nowActions: nowActionsOf(input, turn),
-    declareForm: declareFormOf(input),
+    stepLabel: `${I18N}.Step.${step}`,
+    stepHint: upkeepControl === null ? text(`StepHint.${step}`) : "",
+    budget: step === "setup" || step === "declare" ? counted(i18n, `${K}.Budget`, state.budget) : "",
+    queueSummary: text("QueueSummary", { count: String(queue.length + extraQueue.length) }),
     queue,
     hasQueue: queue.length > 0,
     extraQueue,
     hasExtraQueue: extraQueue.length > 0,
+    hasQueues: queue.length + extraQueue.length > 0,
     upkeep,
     isUpkeep,
-    upkeepEmpty: isUpkeep && upkeep.length === 0,
-    upkeepControl: allowed.has("upkeep")
-      ? control({ action: "siDrUpkeep", label: `${D}.ConfirmUpkeep`, primary: true })
-      : null,
+    upkeepControl,
     live,
   };
 }

@@ -1,36 +1,19 @@
 /**
  * The `declare-resolve` tracker's rows (RULES.md §3): per row, IP (base → current), an AP bar
  * (carried in / declared / free, and what carries out), the declared actions as chips with costs, a
- * DEF badge, "finishing" for a carried action, the conditions, and the GM's edits. Every decision is
- * made here; the row template only loops, branches and localises.
+ * DEF badge, "finishing" for a carried action, the conditions, what the upkeep does to it, the GM's
+ * edits and the tie order buttons; the declaration form in the declaring row. Every decision is made
+ * here; the row template only loops, branches and localises.
  */
-import { I18N } from "../../constants";
 import { combatantRows, type CombatantRow } from "./rules/derived";
-import { carriedInOf, declarationOf, resolvedOf, rollsNeeded } from "./rules/points";
+import { carriedInOf, declarationOf, pendingTies, resolvedOf, rollsNeeded } from "./rules/points";
 import type { DeclareResolveCombatant, DeclareResolveState, DeclaredAction } from "./rules/types";
-import { DEFAULT_ACTION_KEYS } from "./rules/catalogue";
-import { formatCount, remembered } from "../../foundry/tracker/controls";
-import type { ControlContext, Localiser } from "../../core/ui";
+import { remembered } from "../../foundry/tracker/controls";
+import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
-
-export const D = "DeclareResolve";
-export const K = `${I18N}.Tracker.${D}`;
-
-/** One action chip: its name, cost and kind. */
-export interface ActionChipContext {
-  readonly name: string;
-  /** Localised "4 AP". */
-  readonly cost: string;
-  readonly kind: string;
-  /** Localised kind, for the chip's accessible text. */
-  readonly kindLabel: string;
-  /** Localised "DEF +2", or "". */
-  readonly def: string;
-  /** A second or later attack: it resolves after everyone's initial actions. */
-  readonly extra: boolean;
-  /** Already resolved this round. */
-  readonly done: boolean;
-}
+import { actionName, chip, counted, D, extraFlags, K, signed, type ActionChipContext } from "./chips";
+import { declareFormOf, type DeclareFormContext } from "./declare-form";
+import { upkeepPreview, type UpkeepEntry } from "./rules/resolution";
 
 /** One AP of the bar. */
 export interface APCellContext {
@@ -83,40 +66,11 @@ export interface DrRowContext {
   /** Localised "Finishing: Power Attack", or "". */
   readonly finishing: string;
   readonly conditions: readonly string[];
+  /** Localised "loses 2 hits to bleeding; dazed 1 → 0" during the upkeep, or "". */
+  readonly upkeep: string;
   readonly edit: RowEditContext | null;
-}
-
-export function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-/** "1 AP" / "2 AP" and the like: a count in the plural form of the user's language (`<key>.one`, `.few`…). */
-export function counted(i18n: Localiser, key: string, count: number, data: Record<string, string> = {}): string {
-  return formatCount(i18n, key, count, data, game.i18n.lang);
-}
-
-/** An action's name as shown: a default catalogue action's in the user's language, any other as typed. */
-export function actionName(i18n: Localiser, name: string): string {
-  const key = DEFAULT_ACTION_KEYS.get(name);
-  return key === undefined ? name : i18n.localize(`${K}.DefaultAction.${key}`);
-}
-
-export function chip(i18n: Localiser, action: DeclaredAction, extra: boolean, done: boolean): ActionChipContext {
-  return {
-    name: actionName(i18n, action.name),
-    cost: counted(i18n, `${K}.AP`, action.cost),
-    kind: action.kind,
-    kindLabel: i18n.localize(`${K}.Kind.${action.kind}`),
-    def: action.def === 0 ? "" : i18n.format(`${K}.Def`, { def: signed(action.def) }),
-    extra,
-    done,
-  };
-}
-
-/** Which of a declaration's actions are second or later attacks. */
-export function extraFlags(actions: readonly { readonly kind: string }[]): boolean[] {
-  let attacks = 0;
-  return actions.map((a) => a.kind === "attack" && ++attacks > 1);
+  /** The declaration form, in the declaring row for whoever may declare for it; else null. */
+  readonly declare: DeclareFormContext | null;
 }
 
 /**
@@ -151,6 +105,12 @@ function apCells(row: CombatantRow): APCellContext[] {
 /** What every row of one build shares. */
 interface RowsShared {
   readonly started: boolean;
+  /** The tie each tied combatant is in (while the GM has not ordered it). */
+  readonly tieOf: ReadonlyMap<string, readonly string[]>;
+  /** What the upkeep does to each combatant it changes, during the upkeep. */
+  readonly upkeepOf: ReadonlyMap<string, string>;
+  /** The declaration form and whose row it is in, or null. */
+  readonly declare: DeclareFormContext | null;
   readonly needRoll: ReadonlySet<string>;
   readonly text: (key: string, data?: Record<string, string>) => string;
   /** Many rows declare the same actions: each chip is built once per build (and shared). */
@@ -164,15 +124,24 @@ interface RowsShared {
   ) => ActionChipContext;
 }
 
-/** A row's roll button: a first roll, or the GM's re-roll before the start. */
+/**
+ * A row's buttons: a first roll, or the GM's re-roll before the start; the GM's "first" of a tie
+ * (its group id carries the whole tie, this combatant first).
+ */
 function rowControls(
-  { allowed, nameOf, control }: ModeInput<DeclareResolveState>,
+  { allowed, nameOf, control, who }: ModeInput<DeclareResolveState>,
   shared: RowsShared,
   row: CombatantRow,
 ): ControlContext[] {
   const id = row.combatantId;
   const base = { name: nameOf(id), combatantId: id };
   const controls: ControlContext[] = [];
+  const tie = shared.tieOf.get(id);
+  if (tie !== undefined && who.isGM)
+    controls.push({
+      ...control({ ...base, action: "siDrOrderTied", label: `${D}.First`, aria: `${D}.FirstFor` }),
+      groupId: [id, ...tie.filter((x) => x !== id)].join(","),
+    });
   if (allowed.for(id, "recordIP") && (row.baseIP === null || !shared.started))
     controls.push(
       control({
@@ -285,6 +254,17 @@ function editOf(
   return who.isGM ? { combatantId: id, summary: text("Edit"), form } : null;
 }
 
+/** What the upkeep does to one combatant: "loses 2 hits to bleeding; dazed 1 → 0". */
+export function upkeepWhat({ i18n }: ModeInput<DeclareResolveState>, entry: UpkeepEntry): string {
+  const parts: string[] = [];
+  if (entry.hits > 0) parts.push(counted(i18n, `${K}.UpkeepHits`, entry.hits));
+  for (const condition of ["dazed", "stunned"] as const) {
+    const { from, to } = entry[condition];
+    if (from > 0) parts.push(i18n.format(`${K}.UpkeepDown.${condition}`, { from: String(from), to: String(to) }));
+  }
+  return parts.join("; ");
+}
+
 /** One combatant's row. */
 function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: CombatantRow): ModeRow {
   const { state, i18n } = input;
@@ -335,7 +315,9 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
             })
           : "",
       conditions: conditionTexts(input, shared, row),
+      upkeep: shared.upkeepOf.get(id) ?? "",
       edit: editOf(input, shared, row),
+      declare: shared.declare?.combatantId === id ? shared.declare : null,
     } satisfies DrRowContext,
   };
 }
@@ -343,8 +325,15 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
 /** Every combatant's row, by id. */
 export function drRows(input: ModeInput<DeclareResolveState>): Map<string, ModeRow> {
   const { state, i18n } = input;
+  const tieOf = new Map<string, readonly string[]>();
+  for (const tie of pendingTies(state)) for (const id of tie) tieOf.set(id, tie);
   const shared: RowsShared = {
     started: state.phase !== "setup",
+    tieOf,
+    upkeepOf: new Map(
+      state.phase === "upkeep" ? upkeepPreview(state).map((e) => [e.combatantId, upkeepWhat(input, e)]) : [],
+    ),
+    declare: declareFormOf(input),
     needRoll: new Set(rollsNeeded(state)),
     text: (key: string, data: Record<string, string> = {}): string => i18n.format(`${K}.${key}`, data),
     chipOf: remembered(

@@ -22,6 +22,8 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
       panel: drPanel(input),
       list: null,
       emphasiseStep: false,
+      // The panel's first line names the step (the mode's name and the step do not fit one line).
+      stepShown: true,
     };
   },
 };

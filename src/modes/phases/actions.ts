@@ -1,7 +1,8 @@
 /**
  * What the `phases` tracker's buttons do, by `data-action`: start (with surprise), the GM's phase,
  * hand-off and pool controls, intents and extra attacks, taking a turn or picking the next hero,
- * skill rolls (with the skill, the marks and the defended attack read from the panel's fields), free
+ * skill rolls (one button per skill and die; the marks and the defended attack read from the turn
+ * form in the hero's row), free
  * actions, ending a turn, the GM's answer to a failed roll, spending an Advantage and marking an
  * intent out of reach. Each goes through the rules (`submit`) or the phases glue; refusals come back
  * as localised notifications. Typed text is read from form controls, never as HTML.
@@ -50,14 +51,17 @@ function targetsNear(target: HTMLElement): string[] {
     .map((box) => box.value);
 }
 
-/** The skill roll the press-your-luck panel describes: the chosen skill or die, and the marks. */
-function rollNear(target: HTMLElement, defend: boolean): SkillRollOptions {
-  const scope = ".si-phases-luck";
-  const choice = textNear(target, scope, "select[name=structured-initiative-phases-skill]");
+/**
+ * The skill roll a button of the turn form makes: its skill or die ("skill:Melee" / "die:8"), the
+ * marks ticked and the attack chosen to defend against (none: a plain roll).
+ */
+function rollNear(target: HTMLElement): SkillRollOptions {
+  const scope = ".si-phases-turn";
+  const choice = target.dataset.roll ?? "";
   const colon = choice.indexOf(":");
   const kind = choice.slice(0, Math.max(colon, 0));
   const value = choice.slice(colon + 1);
-  const defendsIntent = defend ? textNear(target, scope, "select[name=structured-initiative-phases-defend]") : "";
+  const defendsIntent = textNear(target, scope, "select[name=structured-initiative-phases-defend]");
   return {
     ...(kind === "skill" ? { skill: value } : { dieSize: Number(value) }),
     gainsAdvantage: checkedNear(target, scope, "input[name=structured-initiative-phases-advantage]"),
@@ -118,14 +122,13 @@ export const PHASES_ACTIONS: ActionTable = {
       clearNear(target, scope);
     });
   },
-  siPhasesRoll: (combat, target) => rollSkill(combat, idOf(target), rollNear(target, false)),
-  siPhasesDefend: (combat, target) => rollSkill(combat, idOf(target), rollNear(target, true)),
+  siPhasesRoll: (combat, target) => rollSkill(combat, idOf(target), rollNear(target)),
   siPhasesFreeMove: (combat, target) => submit(combat, { type: "freeAction", combatantId: idOf(target), kind: "move" }),
   siPhasesFreeItem: (combat, target) => {
-    const note = textNear(target, ".si-phases-luck", "input[type=text]");
+    const note = textNear(target, ".si-phases-turn", "input[type=text]");
     const command = { type: "freeAction", combatantId: idOf(target), kind: "item", ...(note === "" ? {} : { note }) };
     return after(submit(combat, command), () => {
-      clearNear(target, ".si-phases-luck");
+      clearNear(target, ".si-phases-turn");
     });
   },
   siPhasesEndTurn: (combat, target) => submit(combat, { type: "endTurn", combatantId: idOf(target) }),

@@ -1,17 +1,18 @@
 /**
- * The `phases` tracker's panel above the rows: the phase banner (Foes declare → Heroes act → Foes
- * resolve), the Advantage pool as pips against its cap and the GM's Collapse points, this round's
- * intents with their targets and foiled / out-of-reach marks, the hand-off line, the press-your-luck
- * panel of the running turn and the GM's answer to a failed roll; and the setup controls.
+ * The `phases` tracker's panel above the rows, two short lines (issue 29): the phase banner (Foes
+ * declare → Heroes act → Foes resolve; the GM moves on by the next phase's button in it), and the
+ * Advantage pool as pips against its cap with the GM's Collapse points, a disclosure under it with
+ * spending an Advantage and the GM's options (hand-off order, the pools); and the setup controls.
+ * It also builds what the rows show of the round: a foe's intents with their targets and foiled /
+ * out-of-reach marks, the press-your-luck form of the running turn, the last roll and the GM's
+ * answer to a failed roll (rows.ts puts each in the row it concerns).
  */
 
 import { I18N } from "../../constants";
 import { type PhasesState, type PhasesAllowedAction, type DieSize, DIE_SIZES } from "./rules/types";
 import {
   pendingFailure,
-  handOffPicker,
   heroesSkipped,
-  heroesToAct,
   intentsView,
   type IntentView,
   pressYourLuck,
@@ -37,6 +38,8 @@ export interface DieContext {
 
 /** The last roll. */
 export interface RollContext {
+  /** The hero who rolled. */
+  readonly combatantId: string;
   /** Localised line: "Aria, Melee d8, complexity 2". */
   readonly line: string;
   readonly dice: readonly DieContext[];
@@ -49,10 +52,14 @@ export interface RollContext {
   readonly answer: string;
 }
 
-/** A choice of the skill select. */
+/** A choice: a skill or die button of the turn form (value "skill:Melee" / "die:8"), an attack to defend against. */
 export interface OptionContext {
   readonly value: string;
   readonly label: string;
+  /** The button's short visible text ("Melee d8", "d8"); the complexity line says how many dice. */
+  readonly short: string;
+  /** The button's accessible name ("Roll Melee d8: 2d8 for Aria"); "" for an option of a select. */
+  readonly ariaLabel: string;
 }
 
 /** The press-your-luck panel of the running turn. */
@@ -67,17 +74,22 @@ export interface LuckContext {
   /** The viewer may act in this turn (the hero's owner or the GM). */
   readonly canAct: boolean;
   readonly skillLabel: string;
+  /** Localised name of the die buttons' group (a skill not in the list). */
+  readonly dieLabel: string;
   readonly skills: readonly OptionContext[];
   readonly dice: readonly OptionContext[];
   /** The "gains an advantage" mark is offered (the pool is not full). */
   readonly canGainAdvantage: boolean;
   readonly advantageHint: string;
+  /** Localised visible label of the attack select ("Defend against"). */
   readonly defendLabel: string;
+  /** Localised "No attack": the select's first choice (a plain roll). */
+  readonly noDefend: string;
   readonly defends: readonly OptionContext[];
   readonly hasDefends: boolean;
   readonly noteLabel: string;
-  readonly roll: ControlContext | null;
-  readonly defend: ControlContext | null;
+  /** A plain skill roll is allowed: the skill and die buttons roll (against the chosen attack, if any). */
+  readonly canRoll: boolean;
   /** The free actions allowed now (the free move, an item that needs no roll). */
   readonly freeControls: readonly ControlContext[];
   readonly moveControl: ControlContext | null;
@@ -88,6 +100,8 @@ export interface LuckContext {
 
 /** A failed roll waiting for the GM's answer. */
 export interface FailureContext {
+  /** The hero whose roll failed. */
+  readonly combatantId: string;
   readonly text: string;
   /** The GM's answer controls (effect text and +1 Collapse), or null for players. */
   readonly answer: {
@@ -116,16 +130,26 @@ export interface IntentContext extends KeyedEntry {
   readonly reach: { readonly ariaLabel: string; readonly pressed: boolean } | null;
 }
 
+/** One phase of the banner; the next one is the GM's button to move on, where the GM may. */
+export interface BannerStepContext {
+  readonly label: string;
+  readonly css: string;
+  readonly current: boolean;
+  /** The GM's "move on to this phase" button, or null. */
+  readonly next: ControlContext | null;
+}
+
 /** The panel above the set-up controls. */
 export interface PhasesPanelContext {
-  readonly banner: readonly { readonly label: string; readonly css: string; readonly current: boolean }[];
+  readonly banner: readonly BannerStepContext[];
   readonly bannerAria: string;
-  readonly status: string;
   readonly started: boolean;
   readonly pips: readonly { readonly filled: boolean }[];
   readonly advantages: string;
   readonly showCollapse: boolean;
   readonly collapse: string;
+  /** Localised "Hand-off order" while the players cannot agree, or "". */
+  readonly handOffBadge: string;
   /** The GM's pool settings (cap and Collapse points), or null. */
   readonly pools: {
     readonly cap: string;
@@ -136,17 +160,12 @@ export interface PhasesPanelContext {
   } | null;
   /** Spending an Advantage (note and button), or null. */
   readonly spend: { readonly noteLabel: string; readonly control: ControlContext } | null;
-  readonly gmControls: readonly ControlContext[];
-  readonly showIntents: boolean;
-  readonly intents: readonly IntentContext[];
-  readonly noIntents: boolean;
-  /** Localised line for players while the foes declare, or "". */
-  readonly declaring: string;
-  /** Localised "To act: Aria, Brom", or "". */
-  readonly toAct: string;
-  readonly luck: LuckContext | null;
-  readonly lastRoll: RollContext | null;
-  readonly failure: FailureContext | null;
+  /** The GM's hand-off toggle ("Players cannot agree"), or null. */
+  readonly handOff: ControlContext | null;
+  /** The pool line opens on something (spending, the GM's options). */
+  readonly hasOptions: boolean;
+  /** Localised summary label of those ("Options"). */
+  readonly optionsLabel: string;
 }
 
 /** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
@@ -169,35 +188,6 @@ function dieLabel(i18n: Localiser, size: number): string {
 /** The phase that follows the foes' declarations: the heroes', unless this round skips it (surprise). */
 function phaseAfterDeclare(state: PhasesState): "heroes" | "foesResolve" {
   return heroesSkipped(state) ? "foesResolve" : "heroes";
-}
-
-/** The status line: what the round is waiting for. */
-function statusOf(state: PhasesState, input: ModeInput<PhasesState>): string {
-  const { i18n, nameOf, who } = input;
-  const f = (key: string, data: Record<string, string> = {}): string => i18n.format(`${P}.Status.${key}`, data);
-  if (!state.started) return who.isGM ? f("Setup") : "";
-  // A failed roll waiting for the GM has its own notice.
-  if (pendingFailure(state) !== null) return "";
-  switch (state.phase) {
-    case "foesDeclare":
-      return who.isGM
-        ? f("DeclareGM", { next: i18n.localize(`${I18N}.Step.${phaseAfterDeclare(state)}`) })
-        : f("Declare");
-    case "heroes": {
-      const acting = state.turn?.combatantId;
-      if (acting !== undefined) return f("Acting", { name: nameOf(acting) });
-      const picker = handOffPicker(state);
-      if (picker !== null)
-        return picker.picker === null ? f("HandOffGM") : f("HandOff", { name: nameOf(picker.picker) });
-      return f(heroesToAct(state).length === 0 ? "HeroesDone" : "FreeOrder");
-    }
-    case "foesResolve": {
-      const resolving = intentsView(state).find((i) => i.resolving);
-      return resolving === undefined ? f("ResolveDone") : f("Resolve", { name: nameOf(resolving.foeId) });
-    }
-    default:
-      return "";
-  }
 }
 
 function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMark: boolean): IntentContext {
@@ -249,7 +239,8 @@ function actionsOf(actions: readonly AllowedAction[], type: string, id: string):
   return (actions as readonly PhasesAllowedAction[]).filter((a) => a.type === type && a.combatantId === id);
 }
 
-function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckContext | null {
+/** The press-your-luck form of the running turn (in the acting hero's row), or null. */
+export function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckContext | null {
   const luck = pressYourLuck(state);
   if (luck === null || luck.failed) return null;
   const { i18n, nameOf, allowed, actions, combat, control } = input;
@@ -259,18 +250,26 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
   const rolls = actionsOf(actions, "skillRoll", id);
   const canRoll = rolls.some((a) => a.intentId === undefined && a.gainsAdvantage !== true);
   const withDice = (size: DieSize): string => dicePool(luck.complexity, size).formula;
-  const skills = skillsOf(combat.combatants.get(id)).map((s) => ({
-    value: `skill:${s.name}`,
-    label: i18n.format(`${P}.SkillOption`, {
-      skill: s.name,
-      die: dieLabel(i18n, s.dieSize),
-      dice: withDice(s.dieSize),
-    }),
-  }));
-  const dice = DIE_SIZES.map((size) => ({
-    value: `die:${String(size)}`,
-    label: i18n.format(`${P}.DieOption`, { die: dieLabel(i18n, size), dice: withDice(size) }),
-  }));
+  const button = (value: string, label: string, short: string): OptionContext => ({
+    value,
+    label,
+    short,
+    ariaLabel: i18n.format(`${P}.RollOptionFor`, { option: label, name }),
+  });
+  const skills = skillsOf(combat.combatants.get(id)).map((s) =>
+    button(
+      `skill:${s.name}`,
+      i18n.format(`${P}.SkillOption`, { skill: s.name, die: dieLabel(i18n, s.dieSize), dice: withDice(s.dieSize) }),
+      `${s.name} ${dieLabel(i18n, s.dieSize)}`,
+    ),
+  );
+  const dice = DIE_SIZES.map((size) =>
+    button(
+      `die:${String(size)}`,
+      i18n.format(`${P}.DieOption`, { die: dieLabel(i18n, size), dice: withDice(size) }),
+      dieLabel(i18n, size),
+    ),
+  );
   const defends = rolls.flatMap((a) => {
     const intent = a.intentId === undefined ? undefined : state.intents.find((i) => i.id === a.intentId);
     if (intent === undefined) return [];
@@ -279,6 +278,8 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
       {
         value: intent.id,
         label: i18n.format(`${P}.DefendOption`, { foe: nameOf(intent.foeId), text: intent.text, targets }),
+        short: "",
+        ariaLabel: "",
       },
     ];
   });
@@ -296,27 +297,17 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
     freeMove: i18n.localize(`${P}.${luck.freeMoveUsed ? "FreeMoveUsed" : "FreeMoveLeft"}`),
     canAct: canRoll || allowed.for(id, "endTurn"),
     skillLabel: i18n.format(`${P}.SkillFor`, { name }),
+    dieLabel: i18n.format(`${P}.DiceFor`, { name }),
     skills,
     dice,
     canGainAdvantage: rolls.some((a) => a.gainsAdvantage === true),
     advantageHint: i18n.localize(`${P}.${advantagePool(state).full ? "PoolFullHint" : "GainsAdvantage"}`),
-    defendLabel: i18n.format(`${P}.DefendFor`, { name }),
+    defendLabel: i18n.localize(`${P}.DefendAgainst`),
+    noDefend: i18n.localize(`${P}.NoAttack`),
     defends,
     hasDefends: defends.length > 0,
     noteLabel: i18n.format(`${P}.NoteFor`, { name }),
-    roll: canRoll
-      ? control({
-          ...base,
-          action: "siPhasesRoll",
-          label: "Phases.RollSkill",
-          aria: "Phases.RollSkillFor",
-          primary: true,
-        })
-      : null,
-    defend:
-      defends.length > 0
-        ? control({ ...base, action: "siPhasesDefend", label: "Phases.Defend", aria: "Phases.DefendRollFor" })
-        : null,
+    canRoll,
     freeControls,
     moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
     itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
@@ -329,7 +320,8 @@ function luckContext(state: PhasesState, input: ModeInput<PhasesState>): LuckCon
   };
 }
 
-function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) => string): RollContext | null {
+/** The last roll (in the roller's row), or null. */
+export function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) => string): RollContext | null {
   const roll = lastRollView(state);
   if (roll === null) return null;
   const doubles = new Set(roll.doubles);
@@ -341,6 +333,7 @@ function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) =
         ? i18n.localize(`${P}.AnswerCollapse`)
         : i18n.format(`${P}.AnswerEffect`, { text: roll.answer.text });
   return {
+    combatantId: roll.combatantId,
     line: i18n.format(`${P}.RollLine`, {
       name: nameOf(roll.combatantId),
       skill: roll.skill === null ? skill : `${skill} ${dieLabel(i18n, roll.dieSize)}`,
@@ -360,13 +353,15 @@ function rollContext(state: PhasesState, i18n: Localiser, nameOf: (id: string) =
   };
 }
 
-function failureContext(state: PhasesState, input: ModeInput<PhasesState>): FailureContext | null {
+/** A failed roll waiting for the GM's answer (in the failed hero's row), or null. */
+export function failureContext(state: PhasesState, input: ModeInput<PhasesState>): FailureContext | null {
   const failure = pendingFailure(state);
   if (failure === null) return null;
   const { i18n, nameOf, allowed, who, control } = input;
   const name = nameOf(failure.combatantId);
   const base = { name, combatantId: failure.combatantId };
   return {
+    combatantId: failure.combatantId,
     text: i18n.format(`${P}.${who.isGM ? "ChooseFailure" : "WaitFailure"}`, { name }),
     answer:
       who.isGM && allowed.has("resolveFailure")
@@ -391,10 +386,15 @@ function failureContext(state: PhasesState, input: ModeInput<PhasesState>): Fail
   };
 }
 
-/** This round's intents as the viewer may see them (the GM always; players once the heroes act). */
-function intentsOf(state: PhasesState, input: ModeInput<PhasesState>, showIntents: boolean): IntentContext[] {
+/** Whether the viewer sees this round's intents: the GM always; players once the heroes act. */
+export function intentsShown(state: PhasesState, who: ModeInput<PhasesState>["who"]): boolean {
+  return who.isGM || (state.started && state.phase !== "foesDeclare");
+}
+
+/** This round's intents as the viewer may see them (each shown in its foe's row). */
+export function intentsOf(state: PhasesState, input: ModeInput<PhasesState>): IntentContext[] {
   const { who, allowed } = input;
-  return showIntents
+  return intentsShown(state, who)
     ? intentsView(state).map((i) =>
         intentContext(
           i,
@@ -410,36 +410,44 @@ function intentsOf(state: PhasesState, input: ModeInput<PhasesState>, showIntent
     : [];
 }
 
-/** The GM's round controls: the hand-off toggle and "next phase". */
-function gmControlsOf(state: PhasesState, input: ModeInput<PhasesState>): ControlContext[] {
+/** The GM's hand-off toggle ("the players cannot agree"), in a round that has a heroes' phase to order; else null. */
+function handOffOf(state: PhasesState, input: ModeInput<PhasesState>): ControlContext | null {
   const { who, allowed, control } = input;
-  const gmControls: ControlContext[] = [];
-  if (who.isGM && state.started) {
-    // "The players cannot agree" orders the heroes' phase: not offered in a round that skips it.
-    if (
-      allowed.has("setHandOff") &&
-      (state.phase === "foesDeclare" || state.phase === "heroes") &&
-      !heroesSkipped(state)
-    )
-      gmControls.push(
-        control({
-          action: "siPhasesHandOff",
-          label: "Phases.HandOff",
-          aria: "Phases.HandOffHint",
-          toggle: true,
-          pressed: state.handOff,
-        }),
-      );
-    // The button names the phase that really comes (the foes resolve at once in a surprised round 1).
-    if (allowed.has("nextPhase") && state.phase !== "foesResolve")
-      gmControls.push(
-        control({
-          action: "siPhasesNextPhase",
-          label: `Phases.NextPhase.${state.phase === "foesDeclare" ? phaseAfterDeclare(state) : "foesResolve"}`,
-        }),
-      );
-  }
-  return gmControls;
+  return who.isGM &&
+    state.started &&
+    allowed.has("setHandOff") &&
+    (state.phase === "foesDeclare" || state.phase === "heroes") &&
+    !heroesSkipped(state)
+    ? control({
+        action: "siPhasesHandOff",
+        label: "Phases.HandOff",
+        aria: "Phases.HandOffHint",
+        toggle: true,
+        pressed: state.handOff,
+      })
+    : null;
+}
+
+/**
+ * The GM's button to move on to the phase that really comes (the foes resolve at once in a surprised
+ * round 1): shown on that phase in the banner; null when there is none to move on to.
+ */
+function nextPhaseOf(
+  state: PhasesState,
+  input: ModeInput<PhasesState>,
+): { phase: string; control: ControlContext } | null {
+  const { who, allowed, control } = input;
+  if (!who.isGM || !state.started || !allowed.has("nextPhase") || state.phase === "foesResolve") return null;
+  const phase = state.phase === "foesDeclare" ? phaseAfterDeclare(state) : "foesResolve";
+  return {
+    phase,
+    control: control({
+      action: "siPhasesNextPhase",
+      label: `Phases.NextPhase.${phase}`,
+      aria: "Phases.NextPhaseFor",
+      name: input.i18n.localize(`${P}.NextPhase.${phase}`),
+    }),
+  };
 }
 
 /** The GM's form for the Advantage cap and the Collapse points, or null. */
@@ -475,41 +483,33 @@ function spendOf(input: ModeInput<PhasesState>): PhasesPanelContext["spend"] {
 }
 
 export function panelContext(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanelContext {
-  const { i18n, who, nameOf } = input;
+  const { i18n, who } = input;
   const banner = phaseBanner(state);
   const pool = advantagePool(state);
-  const showIntents = who.isGM || (state.started && state.phase !== "foesDeclare");
-  const intents = intentsOf(state, input, showIntents);
-  const foes = state.combatants.filter((c) => !c.isPC && !c.defeated).length;
-  const declared = new Set(state.intents.filter((i) => !i.collapse).map((i) => i.foeId)).size;
-  const toAct = state.started && state.phase === "heroes" ? heroesToAct(state).map(nameOf).join(", ") : "";
+  const next = nextPhaseOf(state, input);
+  const pools = poolsOf(state, input);
+  const spend = spendOf(input);
+  const handOff = handOffOf(state, input);
   return {
     banner: banner.phases.map((p) => ({
       label: `${I18N}.Step.${p.phase}`,
       current: p.current,
       css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
+      next: next !== null && next.phase === p.phase ? next.control : null,
     })),
     bannerAria: i18n.localize(`${P}.Banner`),
-    status: statusOf(state, input),
     started: state.started,
     pips: Array.from({ length: pool.cap }, (_, i) => ({ filled: i < pool.pool })),
     advantages: plural(i18n, `${P}.Advantages`, pool.cap, { pool: String(pool.pool) }),
     showCollapse: who.isGM || collapseShown(),
     collapse: plural(i18n, `${P}.CollapsePoints`, state.collapse),
-    pools: poolsOf(state, input),
-    spend: spendOf(input),
-    gmControls: gmControlsOf(state, input),
-    showIntents,
-    intents,
-    noIntents: showIntents && state.started && intents.length === 0,
-    declaring:
-      !who.isGM && state.started && state.phase === "foesDeclare"
-        ? plural(i18n, `${P}.Declared`, foes, { declared: String(declared) })
-        : "",
-    toAct: toAct === "" ? "" : i18n.format(`${P}.ToActList`, { names: toAct }),
-    luck: luckContext(state, input),
-    lastRoll: rollContext(state, i18n, nameOf),
-    failure: failureContext(state, input),
+    handOffBadge:
+      state.started && state.handOff && state.phase !== "foesResolve" ? i18n.localize(`${P}.HandOffOn`) : "",
+    pools,
+    spend,
+    handOff,
+    hasOptions: pools !== null || spend !== null || handOff !== null,
+    optionsLabel: i18n.localize(`${P}.Options`),
   };
 }
 

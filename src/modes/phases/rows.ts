@@ -1,12 +1,26 @@
 /**
  * The `phases` tracker's rows: per combatant the hero's or foe's standing, "Take turn" (or the
- * hand-off pick) for whoever may start it, and the GM's intent form of each foe.
+ * hand-off pick) for whoever may start it; in a foe's row its intents this round (as the viewer may
+ * see them) and the GM's intent form; in a hero's row the press-your-luck form of its running turn,
+ * its last roll and the GM's answer to its failed roll (issue 29: each in the row it concerns).
  */
 
 import type { PhasesState } from "./rules/types";
+import { handOffPicker } from "./rules/derived";
 import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
-import { P, plural } from "./panel";
+import {
+  failureContext,
+  intentsOf,
+  intentsShown,
+  luckContext,
+  P,
+  rollContext,
+  type FailureContext,
+  type IntentContext,
+  type LuckContext,
+  type RollContext,
+} from "./panel";
 
 /** The `phases` part of one combatant row. */
 export interface PhasesRowContext {
@@ -17,8 +31,18 @@ export interface PhasesRowContext {
   readonly acted: boolean;
   /** A hero still to take its turn this round (phase 2). */
   readonly toAct: boolean;
-  /** Localised "2 intents" of a foe, as the viewer may see them, or "". */
-  readonly intents: string;
+  /** A foe's intents this round, as the viewer may see them. */
+  readonly intents: readonly IntentContext[];
+  /** A foe that has declared, told to players while the foes declare (they see no intents yet). */
+  readonly declared: boolean;
+  /** The hero whose player picks who acts next (hand-off order). */
+  readonly picks: boolean;
+  /** The press-your-luck form of this hero's running turn, or null. */
+  readonly turn: LuckContext | null;
+  /** This hero's roll, the last one made, or null. */
+  readonly roll: RollContext | null;
+  /** This hero's failed roll waiting for the GM's answer, or null. */
+  readonly failure: FailureContext | null;
   /** A live foe with no intent once the heroes act: it does nothing this round. */
   readonly idle: boolean;
   /** The GM's intent form of a foe, or null. */
@@ -28,6 +52,8 @@ export interface PhasesRowContext {
 /** The GM's intent form of one foe (in its row). */
 export interface IntentFormContext {
   readonly foeId: string;
+  /** Its identity across renders: an intent's form and an extra attack's are not the same disclosure. */
+  readonly key: string;
   /** Localised summary of the disclosure ("Intent of Officer"). */
   readonly summary: string;
   /** Rendered open: the foe whose intent is awaited now. */
@@ -38,7 +64,8 @@ export interface IntentFormContext {
   readonly targetsLabel: string;
   /** The kind select is offered (an extra attack bought with Collapse is always an attack). */
   readonly canDeclare: boolean;
-  readonly targets: readonly { readonly id: string; readonly name: string }[];
+  /** The heroes it may attack, the obvious target (the only hero standing) ticked. */
+  readonly targets: readonly { readonly id: string; readonly name: string; readonly checked: boolean }[];
   readonly controls: readonly ControlContext[];
 }
 
@@ -73,15 +100,22 @@ export function intentForm(
     );
   return {
     foeId,
+    key: `${canDeclare ? "intent" : "extra"}:${foeId}`,
     summary: i18n.format(`${P}.${canDeclare ? "IntentOf" : "ExtraOf"}`, { name }),
     open: declaringNow,
     textLabel: i18n.format(`${P}.IntentTextFor`, { name }),
     kindLabel: i18n.format(`${P}.IntentKindFor`, { name }),
     targetsLabel: i18n.format(`${P}.TargetsFor`, { name }),
     canDeclare,
-    targets: state.combatants.filter((c) => c.isPC && !c.defeated).map((c) => ({ id: c.id, name: nameOf(c.id) })),
+    targets: heroTargets(state, input),
     controls,
   };
+}
+
+/** The heroes a foe may attack; the obvious target, the only hero standing, ticked. */
+function heroTargets(state: PhasesState, input: ModeInput<PhasesState>): IntentFormContext["targets"] {
+  const heroes = state.combatants.filter((c) => c.isPC && !c.defeated);
+  return heroes.map((c) => ({ id: c.id, name: input.nameOf(c.id), checked: heroes.length === 1 }));
 }
 
 export function heroControls(state: PhasesState, id: string, input: ModeInput<PhasesState>): ControlContext[] {
@@ -98,25 +132,34 @@ export function heroControls(state: PhasesState, id: string, input: ModeInput<Ph
 
 /** Every combatant's row: its standing, its turn control (heroes) or the GM's intent form (foes). */
 export function phasesRows(input: ModeInput<PhasesState>): Map<string, ModeRow> {
-  const { state, who, i18n } = input;
+  const { state, who } = input;
   const rows = new Map<string, ModeRow>();
   const view = input.bound.view;
-  const intentsSeen = who.isGM || (state.started && state.phase !== "foesDeclare");
-  const intentCount = new Map<string, number>();
-  for (const i of state.intents) intentCount.set(i.foeId, (intentCount.get(i.foeId) ?? 0) + 1);
+  const intentsByFoe = new Map<string, IntentContext[]>();
+  for (const i of intentsOf(state, input)) intentsByFoe.set(i.foeId, [...(intentsByFoe.get(i.foeId) ?? []), i]);
+  const declaredFoes = new Set(state.intents.map((i) => i.foeId));
   const heroesPhase = state.started && state.phase === "heroes";
+  const playersWait = !intentsShown(state, who) && state.started;
+  const turn = luckContext(state, input);
+  const roll = rollContext(state, input.i18n, input.nameOf);
+  const failure = failureContext(state, input);
+  const picker = heroesPhase ? (handOffPicker(state)?.picker ?? null) : null;
   for (const c of state.combatants) {
     const acting = state.turn?.combatantId === c.id;
-    const count = intentCount.get(c.id) ?? 0;
     const declaring = state.started && state.phase === "foesDeclare" && view.current === c.id;
     const data: PhasesRowContext = {
       isPC: c.isPC,
       kindLabel: `${P}.${c.isPC ? "Hero" : "Foe"}`,
       acted: c.isPC && state.started && c.acted && !acting,
       toAct: c.isPC && heroesPhase && !c.acted && !c.defeated,
-      intents: !c.isPC && intentsSeen && count > 0 ? plural(i18n, `${P}.IntentCount`, count) : "",
-      idle: !c.isPC && state.started && state.phase !== "foesDeclare" && count === 0 && !c.defeated,
+      intents: c.isPC ? [] : (intentsByFoe.get(c.id) ?? []),
+      declared: !c.isPC && playersWait && declaredFoes.has(c.id),
+      picks: picker === c.id,
+      idle: !c.isPC && state.started && state.phase !== "foesDeclare" && !declaredFoes.has(c.id) && !c.defeated,
       form: c.isPC ? null : intentForm(state, c.id, input, declaring),
+      turn: turn?.combatantId === c.id ? turn : null,
+      roll: roll?.combatantId === c.id ? roll : null,
+      failure: failure?.combatantId === c.id ? failure : null,
     };
     rows.set(c.id, {
       initiative: null,
