@@ -67,7 +67,7 @@ describe("a row's forms and lists sit in its body region", () => {
       .locator('button[data-action="siSidesRoll"]')
       .click();
     for (const view of VIEWS)
-      await expect.poll(() => frames[view].locator("[data-si=banner]").textContent()).toContain("Declaration");
+      await expect.poll(() => frames[view].locator("[data-si=step]").textContent()).toContain("Declaration");
     await expect.poll(() => frames.bob.locator(".si-sides-declare").count()).toBe(1);
     await screenshots(session.page, "row-body-sides");
     for (const view of ["gm", "bob"] as const) {

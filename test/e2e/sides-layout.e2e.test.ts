@@ -39,7 +39,7 @@ function layout(frame: Frame): Promise<Layout> {
       sidebar: height("#pg-combat"),
       list: height(".si-list"),
       panel: height(".si-sides"),
-      banner: (document.querySelector("[data-si=banner]")?.textContent ?? "").trim(),
+      banner: (document.querySelector("[data-si=step]")?.textContent ?? "").trim(),
       formInDeclaringRow: form?.closest(".si-row") !== null && form?.closest(".si-row") !== undefined,
       formVisible:
         box !== undefined &&
@@ -79,10 +79,14 @@ describe("the sides declaration step at 800 px window height", () => {
       expect(l.list, `${view}: ${JSON.stringify(l)}`).toBeGreaterThanOrEqual(l.sidebar / 2);
       expect([l.formInDeclaringRow, l.formVisible], view).toEqual(view === "alice" ? [false, false] : [true, true]);
     }
-    // The folded sides open on demand (and say who declares in which place).
-    const fold = frames.gm.locator("details.si-sides-fold");
+    // The sides' details open on demand; the line says who declares in which place.
+    const fold = frames.gm.locator("details.si-sides-more");
     expect(await fold.getAttribute("open")).toBeNull();
-    await fold.locator("summary.si-sides-fold__summary").click();
+    expect(await frames.gm.locator(".si-sides__list .si-side").allTextContents()).toEqual([
+      expect.stringMatching(/Heroes #\d \(\d+\)/),
+      expect.stringMatching(/Foes #\d \(\d+\)/),
+    ]);
+    await fold.locator("summary.si-sides-more__summary").click();
     await expect.poll(() => fold.locator(".si-side__name").first().isVisible()).toBe(true);
     await screenshots(session.page, "sides-layout-unfolded");
     expect(session.errors).toEqual([]);
