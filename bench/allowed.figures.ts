@@ -1,6 +1,6 @@
 /**
  * What a user may do (`allowed`), timed in Node on the rules alone, for each mode's render-bench
- * sample encounter (playground/bench-modes.ts: every fifth combatant a PC, mid-round) at 50 and 200
+ * sample encounter (`src/modes/<id>/sample.ts`, field `bench`: every fifth combatant a PC, mid-round) at 50 and 200
  * combatants, for the GM and a player who owns one PC (`npm run bench`). The tracker's context
  * phase computes it once per render. Prints a table and JSON; asserts nothing about speed.
  */

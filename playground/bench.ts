@@ -1,6 +1,6 @@
 /**
  * Render benchmark page (driven by scripts/bench-render.mjs in headless Chromium): the `?mode=`
- * mode's sample encounter of `?n=` combatants (playground/bench-modes.ts), started and mid-round,
+ * mode's sample encounter of `?n=` combatants (`src/modes/<id>/sample.ts`, field `bench`), started and mid-round,
  * seen by the GM or (`?view=player`) by a player who owns one PC. Times tracker renders (context,
  * templates, DOM, layout) after a turn advance, without a change and from scratch, against a bare
  * Handlebars list of the same rows, and checks that the tracker fits the sidebar without
@@ -24,7 +24,7 @@ const BOB = "player0000000002";
 const SCENE = "scene00000000001";
 const params = new URLSearchParams(location.search);
 const n = Number(params.get("n") ?? "10");
-/** The mode benched (`?mode=`), with its sample encounter (playground/bench-modes.ts). */
+/** The mode benched (`?mode=`), with its sample encounter (`src/modes/<id>/sample.ts`, field `bench`). */
 const mode = params.get("mode") ?? "individual";
 /** Whose tracker is timed (`?view=gm` or `player`: Alice, who owns one PC). */
 const view = params.get("view") === "player" ? "player" : "gm";

@@ -1,6 +1,6 @@
 // `npm run bench:render`: the tracker's render figures in headless Chromium (Debian's package,
 // driven by playwright-core) and the bundle size, each set beside a baseline timed in the same run.
-// For each mode's sample encounter (started, mid-round: playground/bench-modes.ts), in the GM's view
+// For each mode's sample encounter (started, mid-round: src/modes/<id>/sample.ts, field bench), in the GM's view
 // and in a player's (Alice, who owns one PC), at 10, 50 and 200 combatants, it times the tracker's
 // render after a turn advance (the mode's own step), the same turn advance's render done whole (the
 // module's templates for the same state, nothing patched), a re-render without a change and a first

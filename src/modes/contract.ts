@@ -231,7 +231,8 @@ export interface ModeNotice {
 /**
  * The playground's sample of a mode (in `src/modes/<id>/sample.ts`, which the playground discovers):
  * the world settings its sample encounter is played with and what the sample actors carry for it.
- * Pure data, read by the playground alone: no mode module names it, so the bundle does not carry it.
+ * It also holds the render bench's encounter of the mode (`bench`). Read by the playground and the
+ * benches alone: no mode module names it, so the bundle does not carry it.
  */
 export interface ModeSample {
   /** The mode id. */
@@ -244,6 +245,28 @@ export interface ModeSample {
   readonly settings: Readonly<Record<string, string | number | boolean>>;
   /** Per sample actor name, what its `system` data adds for this mode. */
   readonly actors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The render bench's sample encounter (`npm run bench:render` refuses a mode without one). */
+  readonly bench: ModeBench;
+}
+
+/** What a bench driver may use: the GM's commands, the stored state, the combatant ids in joining order. */
+export interface BenchWorld {
+  readonly cmd: (command: { type: string } & Record<string, unknown>) => Promise<void>;
+  /** The stored state, decoded (each driver reads it as its mode's state). */
+  readonly state: () => unknown;
+  readonly ids: readonly string[];
+}
+
+/**
+ * The render bench's sample encounter of a mode: how the GM brings a fresh encounter of the bench's
+ * combatants to a started, mid-round state that shows the mode's tracker features (through the
+ * module's API, untimed), and the step the bench times as the mode's "turn advance".
+ */
+export interface ModeBench {
+  /** What the timed step is, printed beside the figures. */
+  readonly step: string;
+  /** Sets the encounter up; the returned `step` is the timed turn advance. */
+  readonly drive: (world: BenchWorld) => Promise<{ readonly step: () => Promise<void> }>;
 }
 
 /**

@@ -1,13 +1,12 @@
 /**
  * Shared set-up of the browser tests: the playground's Vite server and Debian's Chromium driven by
- * playwright-core (headless, a throw-away profile, the launch flags of TOOLCHAIN.md).
+ * playwright-core (headless, the launch flags of TOOLCHAIN.md), both started once per run by
+ * test/e2e/global-setup.ts; each file gets a fresh browser context (its own storage).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 import type { OracleHandle } from "../../playground/host.js";
 
 /** The repository root. */
@@ -21,16 +20,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** The playground's Vite dev server (`npm start`'s), on the built module. */
-export async function servePlayground(): Promise<Served> {
-  const { startPlayground } = (await import(path.join(ROOT, "scripts/start.mjs"))) as {
-    startPlayground: (options: {
-      port: number;
-      quiet: boolean;
-    }) => Promise<{ server: { close(): Promise<void> }; url: string }>;
-  };
-  const { server, url } = await startPlayground({ port: 5190, quiet: true });
-  return { url, close: () => server.close() };
+/**
+ * The playground's Vite dev server (`npm start`'s), on the built module: the one the run's global
+ * set-up started (test/e2e/global-setup.ts), which outlives the file.
+ */
+export function servePlayground(): Promise<Served> {
+  return Promise.resolve({ url: inject("playgroundUrl"), close: () => Promise.resolve() });
 }
 
 /** A running browser on a running playground. */
@@ -44,21 +39,16 @@ export interface Session {
 }
 
 /**
- * Start the playground (the module must be built; by default on Vite's dev server, or on what
- * `serve` starts) and a headless Chromium with one page.
+ * Start the playground (the module must be built; by default the run's Vite dev server, or what
+ * `serve` starts) and a fresh browser context with one page in the run's headless Chromium.
  */
 export async function openSession(serve: () => Promise<Served> = servePlayground): Promise<Session> {
   if (!existsSync(path.join(ROOT, "dist/scripts/structured-initiative.js")))
     throw new Error("Build the module first (npm run build).");
   const server = await serve();
   const url = server.url;
-  const profile = mkdtempSync(path.join(os.tmpdir(), "si-e2e-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS],
-    viewport: { width: 1180, height: 860 },
-  });
+  const browser = await chromium.connect(inject("browserEndpoint"));
+  const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on("console", (message) => {
@@ -75,8 +65,8 @@ export async function openSession(serve: () => Promise<Served> = servePlayground
     errors,
     async close() {
       await context.close();
+      await browser.close();
       await server.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
@@ -299,4 +289,22 @@ export async function startIndividual(gm: Frame, totals: Record<string, number>,
     },
     { totals, turns },
   );
+}
+
+/**
+ * The form fields, lists and buttons of the row named `name` in a view: inside its badges' `<span>`
+ * (there should be none) and in its body region (`.si-row__body`, the mode's body partial); -1 when
+ * the view has no such row.
+ */
+export function formsInRow(frame: Frame, name: string): Promise<{ inBadges: number; inBody: number }> {
+  return frame.evaluate((rowName) => {
+    const FORMS = "input, select, textarea, ol, ul, details, button";
+    const row = Array.from(document.querySelectorAll(".si-row")).find(
+      (r) => r.querySelector(".si-row__name")?.textContent.trim() === rowName,
+    );
+    return {
+      inBadges: row?.querySelectorAll(`.si-badges :is(${FORMS})`).length ?? -1,
+      inBody: row?.querySelectorAll(`.si-row__body :is(${FORMS})`).length ?? -1,
+    };
+  }, name);
 }

@@ -1,7 +1,7 @@
 /**
  * End to end, in Chromium: a tracker patched render after render (rows and panel entries that did
  * not change are kept as they are, the rest is patched in place) shows exactly what a new tracker
- * shows on its first render. For every mode's render-bench encounter (playground/bench-modes.ts),
+ * shows on its first render. For every mode's render-bench encounter (`src/modes/<id>/sample.ts`, field `bench`),
  * in the GM's view and in a player's, after each of a dozen turn advances and after re-renders
  * without a change, every part's markup is compared (the bench page's `?check=` mode).
  */

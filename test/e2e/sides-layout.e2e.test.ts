@@ -2,13 +2,14 @@
  * End to end, in Chromium: the sidebar during the `sides` declaration step at 800 px window height
  * (issue 15 item 12). In every view the combatant list keeps at least half the sidebar's combat tab
  * (the playground's chat log under it stands for Foundry's chat tab, which is not shown with the
- * tracker); the declaration form sits in the declaring row, for its owner and the GM; the sides fold
- * into one line. Screenshots under test-artefacts/sides-layout-*.png.
+ * tracker); the declaration form sits in the declaring row, for its owner and the GM, in the row's
+ * body region, never in its badges (issue 30 item 4); the sides fold into one line. Screenshots under
+ * test-artefacts/sides-layout-*.png.
  */
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { useSession, screenshots, VIEWS, type View, loadViews } from "./browser.js";
+import { formsInRow, useSession, screenshots, VIEWS, type View, loadViews } from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -79,6 +80,17 @@ describe("the sides declaration step at 800 px window height", () => {
       expect(l.list, `${view}: ${JSON.stringify(l)}`).toBeGreaterThanOrEqual(l.sidebar / 2);
       expect([l.formInDeclaringRow, l.formVisible], view).toEqual(view === "alice" ? [false, false] : [true, true]);
     }
+    // In the row's body region, not among its badges.
+    for (const view of ["gm", "bob"] as const) {
+      const at = await formsInRow(frames[view], "Brom");
+      expect(at.inBadges, view).toBe(0);
+      expect(at.inBody, view).toBeGreaterThan(0);
+      expect(await frames[view].locator(".si-row__body .si-sides-declare").count(), view).toBe(1);
+    }
+    for (const view of VIEWS)
+      expect(await frames[view].locator(".si-badges :is(input, select, textarea, ol, ul, details)").count(), view).toBe(
+        0,
+      );
     // The sides' details open on demand; the line says who declares in which place.
     const fold = frames.gm.locator("details.si-sides-more");
     expect(await fold.getAttribute("open")).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * End to end, in Chromium, on the render bench's `sides` encounter (playground/bench-modes.ts) in
+ * End to end, in Chromium, on the render bench's `sides` encounter (`src/modes/<id>/sample.ts`, field `bench`) in
  * the GM's view: a row's slow-down choice is a summary until it is opened, and then a select of
  * everyone it may follow.
  */

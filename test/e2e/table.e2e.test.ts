@@ -2,11 +2,23 @@
  * End to end, in Chromium (issue 15 items 6, 10 and 13): undoing the start asks the GM first; "Act
  * now" during another's turn leaves that one "Next", never also "Acted"; a delayed PC's row says where
  * it stands in later rounds; a system-default encounter keeps the GM's way back to a structured mode.
+ * Issue 27 item 4: the last to act in a round is offered no Delay, and a delay sent anyway is refused
+ * with its reason; issue 30 item 4: the acting row's Ready field and button sit in the row's body
+ * region, never in its badges. Screenshots under test-artefacts/table-*.png.
  */
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { agreedIn, loadViews, screenshots, useSession, type Shown, type View } from "./browser.js";
+import {
+  agreedIn,
+  formsInRow,
+  loadViews,
+  screenshots,
+  startIndividual,
+  useSession,
+  type Shown,
+  type View,
+} from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
@@ -100,6 +112,54 @@ describe("table-ready individual tracker in Chromium", () => {
     expect(state.order.indexOf("Aria")).toBe(state.order.indexOf(passed) + 1);
     expect(state.badges.Aria).toContain(`after ${passed}`);
     await screenshots(session.page, "table-round2");
+    expect(session.errors).toEqual([]);
+  });
+
+  it("the last to act: the Ready field sits in its row's body; no Delay, and a delay sent anyway is refused with its reason", async () => {
+    frames = await loadViews(session, "sample=individual&seed=3");
+    await expect.poll(() => frames.gm.locator(".si-row").count()).toBe(6);
+    // The GM types everyone's check so that Brom comes last, starts, and moves on to Brom's turn.
+    await startIndividual(
+      frames.gm,
+      { Aria: 20, Officer: 18, "Trooper 1": 16, "Trooper 2": 14, "Trooper 3": 12, Brom: 5 },
+      5,
+    );
+    await agreed((s) => s.current === "Brom" && s.round.includes("1"));
+    const bromRow = frames.bob.locator(".si-row", { hasText: "Brom" });
+    await expect.poll(() => bromRow.locator('button[data-action="siReady"]').count()).toBe(1);
+    expect(await bromRow.locator('button[data-action="siDelay"]').count()).toBe(0);
+    // The Ready field with its button, in the row's body, for Brom's owner and the GM; nothing for Alice.
+    for (const view of ["gm", "bob"] as const) {
+      expect(await formsInRow(frames[view], "Brom"), view).toEqual({ inBadges: 0, inBody: 2 });
+      const field = frames[view].locator('.si-row__body input[name="structured-initiative-trigger"]');
+      expect(await field.getAttribute("data-combatant-id"), view).not.toBeNull();
+    }
+    expect(await formsInRow(frames.alice, "Brom")).toEqual({ inBadges: 0, inBody: 0 });
+    await screenshots(session.page, "table-last-to-act");
+    // Bob delays anyway, as the "Delay my turn" macro does.
+    const result = await frames.bob.evaluate(async () => {
+      interface Doc {
+        id: string;
+        name: string;
+        combatants: { contents: Doc[]; find(f: (c: Doc) => boolean): Doc };
+      }
+      const { game } = globalThis as unknown as {
+        game: {
+          combats: { contents: Doc[] };
+          modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
+        };
+      };
+      const combat = game.combats.contents[0] as Doc;
+      const brom = combat.combatants.find((c) => c.name === "Brom");
+      return game.modules.get("structured-initiative").api.command(combat, { type: "delay", combatantId: brom.id });
+    });
+    expect(result).toMatchObject({ ok: false, code: "lastToAct" });
+    await expect
+      .poll(() => frames.bob.locator(".pg-toast").allTextContents())
+      .toContain("Brom is the last to act this round: nobody is left to wait for. Act now, or end the turn.");
+    const after = await agreed((s) => s.current === "Brom");
+    expect(after.round).toContain("1");
+    expect(after.badges.Brom).not.toContain("Delaying");
     expect(session.errors).toEqual([]);
   });
 

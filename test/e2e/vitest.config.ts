@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     root: new URL("../..", import.meta.url).pathname,
     include: ["test/e2e/**/*.e2e.test.ts"],
+    globalSetup: ["test/e2e/global-setup.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

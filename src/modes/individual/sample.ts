@@ -18,4 +18,14 @@ export const individualSample: ModeSample = {
     "Trooper 2": { attributes: { init: { mod: 1 } } },
     "Trooper 3": { attributes: { init: { mod: 0 } } },
   },
+  bench: {
+    step: "next turn",
+    /** Initiative recorded for everyone, started; the turn moves down the list. */
+    async drive({ cmd, ids }) {
+      for (const [i, combatantId] of ids.entries())
+        await cmd({ type: "recordInitiative", combatantId, total: 1000 - i, modifier: 0 });
+      await cmd({ type: "start" });
+      return { step: () => cmd({ type: "nextTurn" }) };
+    },
+  },
 };
