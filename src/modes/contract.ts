@@ -150,6 +150,8 @@ export interface ModeOutput {
   readonly emphasiseStep: boolean;
   /** The mode's panel names the step itself (a banner): the glance strip then shows no step pill. */
   readonly stepShown?: boolean;
+  /** The step pill's text, localised, where the mode names the step more closely than `Step.<step>` ("Pass 2"). */
+  readonly stepText?: string;
 }
 
 /** A mode's part of the tracker: its partials and the context builder that feeds them. */

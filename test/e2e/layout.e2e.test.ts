@@ -34,26 +34,7 @@ export const LIMIT = 160;
  * measured then (v13, main at 42f4442). Shrink it as steps get under the limit.
  */
 export const KNOWN_OVER_160: Readonly<Record<string, number>> = {
-  "individual/setup/gm": 161,
-  "sides/setup/gm": 232,
-  "sides/setup/player": 170,
-  "sides/initiative/gm": 310,
-  "sides/initiative/player": 212,
-  "sides/declare-npc/gm": 189,
-  "sides/declare-npc/player": 183,
-  "sides/declare-pc/gm": 191,
-  "sides/declare-pc/player": 185,
-  "sides/resolve/gm": 216,
-  "sides/resolve/player": 210,
-  "sides/slow-down/gm": 216,
-  "sides/slow-down/player": 210,
-  "slots/setup/gm": 191,
-  "slots/pc-open/gm": 428,
-  "slots/pc-open/player": 452,
-  "slots/taken/gm": 341,
-  "slots/taken/player": 365,
-  "slots/npc-open/gm": 411,
-  "slots/npc-open/player": 405,
+  "sides/setup/gm": 163,
 };
 
 const session = useSession();

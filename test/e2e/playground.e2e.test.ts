@@ -151,6 +151,8 @@ describe("the playground in Chromium", () => {
       await agreed();
     }
     const officer = frames.gm.locator(".si-row", { hasText: "Officer" });
+    // The GM's set-up buttons are in the row's menu (issue 29).
+    await officer.locator("details.si-row-menu > summary").click();
     await officer.locator('button[data-action="siAware"]').click();
     await expect.poll(() => officer.locator('button[data-action="siAware"]').getAttribute("aria-pressed")).toBe("true");
     await click("gm", 'button[data-action="siStartSurprise"]');

@@ -22,7 +22,7 @@ function shownIn(frame: Frame): Promise<Shown> {
   return frame.evaluate(() => {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
-      banner: text(document.querySelector("[data-si=banner]")),
+      banner: text(document.querySelector("[data-si=step]")),
       round: text(document.querySelector(".sim-round")),
       declarer: text(document.querySelector("[data-si=declarer]")),
       timer: text(document.querySelector(".si-sides-countdown")),

@@ -40,7 +40,7 @@ function layout(frame: Frame): Promise<Layout> {
       sidebar: height("#pg-combat"),
       list: height(".si-list"),
       panel: height(".si-sides"),
-      banner: (document.querySelector("[data-si=banner]")?.textContent ?? "").trim(),
+      banner: (document.querySelector("[data-si=step]")?.textContent ?? "").trim(),
       formInDeclaringRow: form?.closest(".si-row") !== null && form?.closest(".si-row") !== undefined,
       formVisible:
         box !== undefined &&
@@ -91,10 +91,14 @@ describe("the sides declaration step at 800 px window height", () => {
       expect(await frames[view].locator(".si-badges :is(input, select, textarea, ol, ul, details)").count(), view).toBe(
         0,
       );
-    // The folded sides open on demand (and say who declares in which place).
-    const fold = frames.gm.locator("details.si-sides-fold");
+    // The sides' details open on demand; the line says who declares in which place.
+    const fold = frames.gm.locator("details.si-sides-more");
     expect(await fold.getAttribute("open")).toBeNull();
-    await fold.locator("summary.si-sides-fold__summary").click();
+    expect(await frames.gm.locator(".si-sides__list .si-side").allTextContents()).toEqual([
+      expect.stringMatching(/Heroes #\d \(\d+\)/),
+      expect.stringMatching(/Foes #\d \(\d+\)/),
+    ]);
+    await fold.locator("summary.si-sides-more__summary").click();
     await expect.poll(() => fold.locator(".si-side__name").first().isVisible()).toBe(true);
     await screenshots(session.page, "sides-layout-unfolded");
     expect(session.errors).toEqual([]);

@@ -24,7 +24,15 @@ async function everyView(selector: string, check: (shown: string) => boolean, wh
       .toBe(true);
 }
 
+/** A side's chip on the panel's line (its first roll, its place and roll). */
 const side = (frame: Frame, name: string) => frame.locator(".si-sides__list .si-side", { hasText: name });
+/** A side's entry in the panel's disclosure (kind, roller, roll, the GM's re-roll and correction). */
+const detail = (frame: Frame, name: string) => frame.locator(".si-sides__details .si-side", { hasText: name });
+/** Open the panel's disclosure, if closed. */
+async function openMore(frame: Frame): Promise<void> {
+  const more = frame.locator("details.si-sides-more");
+  if ((await more.getAttribute("open")) === null) await more.locator("> summary").click();
+}
 const row = (frame: Frame, name: string) =>
   frame.locator(".si-row", { has: frame.locator(".si-row__name", { hasText: name }) });
 
@@ -33,48 +41,47 @@ describe("the sides tracker at the table", () => {
     frames = await loadViews(session, "sample=sides&seed=5");
     const gm = frames.gm;
     // A third side, the Pirates, with the Officer on it.
-    await gm.locator("details.si-sides-edit > summary").click();
+    await openMore(gm);
     await gm.locator(".si-sides-add input[type=text]").fill("Pirates");
     await gm.locator('button[data-action="siSidesAdd"]').click();
     await everyView(".si-sides__list", (s) => s.includes("Pirates"), "the Pirates side");
     await row(gm, "Officer").locator('select[name="structured-initiative-side"]').selectOption({ label: "Pirates" });
     await row(gm, "Officer").locator('button[data-action="siSidesMove"]').click();
-    await expect.poll(() => side(gm, "Pirates").textContent()).toContain("roller: Officer");
-    await gm.locator("details.si-sides-edit > summary").click();
+    await expect.poll(() => detail(gm, "Pirates").textContent()).toContain("roller: Officer");
+    await gm.locator("details.si-sides-more > summary").click();
     await gm.locator('button[data-action="siStart"]').click();
     await frames.alice.locator('button[data-action="siSidesRoll"]').click();
     await side(gm, "Foes").locator('button[data-action="siSidesRoll"]').click();
     await side(gm, "Pirates").locator('button[data-action="siSidesRoll"]').click();
-    await everyView("[data-si=banner]", (s) => s === "Declaration", "the declaration step");
+    await everyView("[data-si=step]", (s) => s === "Declaration", "the declaration step");
     // Before anyone declared, the GM sets the Pirates' roll to the Foes': two GM sides tie.
-    await gm.locator("summary.si-sides-fold__summary").click();
-    const foes = (await side(gm, "Foes").locator(".si-side__roll").textContent())?.replace(/\D/g, "") ?? "";
-    await side(gm, "Pirates").locator("input[type=number]").fill(foes);
-    await side(gm, "Pirates").locator('button[data-action="siSidesCorrect"]').click();
+    await openMore(gm);
+    const foes = (await detail(gm, "Foes").locator(".si-side__roll").textContent())?.replace(/\D/g, "") ?? "";
+    await detail(gm, "Pirates").locator("input[type=number]").fill(foes);
+    await detail(gm, "Pirates").locator('button[data-action="siSidesCorrect"]').click();
     for (const view of VIEWS) {
       await expect.poll(() => frames[view].locator("[data-si=tied]").count(), { message: view }).toBe(2);
       for (const name of ["Foes", "Pirates"])
-        expect(await side(frames[view], name).textContent(), view).not.toMatch(/declares #/);
+        expect(await side(frames[view], name).textContent(), view).not.toMatch(/#\d/);
     }
     await everyView(".si-sides", (s) => s.includes("Tied sides"), "the tie block");
     await screenshots(session.page, "sides-tie");
     await gm.locator('button[data-action="siSidesOrderSides"]').first().click();
-    await everyView("[data-si=banner]", (s) => s === "Declaration", "the declaration step");
+    await everyView("[data-si=step]", (s) => s === "Declaration", "the declaration step");
     for (const view of VIEWS) expect(await frames[view].locator("[data-si=tied]").count(), view).toBe(0);
 
     // Before anyone declared, the GM re-rolls the heroes: the old roll stays, struck through.
-    const fold = gm.locator("details.si-sides-fold");
-    if ((await fold.getAttribute("open")) === null) await fold.locator("summary.si-sides-fold__summary").click();
-    const before = (await side(gm, "Heroes").locator(".si-side__roll").textContent())?.replace(/\D/g, "") ?? "";
-    await side(gm, "Heroes").locator('button[data-action="siSidesRoll"]').click();
+    await openMore(gm);
+    const before = (await detail(gm, "Heroes").locator(".si-side__roll").textContent())?.replace(/\D/g, "") ?? "";
+    await detail(gm, "Heroes").locator('button[data-action="siSidesRoll"]').click();
     await everyView(".si-side__earlier", (s) => s === before, "the old roll struck through");
-    // Also on the folded line, which the players see without opening it.
-    await everyView(".si-sides-fold__side s", (s) => s === before, "the old roll struck through, folded");
+    // Also on the panel's line, which the players see without opening anything.
+    await everyView(".si-sides__list .si-side s", (s) => s === before, "the old roll struck through, on the line");
     await screenshots(session.page, "sides-reroll");
 
     // Everyone declares from the GM's view: Aria two actions, the rest one.
     for (let step = 0; step < 8; step++) {
-      const banner = await text(gm, "[data-si=banner]");
+      const banner = await text(gm, "[data-si=step]");
       if (banner !== "Declaration") break;
       const declarer = (await text(gm, "[data-si=declarer]")).replace(/ declares now.*/, "");
       const form = gm.locator(".si-sides-declare");
@@ -82,7 +89,7 @@ describe("the sides tracker at the table", () => {
       await form.locator('button[data-action="siSidesDeclare"]').click();
       await expect.poll(() => text(gm, "[data-si=declarer]")).not.toContain(`${declarer} declares`);
     }
-    await everyView("[data-si=banner]", (s) => s === "Pass 1", "pass 1");
+    await everyView("[data-si=step]", (s) => s === "Pass 1", "pass 1");
     // Aria slows down to act after the last one of the pass, then lets her moment pass.
     // The choice is filled when opened.
     await frames.alice.locator("details.si-sides-slow > summary").click();
@@ -109,7 +116,7 @@ describe("the sides tracker at the table", () => {
       expect(await row(frames[view], "Aria").textContent(), view).toContain("Penalty −1D");
     }
     // Aria acted last: letting her moment pass ended pass 1; her second action is still to come.
-    await everyView("[data-si=banner]", (s) => s === "Pass 2", "pass 2");
+    await everyView("[data-si=step]", (s) => s === "Pass 2", "pass 2");
     for (const view of VIEWS) expect(await row(frames[view], "Aria").textContent(), view).toContain("1 action lost");
     await screenshots(session.page, "sides-letpass");
     for (const view of VIEWS) expect(await overflowing(frames[view]), view).toEqual([]);

@@ -32,9 +32,9 @@ function sidesShown(frame: Frame): Promise<SidesShown> {
     const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
     return {
       round: text(document.querySelector(".sim-round")),
-      banner: text(document.querySelector("[data-si=banner]")),
+      banner: text(document.querySelector("[data-si=step]")),
       rows: document.querySelectorAll(".si-row").length,
-      sides: Array.from(document.querySelectorAll(".si-sides__list .si-side")).map((s) =>
+      sides: Array.from(document.querySelectorAll(".si-sides__details .si-side")).map((s) =>
         [text(s.querySelector(".si-side__name")), text(s.querySelector(".si-side__roll"))].join("|"),
       ),
       declarer: text(document.querySelector("[data-si=declarer]")),

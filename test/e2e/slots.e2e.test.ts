@@ -1,8 +1,9 @@
 /**
  * End to end, in Chromium: the playground's `slots` sample encounter played by the GM and two players
  * over three rounds. Both players claim the same slot at the same moment: exactly one wins and the
- * other is told who holds it. Every view is checked to show the same slot list; screenshots of each
- * view are saved under test-artefacts/.
+ * other is told who holds it. Every view is checked to show the same slot strip; a claim and a fill
+ * are one click on a button in the combatant's own row, shown without opening anything, whatever the
+ * number of candidates (issue 29); screenshots of each view are saved under test-artefacts/.
  */
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
@@ -21,8 +22,9 @@ interface SlotsShown {
   round: string;
   rows: number;
   needsRoll: number;
-  /** Per slot: number, kind text, filler, claimant, whether current. */
+  /** Per slot: number, kind, what it says of its filler or claimant, whether current. */
   slots: string[];
+  /** The rows with a "To act" badge. */
   toAct: string;
 }
 
@@ -37,12 +39,15 @@ function slotsShown(frame: Frame): Promise<SlotsShown> {
       slots: Array.from(document.querySelectorAll(".si-slot")).map((s) =>
         [
           text(s.querySelector(".si-slot__number")),
-          text(s.querySelector(".si-slot__kind")),
-          text(s.querySelector(".si-slot__who")),
+          s.classList.contains("si-slot--pc") ? "PC" : "NPC",
+          text(s.querySelector(".si-slot__about")),
           s.getAttribute("aria-current") ?? "",
         ].join("|"),
       ),
-      toAct: text(document.querySelector("[data-si=to-act]")),
+      toAct: Array.from(document.querySelectorAll(".si-row"))
+        .filter((row) => Array.from(row.querySelectorAll(".si-badge")).some((b) => text(b) === "To act"))
+        .map((row) => text(row.querySelector(".si-row__name")))
+        .join(", "),
     };
   });
 }
@@ -65,16 +70,41 @@ function currentSlot(frame: Frame): Promise<{ number: string; pc: boolean; fille
     return {
       number: (slot.querySelector(".si-slot__number")?.textContent ?? "").trim(),
       pc: slot.classList.contains("si-slot--pc"),
-      filled: slot.querySelector(".si-slot__filler") !== null,
+      filled: slot.classList.contains("si-slot--filled"),
     };
   });
 }
 
-/** The GM assigns the current slot: the first assign button, or the select's first choice and its button. */
-async function assign(slot: string): Promise<void> {
-  const select = frames.gm.locator(`button[data-action="siSlotAssign"][data-slot="${slot}"]`);
-  if ((await select.count()) > 0) await select.click();
-  else await frames.gm.locator(`button[data-action="siSlotFill"][data-slot="${slot}"]`).first().click();
+/**
+ * The GM fills the current slot with one click: each eligible combatant's row shows its own Fill
+ * button (seen without opening anything), whatever their number; the first one's is clicked.
+ * `eligible`: the rows that may fill it (the rows of its kind still to act).
+ */
+async function fill(slot: string, eligible: readonly string[]): Promise<void> {
+  const buttons = frames.gm.locator(`.si-row .si-row__body button[data-action="siSlotFill"][data-slot="${slot}"]`);
+  const rows = await buttons.evaluateAll((list) =>
+    list.map((b) => (b.closest(".si-row")?.querySelector(".si-row__name")?.textContent ?? "").trim()),
+  );
+  expect(rows).toEqual(eligible);
+  for (const button of await buttons.all()) expect(await button.isVisible()).toBe(true);
+  await buttons.first().click();
+}
+
+/** The rows of one kind still to act, as the GM's view shows them. */
+function eligibleRows(pc: boolean): Promise<string[]> {
+  return frames.gm.evaluate(
+    (pc) =>
+      Array.from(document.querySelectorAll(".si-row"))
+        .filter(
+          (row) =>
+            Array.from(row.querySelectorAll(".si-badge")).some((b) => b.textContent.trim() === "To act") &&
+            Array.from(row.querySelectorAll(".si-badge--kind")).some(
+              (b) => b.textContent.trim() === (pc ? "PC" : "NPC"),
+            ),
+        )
+        .map((row) => (row.querySelector(".si-row__name")?.textContent ?? "").trim()),
+    pc,
+  );
 }
 
 /**
@@ -130,13 +160,22 @@ describe("the slots sample in Chromium", () => {
     // The later PC slot: both players claim it at the same moment.
     const target = await frames.gm.evaluate(() => {
       const pcs = Array.from(document.querySelectorAll(".si-slot--pc:not(.si-slot--current)"));
-      return pcs[pcs.length - 1]?.getAttribute("data-slot") ?? "";
+      return (pcs[pcs.length - 1]?.querySelector(".si-slot__number")?.textContent ?? "").trim();
     });
     expect(target).not.toBe("");
     const index = String(Number(target) - 1);
     const selector = `button[data-action="siSlotClaim"][data-slot="${index}"]`;
     await expect.poll(() => frames.alice.locator(selector).count()).toBe(1);
     await expect.poll(() => frames.bob.locator(selector).count()).toBe(1);
+    // Each player's claim is a button on their own PC's row, seen without opening anything.
+    for (const [view, pc] of [
+      ["alice", "Aria"],
+      ["bob", "Brom"],
+    ] as const) {
+      const button = frames[view].locator(".si-row", { hasText: pc }).locator(`.si-row__body ${selector}`);
+      expect(await button.isVisible(), view).toBe(true);
+      expect(await button.textContent(), view).toBe(`Claim slot ${target}`);
+    }
     await clickTogether(["alice", "bob"], selector);
     const claimed = await agreed((s) => s.slots.some((x) => x.includes("Claimed by")));
     const winner = claimed.slots.find((x) => x.includes("Claimed by"))?.includes("Aria") ? "Aria" : "Brom";
@@ -163,12 +202,22 @@ describe("the slots sample in Chromium", () => {
             : (await frames.bob.locator(claim).count()) > 0
               ? "bob"
               : null;
-        if (who === null) await assign(slot);
-        else await frames[who].locator(claim).first().click();
+        if (who === null) await fill(slot, await eligibleRows(true));
+        else {
+          // Claiming the slot up now is one click, which fills it at once.
+          const button = frames[who].locator(claim).first();
+          expect(await button.isVisible()).toBe(true);
+          await button.click();
+        }
       } else {
         if (!assignShot) await screenshots(session.page, "slots-assign");
         assignShot = true;
-        await assign(slot);
+        // The slot says it is open, in every view, not only in a hint.
+        for (const view of VIEWS)
+          expect(await frames[view].locator("[data-si=slot-status]").textContent(), view).toBe(
+            `Slot ${current.number} (NPC) is open.`,
+          );
+        await fill(slot, await eligibleRows(false));
       }
       const key = JSON.stringify(before);
       await agreed((s) => JSON.stringify(s) !== key);

@@ -214,7 +214,7 @@ const WALKS: Record<Mode, Walk> = {
     await settle(frames);
     await at("setup");
     await frames.gm.locator('button[data-action="siStart"]').click();
-    await settle(frames, { bob: '[data-si="banner"]' });
+    await settle(frames, { bob: '[data-si="step"]' });
     await at("initiative");
     // The GM types both sides' rolls (no tie, whatever the dice): the foes declare first.
     const sides = await frames.gm.evaluate(() =>
@@ -230,7 +230,7 @@ const WALKS: Record<Mode, Walk> = {
     const seen = new Set<string>();
     for (let i = 0; i < 8; i++) {
       const { current: who } = await settle(frames);
-      const step = await frames.gm.evaluate(() => document.querySelector("[data-si=banner]")?.textContent ?? "");
+      const step = await frames.gm.evaluate(() => document.querySelector("[data-si=step]")?.textContent ?? "");
       if (!step.includes("Declaration")) break;
       const isPC = PCS.has(who);
       const name = isPC ? "declare-pc" : "declare-npc";
@@ -275,7 +275,7 @@ const WALKS: Record<Mode, Walk> = {
     await settle(frames, { bob: 'button[data-action="siSlotClaim"]' });
     await at("pc-open");
     await send(frames.gm, [{ type: "fillSlot", slot: 0, combatantId: "@Aria" }]);
-    await settle(frames, { gm: ".si-slot--current .si-slot__filler" });
+    await settle(frames, { gm: ".si-slot--current.si-slot--filled" });
     await at("taken");
     await send(frames.gm, [{ type: "nextTurn" }]);
     await settle(frames, { gm: ".si-slot--current.si-slot--npc" });

@@ -21,13 +21,21 @@ import { slotsEncounter } from "./slots-world.js";
 
 interface TrackerApp {
   _prepareContext(options: object): Promise<{
-    structuredInitiative?: { rows: { name: string; controls: { action: string }[] }[] } | null;
+    structuredInitiative?: {
+      rows: {
+        name: string;
+        controls: { action: string }[];
+        /** individual lays out its own line and row menu (issue 29). */
+        mode: { controls?: { action: string }[]; menu?: { action: string }[] } | null;
+      }[];
+    } | null;
   }>;
 }
 
 async function ariaControls(client: SimClient): Promise<string[]> {
   const ctx = (await (client.ui.combat as TrackerApp)._prepareContext({})).structuredInitiative;
-  return ctx?.rows.find((r) => r.name === "Aria")?.controls.map((c) => c.action) ?? [];
+  const row = ctx?.rows.find((r) => r.name === "Aria");
+  return [...(row?.controls ?? []), ...(row?.mode?.controls ?? []), ...(row?.mode?.menu ?? [])].map((c) => c.action);
 }
 
 function ariaMessages(sim: Sim): number {

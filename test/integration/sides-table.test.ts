@@ -121,9 +121,11 @@ describe("tied sides wait for the GM in every view", () => {
     expect(sidesOn(sim.gm).step).toBe("initiative");
     const [gm = "", alice = "", bob = ""] = await views(sim);
     for (const view of [gm, alice, bob]) {
-      expect(view).not.toContain("declares #1");
-      expect(view).not.toContain("declares #2");
-      expect(view).toContain("declares #3");
+      // Each side's chip: its place in the declaring order and its roll; the tied ones have no place.
+      expect(view).toContain("Heroes #3 (12)");
+      expect(view).toContain("Foes #– (7)");
+      expect(view).toContain("Neutrals #– (7)");
+      expect(view).not.toMatch(/#[12] \(/);
       expect(view.match(/tied: waiting for the GM/g)).toHaveLength(2);
     }
     expect(gm).toContain("Tied sides: who declares first?");
@@ -131,7 +133,8 @@ describe("tied sides wait for the GM in every view", () => {
     expect(bob).toContain("Foes, Neutrals");
     await run(sim, sim.gm, { type: "orderTiedSides", sideIds: [sideId(sim.gm, "Neutrals"), sideId(sim.gm, "Foes")] });
     for (const view of await views(sim)) {
-      expect(view).toContain("declares #1");
+      expect(view).toContain("Neutrals #1 (7)");
+      expect(view).toContain("Foes #2 (7)");
       expect(view).not.toContain("tied: waiting for the GM");
     }
     expectSidesAgreement(sim);

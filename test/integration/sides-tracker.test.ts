@@ -49,14 +49,14 @@ describe("the sides tracker", () => {
 
     await run(sim, sim.gm, { type: "start" });
     gmView = await html(sim.gm);
-    expect(gmView).toContain('data-si="banner">Initiative<');
+    expect(gmView).toContain('data-si="step">Initiative<');
     expect(times(gmView, ">Initiative<")).toBe(1);
     expect(times(gmView, "Round 1")).toBe(1);
     // After the start: no Move or Roller controls (issue 15 item 13).
     expect(gmView).not.toContain("to the chosen side");
     expect(gmView).not.toContain('rolls for the side"');
-    expect(await html(alice)).toContain("Roll initiative for Heroes");
-    expect(await html(bob)).not.toContain("Roll initiative for Heroes");
+    expect(await html(alice)).toContain(">Roll Heroes<");
+    expect(await html(bob)).not.toContain(">Roll Heroes<");
 
     await rollSideAs(sim, "Heroes", [6, 6, 6]);
     await rollSideAs(sim, "Foes", [1, 1, 1, 1]);
@@ -66,7 +66,7 @@ describe("the sides tracker", () => {
     await sidesApi(sim.gm).declare(gm, cid(sim.gm, "officer"), ["Aim", "Shoot"], false);
     await sim.settle();
     gmView = await html(sim.gm);
-    expect(gmView).toContain('data-si="banner">Declaration<');
+    expect(gmView).toContain('data-si="step">Declaration<');
     expect(gmView).toContain("Jaluun declares now");
     // The rows keep the passes' order; who has yet to declare shows its place in the declaring order
     // (the declarer is marked as declaring, those done show their actions), in every view.
@@ -86,7 +86,7 @@ describe("the sides tracker", () => {
     await sidesApi(alice).declare(combatOn(alice), cid(alice, "ace"), ["Dive"], false);
     await sim.settle();
     const aliceView = await html(alice);
-    expect(aliceView).toContain('data-si="banner">Pass 1<');
+    expect(aliceView).toContain('data-si="step">Pass 1<');
     expect(aliceView).toContain("Ace dodges");
     // The slow-down choice is filled when opened: until then its summary alone, on Ace's row only.
     expect(times(aliceView, 'data-si-fill="sidesSlow"')).toBe(1);

@@ -1,9 +1,10 @@
 /**
- * The `slots` tracker (issue 6 item 6) as each user sees it: the slot list with PC/NPC kinds, who
- * filled or claimed each slot, who has not acted, the current slot; a claim button per eligible PC the
- * player owns on each open PC slot, a release button for the player's own claims, the GM's assign
- * buttons on the current slot and the GM's skill choice before the start. Rendered with the real
- * templates, every button has a localised accessible name and no key leaks.
+ * The `slots` tracker (issue 6 item 6, issue 29) as each user sees it: the slot strip with PC/NPC
+ * kinds, who filled or claimed each slot, the current slot; on the row of each eligible PC the player
+ * owns, a claim button per open PC slot; a release button on the claimant's row for its owner and
+ * the GM; the GM's fill button for the current slot on each eligible combatant's row, whatever their
+ * number; and the GM's skill choice before the start. Rendered with the real templates, every button
+ * has a localised accessible name and no key leaks.
  */
 import { describe, expect, it } from "vitest";
 import type { Sim, SimClient } from "../sim/index.js";
@@ -26,19 +27,35 @@ interface SlotRow {
   current: boolean;
   filler: string;
   claimant: string;
-  controls: Control[];
-  assign: { slot: string; label: string; buttonLabel: string; options: { id: string; name: string }[] } | null;
+  shownName: string;
   scoresAria: string;
+}
+interface SlotButton {
+  action: string;
+  slot: string;
+  combatantId: string;
+  text: string;
+  ariaLabel: string;
+  primary: boolean;
 }
 interface Ctx {
   rows: {
     id: string;
     name: string;
     controls: Control[];
-    mode: { toAct: boolean; acted: boolean; skillLabel: string } | null;
+    mode: { toAct: boolean; acted: boolean; skillLabel: string; slotButtons: SlotButton[] } | null;
   }[];
   setupControls: Control[];
-  list: { slots: SlotRow[]; status: string; toAct: string } | null;
+  list: { slots: SlotRow[]; status: string } | null;
+}
+
+/** The slot buttons on each row that has any, by name: their visible texts. */
+function buttonsByRow(ctx: Ctx): Record<string, string[]> {
+  return Object.fromEntries(
+    ctx.rows
+      .filter((r) => (r.mode?.slotButtons.length ?? 0) > 0)
+      .map((r) => [r.name, r.mode?.slotButtons.map((b) => b.text) ?? []]),
+  );
 }
 interface TrackerApp {
   _prepareContext(options: object): Promise<{ structuredInitiative?: Ctx | null }>;
@@ -104,7 +121,7 @@ describe("the slots tracker", () => {
     expect(alice.list?.slots).toEqual([]);
   });
 
-  it("a claim button per eligible owned PC on each open PC slot; the GM assigns the current slot", async () => {
+  it("claim buttons on each eligible owned PC's row, one per open PC slot; the GM fills the current slot from each eligible row", async () => {
     const sim = await battle();
     await started(sim);
     // Slots: PC 5/1, NPC 4/4, PC 3/2, NPC 3/2, PC 1/0.
@@ -119,19 +136,29 @@ describe("the slots tracker", () => {
     ]);
     expect(list[0]?.kindAria).toBe("PC slot 1");
     expect(list[1]?.kindAria).toBe("NPC slot 2");
-    for (const i of [0, 2, 4])
-      expect(list[i]?.controls.map((c) => [c.action, c.text])).toEqual([
-        ["siSlotClaim", "Claim for Aria"],
-        ["siSlotClaim", "Claim for Cara"],
-      ]);
-    expect(list[1]?.controls).toEqual([]);
-    expect(alice.list?.status).toBe(
-      "Slot 1 (PC) is open: a player claims it for a PC who has not acted, or the GM assigns one.",
-    );
+    expect(buttonsByRow(alice)).toEqual({
+      Aria: ["Claim slot 1", "Claim slot 3", "Claim slot 5"],
+      Cara: ["Claim slot 1", "Claim slot 3", "Claim slot 5"],
+    });
+    const aria = alice.rows.find((r) => r.name === "Aria")?.mode?.slotButtons ?? [];
+    // The current slot's claim is the row's main action; every button says which slot, for whom.
+    expect(aria.map((b) => [b.action, b.slot, b.primary, b.ariaLabel])).toEqual([
+      ["siSlotClaim", "0", true, "Claim slot 1 for Aria"],
+      ["siSlotClaim", "2", false, "Claim slot 3 for Aria"],
+      ["siSlotClaim", "4", false, "Claim slot 5 for Aria"],
+    ]);
+    expect(alice.list?.status).toBe("Slot 1 (PC) is open.");
     const gm = await contextOf(sim.gm);
-    expect(gm.list?.slots[0]?.controls.map((c) => c.text)).toEqual(["Assign Aria", "Assign Brom", "Assign Cara"]);
-    expect(gm.list?.slots[2]?.controls).toEqual([]);
-    expect(gm.list?.toAct).toBe("Aria, Brom, Officer, Trooper 1, Cara");
+    expect(buttonsByRow(gm)).toEqual({ Aria: ["Fill slot 1"], Brom: ["Fill slot 1"], Cara: ["Fill slot 1"] });
+    expect(gm.rows.find((r) => r.name === "Brom")?.mode?.slotButtons[0]?.ariaLabel).toBe("Fill slot 1 with Brom");
+    // Who still has to act is each row's own badge.
+    expect(gm.rows.filter((r) => r.mode?.toAct === true).map((r) => r.name)).toEqual([
+      "Aria",
+      "Brom",
+      "Officer",
+      "Trooper 1",
+      "Cara",
+    ]);
   });
 
   it("claims show who holds a slot, with release for the claimant's owner and the GM only", async () => {
@@ -147,34 +174,47 @@ describe("the slots tracker", () => {
     });
     await sim.settle();
     const a = await contextOf(alice);
-    expect(a.list?.slots[0]).toMatchObject({ filler: "Brom", current: true, controls: [] });
-    expect(a.list?.slots[2]).toMatchObject({ claimant: "Cara" });
-    expect(a.list?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
-    // Cara holds a claim: only Aria can claim the last PC slot.
-    expect(a.list?.slots[4]?.controls.map((c) => c.text)).toEqual(["Claim for Aria"]);
+    expect(a.list?.slots[0]).toMatchObject({ filler: "Brom", current: true, shownName: "Brom" });
+    expect(a.list?.slots[2]).toMatchObject({ claimant: "Cara", shownName: "Cara" });
+    // Cara holds a claim: she may release it; only Aria can claim the last PC slot.
+    expect(buttonsByRow(a)).toEqual({ Aria: ["Claim slot 5"], Cara: ["Release slot 3"] });
     const b = await contextOf(sim.client(BOB));
-    expect(b.list?.slots[2]?.controls).toEqual([]);
+    expect(buttonsByRow(b)).toEqual({});
     // Brom fills the current slot: acting now, neither "acted" nor "to act".
     expect(b.rows.find((r) => r.name === "Brom")?.mode).toMatchObject({ acted: false, toAct: false });
-    expect((await contextOf(sim.gm)).list?.slots[2]?.controls.map((c) => c.text)).toEqual(["Release Cara"]);
+    expect(buttonsByRow(await contextOf(sim.gm))).toEqual({ Cara: ["Release slot 3"] });
   });
 
-  it("with more than three eligible combatants the GM assigns with a select and one button", async () => {
+  it("with four eligible NPCs the GM fills the slot as with one: a Fill button on each NPC's row", async () => {
     const sim = await world();
     await slotsEncounter(sim, ["aria", "officer", "trooper1", "trooper2", "trooper3"]);
     await rollChecks(sim, { aria: [1, 1], officer: [4, 4], trooper1: [3, 2], trooper2: [2, 2], trooper3: [2, 1] });
     await combatOn(sim.gm).startCombat();
     await sim.settle();
-    const slot = (await contextOf(sim.gm)).list?.slots[0];
-    expect(slot?.controls).toEqual([]);
-    expect(slot?.assign?.label).toBe("Combatant to assign to slot 1");
-    // The button says what it does, not what the select is (issue 15 item 13).
-    expect(slot?.assign?.buttonLabel).toBe("Assign the chosen combatant to slot 1");
-    expect(slot?.assign?.options.map((o) => o.name)).toEqual(["Officer", "Trooper 1", "Trooper 2", "Trooper 3"]);
-    // Players see no assign control.
-    expect((await contextOf(sim.client(ALICE))).list?.slots[0]?.assign).toBeNull();
+    const gm = await contextOf(sim.gm);
+    expect(gm.list?.status).toBe("Slot 1 (NPC) is open.");
+    expect(buttonsByRow(gm)).toEqual({
+      Officer: ["Fill slot 1"],
+      "Trooper 1": ["Fill slot 1"],
+      "Trooper 2": ["Fill slot 1"],
+      "Trooper 3": ["Fill slot 1"],
+    });
+    const officer = gm.rows.find((r) => r.name === "Officer");
+    expect(officer?.mode?.slotButtons).toEqual([
+      {
+        keepKey: "slot-button:Fill:1",
+        action: "siSlotFill",
+        slot: "0",
+        combatantId: officer?.id,
+        text: "Fill slot 1",
+        ariaLabel: "Fill slot 1 with Officer",
+        primary: true,
+      },
+    ]);
+    // Players see no fill control: Alice may only claim the later PC slot for Aria.
+    expect(buttonsByRow(await contextOf(sim.client(ALICE)))).toEqual({ Aria: ["Claim slot 5"] });
     // Counts agree with their words: "1 advantage", not "1 advantages" (issue 15 item 13).
-    const scores = (await contextOf(sim.gm)).list?.slots.map((s) => s.scoresAria);
+    const scores = gm.list?.slots.map((s) => s.scoresAria);
     expect(scores).toEqual([
       "4 successes, 4 advantages",
       "3 successes, 2 advantages",
@@ -184,19 +224,22 @@ describe("the slots tracker", () => {
     ]);
   });
 
-  it("renders the slot list with labelled buttons, text kinds and no untranslated keys", async () => {
+  it("renders the slot strip with labelled buttons, text kinds and no untranslated keys", async () => {
     const sim = await battle({ renderTemplates: true });
     await started(sim);
     const app = sim.client(ALICE).ui.combat as TrackerApp;
     await app.render();
     const html = Object.values(app.parts).join("");
-    expect(html).toContain("Initiative slots");
-    expect(html).toContain('aria-label="PC slot 1"');
-    expect(html).toContain('aria-label="NPC slot 2"');
+    expect(html).toContain('aria-label="Initiative slots"');
+    // Each slot once, its kind and scores in its text.
+    expect(html.match(/class="si-slot si-slot--/g)).toHaveLength(5);
+    expect(html).toContain("PC slot 1, 5 successes, 1 advantage: Open");
+    expect(html).toContain("NPC slot 2, 4 successes, 4 advantages");
     expect(html).toContain('aria-current="true"');
-    expect(html).toContain("Claim for Cara");
+    expect(html).toContain('data-si="slot-status">Slot 1 (PC) is open.</p>');
+    expect(html).toContain(">Claim slot 3</button>");
     expect(html).toMatch(
-      /data-action="siSlotClaim" data-slot="2" data-combatant-id="[^"]+" aria-label="Claim this slot for Aria"/,
+      /data-action="siSlotClaim" data-slot="2" data-combatant-id="[^"]+" data-si-key="slot-button:Claim:3" aria-label="Claim slot 3 for Aria"/,
     );
     for (const b of html.match(/<button[^>]*>/g) ?? []) expect(b).toMatch(/aria-label="[^"]+"/);
     expect(html).not.toMatch(/STRUCTURED_INITIATIVE\./);

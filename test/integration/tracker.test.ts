@@ -17,8 +17,12 @@ interface Row {
   name: string;
   controls: Control[];
   isCurrent: boolean;
-  /** The mode's row data (individual's Ready button with its trigger field is `mode.ready`). */
-  mode: { ready?: Control | null } | null;
+  /**
+   * The mode's row data: individual lays out its row's line itself, so its controls are
+   * `mode.controls`, its Ready button with its trigger field `mode.ready`, the GM's set-up buttons
+   * the row menu's `mode.menu` (issue 29).
+   */
+  mode: { ready?: Control | null; controls?: Control[]; menu?: Control[] } | null;
   individual: { flatFooted: boolean; delaying: boolean; inGroup: boolean } | null;
 }
 interface TrackerContext {
@@ -48,11 +52,16 @@ async function contextOf(client: SimClient): Promise<TrackerContext> {
   return ctx;
 }
 
+/** Every control of a row: the shared line's and the mode's own (its line and its menu). */
+function rowControls(row: Row | undefined): Control[] {
+  return row === undefined ? [] : [...row.controls, ...(row.mode?.controls ?? []), ...(row.mode?.menu ?? [])];
+}
+
 /** Every combatant id any control of this context acts for. */
 function controlled(ctx: TrackerContext): Set<string> {
   const ids = new Set<string>();
   for (const row of ctx.rows) {
-    for (const c of row.controls) ids.add(c.combatantId || row.id);
+    for (const c of rowControls(row)) ids.add(c.combatantId || row.id);
     if (row.mode?.ready) ids.add(row.id);
   }
   for (const c of [...ctx.setupControls, ...ctx.turnControls]) if (c.combatantId) ids.add(c.combatantId);
@@ -73,13 +82,17 @@ describe("the structured combat tracker", () => {
     expect(ctx.mode).toBe("individual");
     expect(ctx.canChooseMode).toBe(false);
     expect([...controlled(ctx)]).toEqual([idOf(alice, "aria")]);
-    expect(ctx.rows.find((r) => r.id === idOf(alice, "aria"))?.controls.map((c) => c.action)).toEqual(["siRoll"]);
+    // A player's own roll is on the row.
+    const aria = ctx.rows.find((r) => r.id === idOf(alice, "aria"));
+    expect(aria?.mode?.controls?.map((c) => c.action)).toEqual(["siRoll"]);
+    expect(aria?.mode?.menu).toEqual([]);
     const gm = await contextOf(sim.gm);
     expect(gm.canChooseMode).toBe(true);
     expect(controlled(gm)).toEqual(new Set(["aria", "brom", "officer"].map((k) => idOf(sim.gm, k as "aria"))));
-    expect(gm.rows.find((r) => r.name === "Officer")?.controls.map((c) => c.action)).toEqual(
-      expect.arrayContaining(["siRoll", "siAware", "siGroup"]),
-    );
+    // The GM's set-up buttons are in the row's menu, off the row (issue 29).
+    const officer = gm.rows.find((r) => r.name === "Officer");
+    expect(officer?.mode?.menu?.map((c) => c.action)).toEqual(["siRoll", "siAware", "siGroup"]);
+    expect(rowControls(officer).map((c) => c.action)).toEqual(["siRoll", "siAware", "siGroup"]);
   });
 
   it("after the start: only the owner of the acting combatant gets delay, ready and end turn", async () => {
@@ -97,7 +110,7 @@ describe("the structured combat tracker", () => {
     expect(bobCtx.currentName).toBe("Brom");
     expect(bobCtx.nextName).toBe("Officer");
     const brom = bobCtx.rows.find((r) => r.isCurrent);
-    expect(brom?.controls.map((c) => c.action)).toEqual(["siDelay"]);
+    expect(rowControls(brom).map((c) => c.action)).toEqual(["siDelay"]);
     expect(brom?.mode?.ready?.action).toBe("siReady");
     expect(bobCtx.turnControls.map((c) => c.action)).toEqual(["siNextTurn"]);
     const aliceCtx = await contextOf(alice);

@@ -54,6 +54,8 @@ export interface TrackerContext {
   readonly started: boolean;
   readonly round: number;
   readonly stepLabel: string;
+  /** The step pill's text where the mode names the step itself (localised: "Pass 2"), else "". */
+  readonly stepText: string;
   readonly isGM: boolean;
   /** A player with no GM connected: controls would fail, the strip says so. */
   readonly noGM: boolean;
@@ -262,6 +264,7 @@ export function buildTrackerContext(
     started,
     round,
     stepLabel: `${I18N}.Step.${view?.step ?? "setup"}`,
+    stepText: modeOut?.stepText ?? "",
     isGM,
     noGM: !isGM && !activeGM,
     currentName,

@@ -1,7 +1,10 @@
 /**
  * The `individual` tracker's rows (RULES.md §2): per combatant, its badges (group, modifier, aware,
  * flat-footed, delaying, readied, acted, roll-offs, why it stands where it does) and the controls the
- * rules allow the viewer.
+ * rules allow the viewer, which the row's body lays out on one line: the turn's controls (delay, act
+ * now, trigger, a player's own roll), the Ready button with its trigger field, and the row menu (⋯),
+ * a disclosure of the GM's set-up buttons (roll, aware, group or ungroup) that keeps them off the row
+ * (issue 29).
  */
 import { I18N } from "../../constants";
 import type { ControlContext } from "../../core/ui";
@@ -22,8 +25,17 @@ export interface IndividualRowContext {
   readonly delaying: boolean;
   readonly readied: boolean;
   readonly trigger: string;
-  /** The Ready button with its trigger field (the row's body), or null when not allowed. */
+  /** The turn's controls on the row's line (delay, act now, trigger; a player's own roll). */
+  readonly controls: readonly ControlContext[];
+  /** The Ready button with its trigger field (on the same line), or null when not allowed. */
   readonly ready: ControlContext | null;
+  /** The GM's set-up buttons of the row, in its menu (roll, aware, group or ungroup). */
+  readonly menu: readonly ControlContext[];
+  readonly hasMenu: boolean;
+  /** Localised accessible name of the menu's button ("Set-up of Officer"). */
+  readonly menuLabel: string;
+  /** The line has anything to show. */
+  readonly hasLine: boolean;
   readonly acted: boolean;
   /** Why the row stands where it does when a delay or a ready put it there ("after Officer"), or "". */
   readonly placedBy: string;
@@ -44,6 +56,7 @@ export function individualRows({
   nameOf,
   control,
   i18n,
+  who,
 }: ModeInput<IndividualState>): Map<string, ModeRow> {
   const rows = new Map<string, ModeRow>();
   const acted_ = new Set(state.acted);
@@ -77,16 +90,19 @@ export function individualRows({
     const name = nameOf(c.id);
     const on = (type: string): boolean => allowed.for(c.id, type);
     const controls: ControlContext[] = [];
+    // The GM's set-up buttons go into the row menu; a player's own roll stays on the row.
+    const menu: ControlContext[] = [];
+    const setup = who.isGM ? menu : controls;
     const base = { name, combatantId: c.id };
     if (on("recordInitiative"))
-      controls.push(control({ ...base, action: "siRoll", label: "Roll", aria: "RollFor", primary: true }));
+      setup.push(control({ ...base, action: "siRoll", label: "Roll", aria: "RollFor", primary: true }));
     if (on("setAware"))
-      controls.push(
+      setup.push(
         control({ ...base, action: "siAware", label: "Aware", aria: "AwareFor", toggle: true, pressed: c.aware }),
       );
     if (on("setGroup")) {
-      if (c.groupId === null) controls.push(control({ ...base, action: "siGroup", label: "Group", aria: "GroupFor" }));
-      else controls.push(control({ ...base, action: "siUngroup", label: "Ungroup", aria: "UngroupFor" }));
+      if (c.groupId === null) setup.push(control({ ...base, action: "siGroup", label: "Group", aria: "GroupFor" }));
+      else setup.push(control({ ...base, action: "siUngroup", label: "Ungroup", aria: "UngroupFor" }));
     }
     if (on("delay")) controls.push(control({ ...base, action: "siDelay", label: "Delay", aria: "DelayFor" }));
     if (on("endDelay"))
@@ -115,7 +131,8 @@ export function individualRows({
     const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
     rows.set(c.id, {
       initiative: c.initiative,
-      controls,
+      // The row's body lays its controls out on one line with the trigger field and the menu.
+      controls: [],
       acted,
       waiting: isDelaying,
       data: {
@@ -129,7 +146,12 @@ export function individualRows({
         delaying: isDelaying,
         readied: c.ready !== null,
         trigger: c.ready ?? "",
+        controls,
         ready,
+        menu,
+        hasMenu: menu.length > 0,
+        menuLabel: i18n.format(`${T}.RowMenuFor`, { name }),
+        hasLine: controls.length > 0 || ready !== null || menu.length > 0,
         acted,
         placedBy,
         needsRoll: c.initiative === null,

@@ -2,13 +2,39 @@
  * The `individual` mode's part of the tracker (RULES.md §2): per-row badges (group, modifier, aware,
  * flat-footed, delaying, readied, acted, roll-offs) and controls, the initiative groups and the ties
  * waiting for a roll-off in the glance strip, and the set-up controls.
- * The rows are built in `rows.ts`, the panel and the set-up buttons in `panel.ts`.
+ * The rows are built in `rows.ts`, the panel and the set-up buttons in `panel.ts`; a row's menu of
+ * the GM's set-up buttons (a `<details>`) closes on Escape, giving the focus back to its button, and
+ * once one of its buttons is chosen.
  */
 import type { ModeOutput, ModeTracker } from "../contract";
 import { INDIVIDUAL_TEMPLATES } from "./constants";
 import type { IndividualState } from "./rules/types";
 import { individualRows } from "./rows";
 import { individualPanel } from "./panel";
+
+const MENU = "details.si-row-menu[open]";
+
+/** Escape in an open row menu closes it and puts the focus back on its button. */
+function closeMenuOnEscape(event: KeyboardEvent): void {
+  if (event.key !== "Escape") return;
+  const target = event.target;
+  const menu = target instanceof Element ? target.closest<HTMLDetailsElement>(MENU) : null;
+  if (menu === null) return;
+  event.preventDefault();
+  event.stopPropagation();
+  menu.open = false;
+  menu.querySelector<HTMLElement>("summary")?.focus();
+}
+
+/** Choosing a button of an open row menu closes the menu (the button's action runs as usual). */
+function closeMenuOnChoice(event: MouseEvent): void {
+  const target = event.target;
+  const button = target instanceof Element ? target.closest("button[data-action]") : null;
+  const menu = button?.closest<HTMLDetailsElement>(MENU) ?? null;
+  if (menu === null) return;
+  menu.open = false;
+  menu.querySelector<HTMLElement>("summary")?.focus();
+}
 
 /** The `individual` mode's tracker (RULES.md §2). */
 export const individualTracker: ModeTracker<IndividualState> = {
@@ -25,5 +51,10 @@ export const individualTracker: ModeTracker<IndividualState> = {
       list: null,
       emphasiseStep: state.started && state.surpriseRound,
     };
+  },
+  // The same two listeners after every render: the DOM keeps one registration of each.
+  afterRender(root) {
+    root.addEventListener("keydown", closeMenuOnEscape);
+    root.addEventListener("click", closeMenuOnChoice);
   },
 };

@@ -1,9 +1,12 @@
 /**
- * The `sides` tracker's panel above the rows (RULES.md §1): the step banner (Initiative /
- * Declaration / Pass k), the sides with colour and roll, who declares now with the countdown, the
- * pass order (done / now / next), ties the GM orders, and the GM's side controls; and the set-up
- * controls below it. Every decision is made here; the panel template only loops, branches and
- * localises.
+ * The `sides` tracker's panel above the rows (RULES.md §1), one line in every step (issue 29): each
+ * side as a chip with its colour, roll and place (or the viewer's "Roll <side>" button while it has
+ * not rolled), "Roll all", the declaration's countdown, and a disclosure the user opens for the rest:
+ * each side's kind, roller, earlier rolls and the GM's re-roll and correction, the pass order, the
+ * GM's side editing and trait refresh. The step's name (Setting up / Initiative / Declaration /
+ * Pass k) is the glance strip's step pill. Under the line, while any: the ties the GM orders. The
+ * set-up controls (Start) come after it. Every decision is made here; the panel template only
+ * loops, branches and localises.
  */
 import { I18N } from "../../constants";
 import {
@@ -39,6 +42,8 @@ export interface SideContext {
   readonly kind: string;
   readonly roll: string;
   readonly rolled: boolean;
+  /** Localised chip text of a rolled side: "Heroes #1 (12)" (its place "–" while not placed). */
+  readonly chip: string;
   /** The GM typed the roll instead of rolling it. */
   readonly typed: boolean;
   /** Totals this roll replaced (the GM's re-rolls and corrections), shown struck through. */
@@ -50,13 +55,22 @@ export interface SideContext {
   readonly roller: string;
   /** 1-based place in the declaration order, or "". */
   readonly place: string;
+  /** The GM's re-roll of a rolled side (in the disclosure). */
   readonly controls: readonly ControlContext[];
+  /** The viewer's first roll of the side (on the line), or null. */
+  readonly rollButton: RollButtonContext | null;
   /** The GM's save and delete buttons (shown with the inputs). */
   readonly editControls: readonly ControlContext[];
   /** The GM may rename and recolour it (shows the inputs). */
   readonly editable: boolean;
   readonly nameLabel: string;
   readonly colourLabel: string;
+}
+
+/** A button whose visible text is already localised and is its accessible name too ("Roll Heroes"). */
+export interface RollButtonContext {
+  readonly control: ControlContext;
+  readonly text: string;
 }
 
 /** The GM's typed correction of a side's roll. */
@@ -85,13 +99,13 @@ export interface PassEntryContext extends KeyedEntry {
 
 /** The sides panel. */
 export interface SidesPanelContext {
-  /** Localised step banner: "Initiative", "Declaration", "Pass 2", "Setting up". */
+  /** Localised step name for the glance strip's step pill: "Initiative", "Declaration", "Pass 2", "Setting up". */
   readonly banner: string;
   readonly sides: readonly SideContext[];
-  /** After the initiative step the sides fold into one line (the list keeps the room). */
-  readonly collapsed: boolean;
-  /** That line: each side's place and roll, with its earlier rolls (struck through). */
-  readonly summary: readonly { readonly text: string; readonly earlier: readonly string[] }[];
+  /** The viewer's "Roll all" (more than one side to roll), or null. */
+  readonly rollAll: ControlContext | null;
+  /** Localised accessible name of the disclosure's summary. */
+  readonly moreLabel: string;
   readonly sideTies: readonly SidesTieContext[];
   readonly hasSideTies: boolean;
   /** i18n key of the tie block's heading: a question for the GM, "waiting for the GM" for players. */
@@ -139,22 +153,40 @@ function tieControls(
   );
 }
 
-/** A side's roll button, for whoever may record its roll. */
-function rollControls({ allowed, control }: ModeInput<SidesState>, side: Side, roll: number | null): ControlContext[] {
-  const controls: ControlContext[] = [];
-  if (allowed.forGroup(side.id, "recordSideRoll"))
-    controls.push(
-      control({
-        action: "siSidesRoll",
-        groupId: side.id,
-        name: side.name,
-        // A rolled side is re-rolled (by the GM only: the rules refuse players a second roll).
-        label: roll === null ? "Roll" : `${S}.Reroll`,
-        aria: roll === null ? `${S}.RollFor` : `${S}.RerollFor`,
-        primary: roll === null,
-      }),
-    );
-  return controls;
+/** A rolled side's re-roll, for whoever may record its roll (the GM only: the rules refuse players a second roll). */
+function rerollControls(
+  { allowed, control }: ModeInput<SidesState>,
+  side: Side,
+  roll: number | null,
+): ControlContext[] {
+  return roll !== null && allowed.forGroup(side.id, "recordSideRoll")
+    ? [
+        control({
+          action: "siSidesRoll",
+          groupId: side.id,
+          name: side.name,
+          label: `${S}.Reroll`,
+          aria: `${S}.RerollFor`,
+        }),
+      ]
+    : [];
+}
+
+/** A side's first roll, for whoever may record it: "Roll Heroes", its visible text its name. */
+function rollButtonOf(
+  { allowed, control, i18n }: ModeInput<SidesState>,
+  side: Side,
+  roll: number | null,
+): RollButtonContext | null {
+  if (roll !== null || !allowed.forGroup(side.id, "recordSideRoll")) return null;
+  const text = i18n.format(`${I18N}.Tracker.${S}.RollSide`, { name: side.name });
+  return {
+    text,
+    control: {
+      ...control({ action: "siSidesRoll", groupId: side.id, name: side.name, label: "Roll", primary: true }),
+      ariaLabel: text,
+    },
+  };
 }
 
 /** The GM's typed correction of a rolled side's roll; else null. */
@@ -214,7 +246,7 @@ function sideContext(
   const { state, i18n, nameOf, who } = input;
   const roll = sideRoll(state, side.id);
   const roller = sideRoller(state, side.id);
-  const controls = rollControls(input, side, roll);
+  const controls = rerollControls(input, side, roll);
   const correct = correctOf(input, side, roll);
   const editControls = editControlsOf(input, side);
   const tied = tiedSides.has(side.id);
@@ -227,6 +259,11 @@ function sideContext(
     kind: i18n.localize(`${I18N}.Tracker.${S}.${isGMSide(state, side.id) ? "GMSide" : "PCSide"}`),
     roll: roll === null ? "" : String(roll),
     rolled: roll !== null,
+    chip: i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
+      name: side.name,
+      place: place < 0 ? "–" : String(place + 1),
+      roll: roll === null ? "–" : String(roll),
+    }),
     typed: state.rolls.some((r) => r.sideId === side.id && r.typed === true),
     earlier: earlierRolls(state, side.id).map(String),
     tied,
@@ -234,6 +271,7 @@ function sideContext(
     roller: roller === null ? "" : nameOf(roller),
     place: place < 0 ? "" : String(place + 1),
     controls,
+    rollButton: rollButtonOf(input, side, roll),
     editControls,
     editable: who.isGM,
     nameLabel: i18n.format(`${I18N}.Tracker.${S}.NameFor`, { name: side.name }),
@@ -293,16 +331,18 @@ function passEntriesOf({ bound, state, nameOf }: ModeInput<SidesState>): PassEnt
       });
 }
 
-/** The set-up controls below the panel: start, and "roll all" while more than one side may roll. */
-export function sidesSetupControls(
-  { state, allowed, control }: ModeInput<SidesState>,
-  sides: readonly SideContext[],
-): ControlContext[] {
+/** The set-up controls below the panel: start. */
+export function sidesSetupControls({ allowed, control }: ModeInput<SidesState>): ControlContext[] {
   const setupControls: ControlContext[] = [];
   if (allowed.has("start")) setupControls.push(control({ action: "siStart", label: "Start", primary: true }));
-  if (state.step === "initiative" && sides.filter((s) => s.controls.some((c) => c.label.endsWith(".Roll"))).length > 1)
-    setupControls.push(control({ action: "siSidesRollAll", label: "RollAll" }));
   return setupControls;
+}
+
+/** "Roll all" on the panel's line, while more than one side may have its first roll. */
+function rollAllOf({ state, control }: ModeInput<SidesState>, sides: readonly SideContext[]): ControlContext | null {
+  return state.step === "initiative" && sides.filter((s) => s.rollButton !== null).length > 1
+    ? control({ action: "siSidesRollAll", label: "RollAll" })
+    : null;
 }
 
 /** The step banner: "Setting up", "Initiative", "Declaration", "Pass 2". */
@@ -313,18 +353,6 @@ function bannerOf({ state, i18n }: ModeInput<SidesState>): string {
     : pass !== null
       ? i18n.format(`${I18N}.Tracker.${S}.Pass`, { pass: String(pass) })
       : i18n.localize(`${I18N}.Step.${state.step}`);
-}
-
-/** The folded sides' line: each side's place and roll, with its earlier rolls. */
-function summaryOf({ i18n }: ModeInput<SidesState>, sides: readonly SideContext[]): SidesPanelContext["summary"] {
-  return sides.map((side) => ({
-    text: i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
-      name: side.name,
-      place: side.place === "" ? "–" : side.place,
-      roll: side.rolled ? side.roll : "–",
-    }),
-    earlier: side.earlier,
-  }));
 }
 
 /**
@@ -348,7 +376,7 @@ function gmControlsOf({ control, who }: ModeInput<SidesState>): ControlContext[]
 
 /** The panel above the rows. */
 export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null): SidesPanelContext {
-  const { state, nameOf, control, who } = input;
+  const { state, nameOf, control, who, i18n } = input;
   const declarer = currentDeclarer(state);
   const sides = sideContexts(input);
   const { sideTies, passTies } = tiesOf(input);
@@ -358,8 +386,8 @@ export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null
   return {
     banner: bannerOf(input),
     sides,
-    collapsed: state.started && state.step !== "initiative",
-    summary: summaryOf(input, sides),
+    rollAll: rollAllOf(input, sides),
+    moreLabel: i18n.localize(`${I18N}.Tracker.${S}.More`),
     sideTies,
     hasSideTies: sideTies.length > 0,
     sideTiesHeading: `${I18N}.Tracker.${S}.${who.isGM ? "SideTies" : "SideTiesWaiting"}`,

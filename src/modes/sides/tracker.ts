@@ -21,11 +21,11 @@ export const sidesTracker: ModeTracker<SidesState> = {
     const panel = sidesPanel(input, clock);
     return {
       rows,
-      setupControls: sidesSetupControls(input, panel.sides),
+      setupControls: sidesSetupControls(input),
       list: null,
       emphasiseStep: false,
-      // The banner names the step ("Pass 2"), so the glance strip does not repeat it.
-      stepShown: true,
+      // The step pill names the step as the mode does ("Pass 2").
+      stepText: panel.banner,
       panel,
     };
   },

@@ -1,9 +1,8 @@
 /**
- * What the `slots` tracker's buttons do, by `data-action`: claim, release, fill and assign a slot,
+ * What the `slots` tracker's buttons do, by `data-action`: claim, release and fill a slot,
  * roll the checks, and the GM's skill choice. Each goes through the rules (`submit`) or the slots
  * glue; refusals come back as localised notifications.
  */
-import { MODULE_ID } from "../../constants";
 import { submit } from "../../foundry/authority/controller";
 import type { CommandResult } from "../../core/protocol";
 import type { ActionTable } from "../contract";
@@ -29,14 +28,6 @@ export const SLOTS_ACTIONS: ActionTable = {
   siSlotClaim: (combat, target) => claimSlot(combat, slotOf(target), idOf(target)),
   siSlotRelease: (combat, target) => submit(combat, { type: "releaseClaim", slot: slotOf(target) }),
   siSlotFill: (combat, target) => submit(combat, { type: "fillSlot", slot: slotOf(target), combatantId: idOf(target) }),
-  /** The GM's assign button next to the select of eligible combatants. */
-  siSlotAssign: async (combat, target, root) => {
-    const slot = slotOf(target);
-    const select = root.querySelector<HTMLSelectElement>(
-      `select[name="${MODULE_ID}-assign"][data-slot="${String(slot)}"]`,
-    );
-    if (select !== null) await submit(combat, { type: "fillSlot", slot, combatantId: select.value });
-  },
   siSlotCool: (combat, target) => setSlotsSkill(combat, idOf(target), "cool"),
   siSlotVigilance: (combat, target) => setSlotsSkill(combat, idOf(target), "vigilance"),
 };

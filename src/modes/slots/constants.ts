@@ -26,7 +26,9 @@ export const SLOTS_SKILL_FLAG = "slotsSkill";
 export const SLOTS_TEMPLATES = {
   /** One combatant row's badges. */
   row: `${MODULE_PATH}/templates/modes/slots/row.hbs`,
-  /** The slot list, below the set-up controls. */
+  /** One combatant row's body: the slot buttons (claim, fill, release). */
+  rowBody: `${MODULE_PATH}/templates/modes/slots/row-body.hbs`,
+  /** The slot strip, below the set-up controls. */
   list: `${MODULE_PATH}/templates/modes/slots/list.hbs`,
 } as const;
 

@@ -1,12 +1,12 @@
 /**
- * The `slots` tracker's slot list (RULES.md §4): PC and NPC slots best first, who filled or claimed
- * each, the current slot, the buttons the rules allow the viewer on each (claim, release, assign, or
- * the GM's select of eligible combatants), the status line and who is still to act; and the setup
- * buttons (roll all, start).
+ * The `slots` tracker's slot strip (RULES.md §4): each slot once, PC and NPC slots best first, as a
+ * compact strip (the current slot, who claimed or fills it, passed, tied and leaving slots; scores in
+ * each slot's accessible text), and the line about the current slot; the slot buttons the rules
+ * allow the viewer, which the rows show (claim, release, fill); and the setup buttons (roll all, start).
  */
 import { I18N } from "../../constants";
 import type { AllowedAction } from "../../core/engine";
-import { canAct, slotsView } from "./rules/derived";
+import { currentSlot, slotsView } from "./rules/derived";
 import type { SlotView, SlotsState } from "./rules/types";
 import { formatCount, remembered } from "../../foundry/tracker/controls";
 import type { ControlContext, Localiser } from "../../core/ui";
@@ -15,33 +15,11 @@ import type { ModeInput } from "../contract";
 
 export const S = `${I18N}.Tracker.Slots`;
 
-/** A button on a slot (rendered by the slot list template, which adds `data-slot`). */
-export interface SlotControlContext extends ControlContext {
-  readonly slot: string;
-  /** Localised visible text, naming the combatant ("Claim: Aria"). */
-  readonly text: string;
-}
-
-/** Above this many eligible combatants, the GM assigns a slot with a select instead of a button each. */
-export const MAX_ASSIGN_BUTTONS = 3;
-
-/** The GM's select of eligible combatants for the current slot, with one assign button. */
-export interface SlotAssignContext {
-  readonly slot: string;
-  /** Localised accessible name of the select. */
-  readonly label: string;
-  /** Localised accessible name of the Assign button (what it does, not what the select is). */
-  readonly buttonLabel: string;
-  readonly options: readonly { readonly id: string; readonly name: string }[];
-}
-
-/** One slot of the list (found again across renders by `keepKey`). */
+/** One slot of the strip above the rows (found again across renders by `keepKey`). */
 export interface SlotRowContext extends KeyedEntry {
   /** 1-based position. */
   readonly number: string;
   readonly isPC: boolean;
-  /** i18n key of the kind's short text (PC / NPC), shown with a text icon. */
-  readonly kindLabel: string;
   /** Localised accessible description: "PC slot 2". */
   readonly kindAria: string;
   /** Localised scores. */
@@ -60,22 +38,33 @@ export interface SlotRowContext extends KeyedEntry {
   readonly upNow: boolean;
   /** Localised accessible reading of the scores ("6 successes, 5 advantages"). */
   readonly scoresAria: string;
+  /** The name shown on the slot: its claimant, or who fills it now; else "". */
+  readonly shownName: string;
   readonly css: string;
-  readonly controls: readonly SlotControlContext[];
-  /** The GM's select of eligible combatants (many of them), or null. */
-  readonly assign: SlotAssignContext | null;
-  readonly hasControls: boolean;
 }
 
-/** The slot list above the rows. */
+/** The slot strip above the rows: each slot once, the line about the current slot. */
 export interface SlotListContext {
   readonly slots: readonly SlotRowContext[];
   readonly empty: boolean;
   /** Localised line about the current slot ("Slot 3 (PC) is open"), or "". */
   readonly status: string;
-  /** Localised names of who has not acted this round, or "". */
-  readonly toAct: string;
   readonly started: boolean;
+}
+
+/**
+ * A button on a combatant's row that takes a slot for it (claim, fill) or gives one back (release):
+ * rendered by the slots row body, which adds `data-slot`; its visible text names the slot.
+ */
+export interface SlotButtonContext extends KeyedEntry {
+  readonly action: string;
+  readonly slot: string;
+  readonly combatantId: string;
+  /** Localised visible text ("Claim slot 3"). */
+  readonly text: string;
+  /** Localised accessible name: the visible text and the combatant ("Claim slot 3 for Aria"). */
+  readonly ariaLabel: string;
+  readonly primary: boolean;
 }
 
 /** The texts one build formats: `format` under `Tracker.Slots`, and the scores (each formatted once per build). */
@@ -109,99 +98,79 @@ function slotOf(action: AllowedAction): number | null {
   return typeof slot === "number" ? slot : null;
 }
 
-/** Slot-specific actions the rules allow the viewer, by slot. */
-function actionsBySlot(actions: readonly AllowedAction[]): Map<number, { type: string; combatantId: string }[]> {
-  const bySlot = new Map<number, { type: string; combatantId: string }[]>();
+/**
+ * The slot buttons the rules allow the viewer, by the combatant whose row shows them: the GM fills
+ * the current slot with any eligible combatant (a Fill button on each one's row, whatever their
+ * number); a player claims an open PC slot for each eligible PC they own (the current one fills at
+ * once) on that PC's row; the claimant's owner and the GM release a claim on the claimant's row.
+ */
+export function slotButtons(input: ModeInput<SlotsState>, texts: SlotsTexts): Map<string, SlotButtonContext[]> {
+  const { actions, who, nameOf, state } = input;
+  const owned = new Set(who.owns);
+  const current = currentSlot(state);
+  const byRow = new Map<string, SlotButtonContext[]>();
+  const add = (action: string, key: string, slot: number, combatantId: string, primary: boolean): void => {
+    const number = String(slot + 1);
+    const list = byRow.get(combatantId) ?? [];
+    list.push({
+      keepKey: `slot-button:${key}:${number}`,
+      action,
+      slot: String(slot),
+      combatantId,
+      text: texts.format(`${key}Slot`, { number }),
+      ariaLabel: texts.format(`${key}SlotFor`, { number, name: nameOf(combatantId) }),
+      primary,
+    });
+    byRow.set(combatantId, list);
+  };
   for (const action of actions) {
     const slot = slotOf(action);
-    if (slot === null) continue;
-    const list = bySlot.get(slot) ?? [];
-    list.push({ type: action.type, combatantId: action.combatantId ?? "" });
-    bySlot.set(slot, list);
+    const id = action.combatantId;
+    if (slot === null || id === undefined) continue;
+    if (action.type === "releaseClaim") add("siSlotRelease", "Release", slot, id, false);
+    else if (action.type === "fillSlot" && who.isGM) add("siSlotFill", "Fill", slot, id, true);
+    else if (action.type === "claimSlot" && !who.isGM && owned.has(id))
+      add("siSlotClaim", "Claim", slot, id, slot === current);
   }
-  return bySlot;
+  for (const list of byRow.values()) list.sort((a, b) => Number(a.slot) - Number(b.slot));
+  return byRow;
 }
 
-/** The buttons on one slot, and the GM's select when there are many eligible combatants. */
-function slotControls(
-  s: SlotView,
-  slotActions: readonly { type: string; combatantId: string }[],
-  input: ModeInput<SlotsState>,
-  texts: SlotsTexts,
-): { controls: SlotControlContext[]; assign: SlotAssignContext | null } {
-  const { who, nameOf, control } = input;
-  const { format } = texts;
-  const owned = new Set(who.owns);
-  const controls: SlotControlContext[] = [];
-  /** A button on this slot for one combatant: `key` names its texts (`Slots.<key>`, `…For`, `…Named`). */
-  const button = (action: string, key: string, combatantId: string, primary = false): SlotControlContext => {
-    const name = nameOf(combatantId);
-    const base = control({ action, label: `Slots.${key}`, aria: `Slots.${key}For`, name, combatantId, primary });
-    return { ...base, slot: String(s.index), text: format(`${key}Named`, { name }) };
-  };
-  // The GM assigns the current open slot to any eligible combatant of its kind: a button each, or a
-  // select and one button when there are more than a few.
-  const fillers = who.isGM ? slotActions.filter((a) => a.type === "fillSlot").map((a) => a.combatantId) : [];
-  const assign: SlotAssignContext | null =
-    fillers.length > MAX_ASSIGN_BUTTONS
-      ? {
-          slot: String(s.index),
-          label: format("AssignChoose", { number: String(s.index + 1) }),
-          buttonLabel: format("AssignChosen", { number: String(s.index + 1) }),
-          options: fillers.map((id) => ({ id, name: nameOf(id) })),
-        }
-      : null;
-  for (const a of slotActions) {
-    if (a.type === "releaseClaim") controls.push(button("siSlotRelease", "Release", a.combatantId));
-    else if (a.type === "fillSlot" && who.isGM && assign === null)
-      controls.push(button("siSlotFill", "Assign", a.combatantId, true));
-    // A player claims an open PC slot for each eligible PC it owns (the current one fills at once).
-    else if (a.type === "claimSlot" && !who.isGM && owned.has(a.combatantId))
-      controls.push(button("siSlotClaim", "Claim", a.combatantId, s.current));
-  }
-  return { controls, assign };
-}
-
-/** One slot of the list. */
-function slotRow(
-  s: SlotView,
-  slotActions: readonly { type: string; combatantId: string }[],
-  input: ModeInput<SlotsState>,
-  texts: SlotsTexts,
-): SlotRowContext {
+/** One slot of the strip. */
+function slotRow(s: SlotView, input: ModeInput<SlotsState>, texts: SlotsTexts): SlotRowContext {
   const { state, nameOf } = input;
   const number = String(s.index + 1);
-  const { controls, assign } = slotControls(s, slotActions, input, texts);
   const css = [
     s.kind === "pc" ? "si-slot--pc" : "si-slot--npc",
     s.current ? "si-slot--current" : "",
     s.passed ? "si-slot--passed" : "",
     s.leaving ? "si-slot--leaving" : "",
+    s.claimedBy !== null ? "si-slot--claimed" : "",
+    s.filledBy !== null ? "si-slot--filled" : "",
   ]
     .filter((x) => x !== "")
     .join(" ");
+  const filler = s.filledBy === null ? "" : nameOf(s.filledBy);
+  const claimant = s.claimedBy === null ? "" : nameOf(s.claimedBy);
   return {
     keepKey: `slot:${number}`,
     number,
     isPC: s.kind === "pc",
-    kindLabel: s.kind === "pc" ? `${S}.PC` : `${S}.NPC`,
     kindAria: texts.format(s.kind === "pc" ? "PCSlot" : "NPCSlot", { number }),
     scores: texts.scoresText(s.primary, s.secondary),
     current: s.current,
     passed: s.passed,
     tied: s.tied,
     leaving: s.leaving,
-    filler: s.filledBy === null ? "" : nameOf(s.filledBy),
+    filler,
     hasFiller: s.filledBy !== null,
-    claimant: s.claimedBy === null ? "" : nameOf(s.claimedBy),
+    claimant,
     hasClaimant: s.claimedBy !== null,
     open: state.started && s.filledBy === null && !s.passed,
     upNow: s.current && s.filledBy === null,
     scoresAria: texts.scoresAria(s.primary, s.secondary),
+    shownName: claimant !== "" ? claimant : s.current ? filler : "",
     css,
-    controls,
-    assign,
-    hasControls: controls.length > 0 || assign !== null,
   };
 }
 
@@ -217,23 +186,15 @@ function statusOf(state: SlotsState, view: readonly SlotView[], format: SlotsTex
         : "";
 }
 
-/** The slot list above the rows. */
+/** The slot strip above the rows. */
 export function slotList(input: ModeInput<SlotsState>, texts: SlotsTexts): SlotListContext {
-  const { state, actions, nameOf } = input;
-  const bySlot = actionsBySlot(actions);
+  const { state } = input;
   const view = slotsView(state);
-  const slots = view.map((s) => slotRow(s, bySlot.get(s.index) ?? [], input, texts));
-  const toAct = state.started
-    ? state.combatants
-        .filter((c) => canAct(state, c))
-        .map((c) => nameOf(c.id))
-        .join(", ")
-    : "";
+  const slots = view.map((s) => slotRow(s, input, texts));
   return {
     slots,
     empty: slots.length === 0,
     status: statusOf(state, view, texts.format),
-    toAct,
     started: state.started,
   };
 }

@@ -1,14 +1,15 @@
 /**
  * The `slots` tracker's rows (RULES.md §4): per combatant, its kind, the skill of its check, the
  * check's scores, acted or still to act, the slot it claimed, and the controls the rules allow the
- * viewer (roll or re-roll; the GM's skill choice before the start).
+ * viewer (roll or re-roll; the GM's skill choice before the start; in its body, the slot buttons:
+ * claim, fill, release).
  */
 import { canAct, slotsView } from "./rules/derived";
 import type { SlotsCombatant, SlotsState } from "./rules/types";
 import { skillOf as slotSkillOf } from "./initiative";
 import type { ControlContext } from "../../core/ui";
 import type { ModeInput, ModeRow } from "../contract";
-import { S, type SlotsTexts } from "./panel";
+import { S, slotButtons, type SlotButtonContext, type SlotsTexts } from "./panel";
 
 /** The `slots` part of one combatant row. */
 export interface SlotsRowContext {
@@ -30,6 +31,9 @@ export interface SlotsRowContext {
   readonly toAct: boolean;
   /** Localised "claimed slot N", or "". */
   readonly claim: string;
+  /** The slot buttons on this row (claim, fill, release), in slot order. */
+  readonly slotButtons: readonly SlotButtonContext[];
+  readonly hasSlotButtons: boolean;
 }
 
 function isSkill(value: string | null | undefined): value is "cool" | "vigilance" {
@@ -81,6 +85,7 @@ export function slotsRows(input: ModeInput<SlotsState>, texts: SlotsTexts): Map<
   const actedIds = new Set(state.acted);
   const claimOfId = new Map<string, number>();
   for (const s of view) if (s.claimedBy !== null) claimOfId.set(s.claimedBy, s.index);
+  const buttons = slotButtons(input, texts);
 
   for (const c of state.combatants) {
     const controls = rowControls(c, input, skillOf(c.id));
@@ -100,6 +105,8 @@ export function slotsRows(input: ModeInput<SlotsState>, texts: SlotsTexts): Map<
       acted,
       toAct: state.started && canAct(state, c),
       claim: claim === undefined ? "" : texts.format("ClaimedSlot", { number: String(claim + 1) }),
+      slotButtons: buttons.get(c.id) ?? [],
+      hasSlotButtons: buttons.has(c.id),
     };
     rows.set(c.id, { initiative: null, controls, acted, data });
   }

@@ -1,9 +1,10 @@
 /**
- * The `slots` mode's part of the tracker (RULES.md §4): the slot list (PC and NPC slots best first,
- * who filled or claimed each, the current slot), per-combatant badges (skill, check, acted or still to
- * act) and the controls the rules allow the viewer: claim, release, assign, roll, skill choice.
+ * The `slots` mode's part of the tracker (RULES.md §4): the slot strip (each slot once, PC and NPC
+ * slots best first, the current one, who claimed it), per-combatant badges (skill, check, acted or
+ * still to act) and the controls the rules allow the viewer on each row: claim, release, fill, roll,
+ * skill choice.
  * Every decision is made here; the templates only loop, branch and localise.
- * The rows are built in `rows.ts`, the slot list and the setup buttons in `panel.ts`.
+ * The rows are built in `rows.ts`, the slot strip, slot buttons and setup buttons in `panel.ts`.
  */
 import { SLOTS_TEMPLATES } from "./constants";
 import type { SlotsState } from "./rules/types";
@@ -14,6 +15,7 @@ import { setupControls, slotList, slotsTexts } from "./panel";
 /** The `slots` mode's tracker. */
 export const slotsTracker: ModeTracker<SlotsState> = {
   rowPartial: SLOTS_TEMPLATES.row,
+  rowBodyPartial: SLOTS_TEMPLATES.rowBody,
   listPartial: SLOTS_TEMPLATES.list,
   build(input): ModeOutput {
     const texts = slotsTexts(input.i18n);
