@@ -52,8 +52,8 @@ export async function rollEach(
 export interface GroupRoll {
   /** The command with a placeholder `total`; the rules' precheck tries it before any die. */
   readonly probe: { readonly type: string; readonly total: number; readonly [key: string]: Json };
-  /** The Foundry formula rolled. */
-  readonly formula: string;
+  /** The roll to make (not yet evaluated). */
+  readonly roll: Roll;
   /** The combatant the roll is posted as (the group's roller). */
   readonly speaker: Combatant.Implementation | undefined;
   /** The chat message's flavour. */
@@ -85,7 +85,7 @@ export async function rollGroups(
       results.push(shownRefusal(combat, early));
       continue;
     }
-    const posted = await rollFor(combat, spec.probe, 0, new Roll(spec.formula), spec.speaker, spec.flavor, rollMode);
+    const posted = await rollFor(combat, spec.probe, 0, spec.roll, spec.speaker, spec.flavor, rollMode);
     if (posted === null) {
       results.push({ ok: false, code: "malformedCommand" });
       continue;

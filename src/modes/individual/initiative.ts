@@ -6,13 +6,13 @@
 import { I18N } from "../../constants";
 import { groupMembers, groupModifier, rollsNeeded } from "./rules/derived";
 import type { IndividualState } from "./rules/types";
-import { precheck, submit } from "../../foundry/authority/controller";
+import { submit } from "../../foundry/authority/controller";
 import { askedRollMode, rolledWith, totalOf, type RollMode } from "../../foundry/chat";
 import { rollFor } from "../../foundry/roll-for";
 import type { Json } from "../../core/patch";
 import type { ModeInitiative, RollCheck } from "../contract";
 import { shownRefusal } from "../../foundry/notify";
-import { initiativeRolling, resolveFormula, rollEach } from "../../foundry/rolls";
+import { initiativeRolling, resolveFormula, rollEach, rollGroups, type GroupRoll } from "../../foundry/rolls";
 import type { CommandResult } from "../../core/protocol";
 import { initiativeFormulas, initiativeSource } from "./settings";
 import { individualState } from "./encounter";
@@ -236,7 +236,9 @@ export async function rollStructuredInitiative(
       );
     } else if (!groupsDone.has(groupId)) {
       groupsDone.add(groupId);
-      results.push(await rollGroup(combat, state, groupId, rollMode));
+      results.push(
+        ...(await rollGroups(combat, [groupId], (group) => groupRollOf(combat, state, group), rollMode ?? "private")),
+      );
     }
   }
   return results;
@@ -267,23 +269,27 @@ async function rollOne(
   return submit(combat, { ...command, total: rolled.total, modifier: rolled.modifier, rolls: [rolled.messageId] });
 }
 
-async function rollGroup(
+/**
+ * A group's one check (GM only), rolled through `rollGroups`: the check of its first member at the
+ * group's (lowest) modifier, posted privately unless the roll mode says otherwise.
+ */
+function groupRollOf(
   combat: Combat.Implementation,
   state: IndividualState,
   groupId: string,
-  rollMode: RollMode | undefined,
-): Promise<CommandResult> {
-  if (!game.user.isGM) return shownRefusal(combat, { ok: false, code: "notGM" });
+): GroupRoll | CommandResult {
+  if (!game.user.isGM) return { ok: false, code: "notGM" };
   const modifier = groupModifier(state, groupId);
   const speaker = groupSpeaker(combat, state, groupId);
-  if (modifier === null || speaker === undefined) return shownRefusal(combat, { ok: false, code: "emptyGroup" });
-  const probe = { type: "recordGroupInitiative", groupId, total: 0 };
-  const early = precheck(combat, probe);
-  if (early !== null) return shownRefusal(combat, early);
-  const flavor = game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId });
-  const rolled = await rollCheck(combat, speaker, modifier, flavor, rollMode ?? "private", probe);
-  if (rolled === null) return { ok: false, code: cannotRoll() };
-  return submit(combat, { type: "recordGroupInitiative", groupId, total: rolled.total, rolls: [rolled.messageId] });
+  if (modifier === null || speaker === undefined) return { ok: false, code: "emptyGroup" };
+  const roll = checkRoll(speaker, modifier);
+  if (roll === null) return { ok: false, code: cannotRoll(), combatantId: speaker.id ?? "" };
+  return {
+    probe: { type: "recordGroupInitiative", groupId, total: 0 },
+    roll,
+    speaker,
+    flavor: game.i18n.format(`${I18N}.Chat.GroupInitiative`, { name: groupId }),
+  };
 }
 
 /**

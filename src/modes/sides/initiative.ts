@@ -35,7 +35,7 @@ function sideRollOf(combat: Combat.Implementation, sideId: string): GroupRoll | 
   const side = state.sides.find((s) => s.id === sideId);
   return {
     probe: { type: "recordSideRoll", sideId, total: 0 },
-    formula: sideRollFormula(combat, state, sideId),
+    roll: new Roll(sideRollFormula(combat, state, sideId)),
     speaker: roller,
     flavor: game.i18n.format(`${I18N}.Chat.SideInitiative`, { side: side?.name ?? "", name: roller?.name ?? "" }),
   };
