@@ -41,10 +41,14 @@ async function main() {
   for (const item of ["module.json", "lang", "templates"]) {
     await cp(path.join(root, item), path.join(dist, item), { recursive: true });
   }
-  // One stylesheet (the manifest's): the shared rules, then each mode's own from styles/modes/.
-  const modeStyles = (await readdir(path.join(root, "styles/modes"))).filter((f) => f.endsWith(".css")).sort();
+  // One stylesheet (the manifest's): the shared rules, then each mode's own (src/modes/<id>/style.css).
+  const modes = path.join(root, "src/modes");
+  const modeStyles = (await readdir(modes, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(modes, entry.name, "style.css")))
+    .map((entry) => path.join(modes, entry.name, "style.css"))
+    .sort();
   const css = [await readFile(path.join(root, "styles/structured-initiative.css"), "utf8")];
-  for (const file of modeStyles) css.push(await readFile(path.join(root, "styles/modes", file), "utf8"));
+  for (const file of modeStyles) css.push(await readFile(file, "utf8"));
   await mkdir(path.join(dist, "styles"), { recursive: true });
   await writeFile(path.join(dist, "styles/structured-initiative.css"), css.join("\n"));
   for (const entry of await readdir(path.join(dist, "templates"), { recursive: true })) {
