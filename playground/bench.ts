@@ -159,9 +159,26 @@ function partsOf(element: HTMLElement): Record<string, string> {
   return Object.fromEntries(
     Array.from(element.querySelectorAll<HTMLElement>("[data-application-part]")).map((part) => [
       part.dataset.applicationPart ?? "",
-      part.innerHTML,
+      canonicalMarkup(part),
     ]),
   );
+}
+
+/**
+ * An element's inner markup with each element's attributes in name order: the order of attributes
+ * means nothing to a browser or a user, and a patch that adds one (say `aria-current`) to a kept
+ * element puts it last, where a fresh render may write it earlier.
+ */
+function canonicalMarkup(part: HTMLElement): string {
+  const copy = part.cloneNode(true) as HTMLElement;
+  for (const el of copy.querySelectorAll("*")) {
+    const attributes = Array.from(el.attributes, (a) => [a.name, a.value] as const).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    for (const [name] of attributes) el.removeAttribute(name);
+    for (const [name, value] of attributes) el.setAttribute(name, value);
+  }
+  return copy.innerHTML;
 }
 
 /** The first place where two markups differ, with some context. */

@@ -24,9 +24,14 @@ async function html(client: SimClient): Promise<string> {
 const times = (html: string, text: string): number => html.split(text).length - 1;
 
 function expectLabelledButtons(text: string): void {
-  const buttons = text.match(/<button[^>]*>/g) ?? [];
+  const buttons = text.match(/<button[^>]*>[^<]*/g) ?? [];
   expect(buttons.length).toBeGreaterThan(0);
-  for (const b of buttons) expect(b).toMatch(/aria-label="[^"]+"/);
+  for (const b of buttons) {
+    expect(b).toMatch(/aria-label="[^"]+"/);
+    // WCAG 2.5.3, label in name: the module's buttons' accessible names contain the text they show.
+    const [, name = "", shown = ""] = /data-action="si[^"]*"[^>]*aria-label="([^"]*)"[^>]*>([^<]*)/.exec(b) ?? [];
+    expect(name.toLowerCase()).toContain(shown.trim().toLowerCase());
+  }
 }
 
 describe("the sides tracker", () => {
@@ -45,7 +50,7 @@ describe("the sides tracker", () => {
     expect(times(gmView, "Round 0")).toBe(1);
     // Before the start the GM moves characters and picks rollers.
     expect(gmView).toContain('aria-label="Move Jaluun to the chosen side"');
-    expect(gmView).toContain('aria-label="Jaluun rolls for the side"');
+    expect(gmView).toContain('aria-label="Roller: Jaluun rolls for the side"');
 
     await run(sim, sim.gm, { type: "start" });
     gmView = await html(sim.gm);

@@ -12,7 +12,11 @@ export function controlFactory(i18n: Localiser): ControlFactory {
   return (spec) => ({
     action: spec.action,
     label: `${T}.${spec.label}`,
-    ariaLabel: i18n.format(`${T}.${spec.aria ?? spec.label}`, { name: spec.name ?? "" }),
+    ariaLabel: accessibleName(
+      i18n,
+      spec.label,
+      i18n.format(`${T}.${spec.aria ?? spec.label}`, { name: spec.name ?? "" }),
+    ),
     inputLabel: spec.input === undefined ? "" : i18n.format(`${T}.${spec.input}`, { name: spec.name ?? "" }),
     combatantId: spec.combatantId ?? "",
     groupId: spec.groupId ?? "",
@@ -20,6 +24,19 @@ export function controlFactory(i18n: Localiser): ControlFactory {
     pressed: spec.pressed ?? false,
     primary: spec.primary ?? false,
   });
+}
+
+/**
+ * A button's accessible name: its description, led by its visible text where the description does not
+ * already say it, so that a user of speech input can say what they see (WCAG 2.5.3, "label in name";
+ * axe's `label-content-name-mismatch`): "Dodge: Aria dodges", not "Aria dodges" for a button showing
+ * "Dodge".
+ */
+function accessibleName(i18n: Localiser, labelKey: string, description: string): string {
+  const visible = i18n.localize(`${T}.${labelKey}`);
+  return description.toLocaleLowerCase().includes(visible.toLocaleLowerCase())
+    ? description
+    : `${visible}: ${description}`;
 }
 
 /**
