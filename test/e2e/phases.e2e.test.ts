@@ -194,7 +194,7 @@ describe("the phases sample in Chromium", () => {
 
     // Both players take the turn at the same moment.
     const take = (name: string): string =>
-      `.si-row[data-combatant-id] button[data-action="siPhasesTakeTurn"][aria-label="Take the turn of ${name}"]`;
+      `.si-row[data-combatant-id] button[data-action="siPhasesTakeTurn"][aria-label$="Take the turn of ${name}"]`;
     await expect.poll(() => frames.alice.locator(take("Aria")).count()).toBe(1);
     await expect.poll(() => frames.bob.locator(take("Brom")).count()).toBe(1);
     expect(await frames.alice.locator(take("Brom")).count()).toBe(0);
