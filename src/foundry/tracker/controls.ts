@@ -30,13 +30,13 @@ export function controlFactory(i18n: Localiser): ControlFactory {
  * A button's accessible name: its description, led by its visible text where the description does not
  * already say it, so that a user of speech input can say what they see (WCAG 2.5.3, "label in name";
  * axe's `label-content-name-mismatch`): "Dodge: Aria dodges", not "Aria dodges" for a button showing
- * "Dodge".
+ * "Dodge" (the visible text must stand in the name as whole words).
  */
 function accessibleName(i18n: Localiser, labelKey: string, description: string): string {
   const visible = i18n.localize(`${T}.${labelKey}`);
-  return description.toLocaleLowerCase().includes(visible.toLocaleLowerCase())
-    ? description
-    : `${visible}: ${description}`;
+  const escaped = visible.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const asWords = new RegExp(`(^|\\P{L})${escaped}($|\\P{L})`, "iu");
+  return asWords.test(description) ? description : `${visible}: ${description}`;
 }
 
 /**
