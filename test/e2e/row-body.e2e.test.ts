@@ -9,24 +9,19 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
-import { agreedIn, useSession, screenshots, startIndividual, VIEWS, type View, loadViews } from "./browser.js";
+import {
+  agreedIn,
+  formsInRow,
+  useSession,
+  screenshots,
+  startIndividual,
+  VIEWS,
+  type View,
+  loadViews,
+} from "./browser.js";
 
 const session = useSession();
 let frames: Record<View, Frame>;
-
-/** Form fields and lists inside a row's badges (there should be none), and those in its body. */
-function placed(frame: Frame, name: string): Promise<{ inBadges: number; inBody: number }> {
-  return frame.evaluate((rowName) => {
-    const FORMS = "input, select, textarea, ol, ul, details, button";
-    const row = Array.from(document.querySelectorAll(".si-row")).find(
-      (r) => r.querySelector(".si-row__name")?.textContent.trim() === rowName,
-    );
-    return {
-      inBadges: row?.querySelectorAll(`.si-badges :is(${FORMS})`).length ?? -1,
-      inBody: row?.querySelectorAll(`.si-row__body :is(${FORMS})`).length ?? -1,
-    };
-  }, name);
-}
 
 describe("a row's forms and lists sit in its body region", () => {
   it("individual: the Ready field with its button on the acting row", async () => {
@@ -49,7 +44,7 @@ describe("a row's forms and lists sit in its body region", () => {
     await screenshots(session.page, "row-body-individual");
     for (const view of ["gm", "bob"] as const) {
       // Delay, the trigger field and Ready.
-      expect(await placed(frames[view], "Brom"), view).toEqual({ inBadges: 0, inBody: 3 });
+      expect(await formsInRow(frames[view], "Brom"), view).toEqual({ inBadges: 0, inBody: 3 });
       const field = frames[view].locator('.si-row__body input[name="structured-initiative-trigger"]');
       expect(await field.getAttribute("data-combatant-id"), view).not.toBeNull();
       // One line: Delay, the field and Ready share it.
@@ -66,7 +61,7 @@ describe("a row's forms and lists sit in its body region", () => {
       expect(middles[0], view).toBeGreaterThan(0);
       expect(new Set(middles).size, `${view}: ${JSON.stringify(middles)}`).toBe(1);
     }
-    expect(await placed(frames.alice, "Brom")).toEqual({ inBadges: 0, inBody: 0 });
+    expect(await formsInRow(frames.alice, "Brom")).toEqual({ inBadges: 0, inBody: 0 });
     expect(session.errors).toEqual([]);
   });
 
@@ -127,7 +122,7 @@ describe("a row's forms and lists sit in its body region", () => {
     await expect.poll(() => frames.bob.locator(".si-sides-declare").count()).toBe(1);
     await screenshots(session.page, "row-body-sides");
     for (const view of ["gm", "bob"] as const) {
-      const at = await placed(frames[view], "Brom");
+      const at = await formsInRow(frames[view], "Brom");
       expect(at.inBadges, view).toBe(0);
       expect(at.inBody, view).toBeGreaterThan(0);
       expect(await frames[view].locator(".si-row__body .si-sides-declare").count(), view).toBe(1);
