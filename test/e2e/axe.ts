@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Frame } from "playwright-core";
 import "../../playground/host.js";
+import { twoFrames } from "./browser.js";
 
 /** axe-core's bundle, injected into each frame before its first audit. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -15,10 +16,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 /** The elements audited: the tracker's sidebar tab and its pop-out (when open). */
 const TRACKER = ["#pg-combat", "#combat-popout"] as const;
 
-/** The sidebar themes the playground has (as Foundry's). */
-export const THEMES = ["dark", "light"] as const;
-/** A sidebar theme. */
-export type Theme = (typeof THEMES)[number];
+/** A sidebar theme the playground has (as Foundry's). */
+export type Theme = "dark" | "light";
 
 /** The impacts that fail the audit. */
 const FAILING = new Set(["serious", "critical"]);
@@ -38,20 +37,12 @@ export interface Violation {
 
 /** Switch a view's sidebar theme (the playground's `siClient.setTheme`) and wait until it is painted. */
 export async function setTheme(frame: Frame, theme: Theme): Promise<void> {
-  await frame.evaluate(
-    (theme) =>
-      new Promise<void>((resolve) => {
-        const client = window.siClient;
-        if (client === undefined) throw new Error("the view's client has not booted");
-        client.setTheme(theme);
-        requestAnimationFrame(() => {
-          requestAnimationFrame(() => {
-            resolve();
-          });
-        });
-      }),
-    theme,
-  );
+  await frame.evaluate((theme) => {
+    const client = window.siClient;
+    if (client === undefined) throw new Error("the view's client has not booted");
+    client.setTheme(theme);
+  }, theme);
+  await twoFrames(frame);
 }
 
 /** The serious and critical violations axe-core finds in the view's tracker, as it is shown now. */

@@ -131,6 +131,20 @@ export type View = keyof typeof USERS;
 /** Every view. */
 export const VIEWS: readonly View[] = ["gm", "alice", "bob"];
 
+/** Wait two animation frames in the view: whatever the last render or style change started is laid out and painted. */
+export function twoFrames(frame: Frame): Promise<void> {
+  return frame.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => {
+          requestAnimationFrame(() => {
+            resolve();
+          });
+        });
+      }),
+  );
+}
+
 /** The frame of one view, once its client has booted. */
 export async function frameOf(page: Page, view: View): Promise<Frame> {
   const handle = await page.waitForSelector(`iframe[data-user="${USERS[view]}"]`);

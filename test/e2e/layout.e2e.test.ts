@@ -16,7 +16,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../playground/host.js";
-import { THEMES, auditTracker, describeViolations, setTheme } from "./axe.js";
+import { auditTracker, describeViolations, setTheme } from "./axe.js";
 import { GENERATION, useSession } from "./browser.js";
 import {
   MODES,
@@ -77,15 +77,14 @@ describe(`every step's tracker: at most ${String(LIMIT)} px above the list at a 
       const met = await tourMode(session, mode, async (_, step, frames) => {
         for (const [name, view] of Object.entries(TABLE_VIEWS))
           here.set(`${mode}/${step}/${name}`, await spaceAboveList(frames[view]));
-        // The audit, in each theme; the views are left in the dark theme the tour loads them in.
-        for (const theme of THEMES)
-          for (const [name, view] of Object.entries(TABLE_VIEWS)) {
-            await setTheme(frames[view], theme);
-            violations.push(
-              ...describeViolations(`${mode}/${step}/${name}/${theme}`, await auditTracker(frames[view])),
-            );
-            if (theme !== "dark") await setTheme(frames[view], "dark");
-          }
+        // The audit in the dark theme the tour loads the views in, then in the light one; back to dark.
+        for (const [name, view] of Object.entries(TABLE_VIEWS)) {
+          const where = `${mode}/${step}/${name}`;
+          violations.push(...describeViolations(`${where}/dark`, await auditTracker(frames[view])));
+          await setTheme(frames[view], "light");
+          violations.push(...describeViolations(`${where}/light`, await auditTracker(frames[view])));
+          await setTheme(frames[view], "dark");
+        }
         sidebar = await sidebarHeight(frames.gm);
         if (SHOTS_DIR !== null) {
           await shootStep(session.page, SHOTS_DIR, mode, step, frames);

@@ -12,7 +12,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Frame, Page } from "playwright-core";
-import { agreedOn, loadViews, USERS, type Session, type View } from "./browser.js";
+import { agreedOn, loadViews, twoFrames, USERS, type Session, type View } from "./browser.js";
 
 /** The five modes, in the order the tour walks them. */
 export const MODES = ["individual", "sides", "slots", "declare-resolve", "phases"] as const;
@@ -137,17 +137,7 @@ async function settle(
   for (const [view, selector] of Object.entries(ready) as [View, string][])
     await frames[view].waitForSelector(selector, { state: "attached", timeout });
   // Two frames: whatever the last render started is laid out.
-  for (const frame of Object.values(frames))
-    await frame.evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          requestAnimationFrame(() => {
-            requestAnimationFrame(() => {
-              resolve();
-            });
-          });
-        }),
-    );
+  for (const frame of Object.values(frames)) await twoFrames(frame);
   return reading;
 }
 
@@ -398,17 +388,10 @@ export async function shootStep(
           column.style.display = column.querySelector(`iframe[data-user="${user}"]`) === null ? "none" : "";
       }, USERS[view]);
       // The toasts of the step's turn notices would cover the top of the tracker.
-      await frames[view].evaluate(
-        () =>
-          new Promise<void>((resolve) => {
-            document.getElementById("pg-notifications")?.style.setProperty("visibility", "hidden");
-            requestAnimationFrame(() => {
-              requestAnimationFrame(() => {
-                resolve();
-              });
-            });
-          }),
+      await frames[view].evaluate(() =>
+        document.getElementById("pg-notifications")?.style.setProperty("visibility", "hidden"),
       );
+      await twoFrames(frames[view]);
       const file = path.join(dir, `${mode}-${step}-${name}-${String(width)}.png`);
       await page.locator(`iframe[data-user="${USERS[view]}"]`).screenshot({ path: file });
       await frames[view].evaluate(() =>
