@@ -83,7 +83,7 @@ export function registerSettings(): void {
     type: Boolean,
     default: true,
     onChange: () => {
-      void ui.combat?.render();
+      void ui.combat.render();
     },
   });
   for (const mode of installedModes()) mode.registerSettings?.();
@@ -96,9 +96,9 @@ export function defaultMode(): ModeSetting {
   return isModeSetting(value) ? value : SYSTEM_DEFAULT;
 }
 
-/** Whether this user has the tracker's hints shown (unreadable reads as shown, the default). */
+/** Whether this user has the tracker's hints shown (the default). */
 export function hintsShown(): boolean {
-  return game.settings.get(MODULE_ID, SETTINGS.hints) !== false;
+  return game.settings.get(MODULE_ID, SETTINGS.hints);
 }
 
 /** Fold the tracker's hints away for this user, or show them again; the tracker renders again. */
