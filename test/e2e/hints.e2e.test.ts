@@ -1,7 +1,7 @@
 /**
  * End to end, in Chromium (issue 29, "hints stay quiet"): at every step of the tour of each mode that
  * shows hints (test/e2e/tour.ts), in the GM's and a player's view at a 1000 px high window, each hint
- * (`.si-hint`) is one line at the sidebar's width with its whole text in its title, and what it says
+ * (`.si-hint`) is one line at the sidebar's width (widening nothing) with its whole text in its title, and what it says
  * is said outside the hints too (a title or text elsewhere), so folding them loses nothing. A player
  * folds the hints with the ? on the glance's first line: gone for them, still there for the GM and the
  * other player, and still folded after a render and after the player's view reloads (their user
@@ -10,7 +10,7 @@
 import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import "../../playground/host.js";
-import { loadViews, useSession, type View } from "./browser.js";
+import { loadViews, overflowing, useSession, type View } from "./browser.js";
 import { TABLE_VIEWS, sizeWindow, tourMode, type Mode } from "./tour.js";
 
 const session = useSession();
@@ -86,6 +86,8 @@ describe("hints: one line each, said elsewhere too, folded per user", () => {
             expect(hint.title, `${where}: its title`).toBe(hint.text);
             expect(hint.elsewhere, `${where}: said elsewhere`).not.toEqual([]);
           }
+          // A hint's one line never widens what holds it past the sidebar.
+          expect(await overflowing(frames[view]), `${mode}/${step}/${name}: wider than the sidebar`).toEqual([]);
         }
       });
       // The tour meets the hints of declare-resolve (each step's) and sides (the declaration's penalty);
