@@ -101,7 +101,7 @@ describe("hints: one line each, said elsewhere too, folded per user", () => {
     await sizeWindow(session.page, 1000);
     const visible = async (view: View): Promise<number> => (await hintsOf(frames[view])).length;
     for (const view of ["gm", "alice", "bob"] as const) {
-      await expect.poll(() => visible(view), `${view} sees the step hint`).toBe(1);
+      await expect.poll(() => visible(view), { message: `${view} sees the step hint` }).toBe(1);
       expect(await toggleOf(frames[view])).toBe("true");
     }
     await frames.bob.locator('button[data-action="siToggleHints"]').click();
@@ -136,7 +136,7 @@ describe("hints: one line each, said elsewhere too, folded per user", () => {
     });
     await expect.poll(() => frames.gm.locator("[data-si=step]").textContent()).toBe("Declare actions");
     await expect.poll(() => frames.bob.locator("[data-si=step]").textContent()).toBe("Declare actions");
-    await expect.poll(() => visible("gm"), "the GM sees the step's hint").toBe(1);
+    await expect.poll(() => visible("gm"), { message: "the GM sees the step's hint" }).toBe(1);
     expect(await visible("bob")).toBe(0);
     // Bob's view reloads (a fresh client, its browser storage gone): still folded.
     await frames.bob.evaluate(() => {

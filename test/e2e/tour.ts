@@ -81,10 +81,10 @@ export function sidebarHeight(frame: Frame): Promise<number> {
 }
 
 /** The seed each mode's sample is loaded with. */
-const SEEDS: Record<Mode, number> = { individual: 3, sides: 5, slots: 7, "declare-resolve": 11, phases: 3 };
+export const SEEDS: Record<Mode, number> = { individual: 3, sides: 5, slots: 7, "declare-resolve": 11, phases: 3 };
 
 /** A command as the tour sends it: `@Name` in a field (or a list field) stands for that combatant's id. */
-type Command = Record<string, unknown>;
+export type Command = Record<string, unknown>;
 
 /** What the tour reads of the encounter in a view. */
 interface Reading {
@@ -125,7 +125,7 @@ function read(frame: Frame): Promise<Reading> {
 }
 
 /** Wait until every view has the same state, shows it (the current row marked), and `ready` holds in each view. */
-async function settle(
+export async function settle(
   frames: Record<View, Frame>,
   ready: Partial<Record<View, string>> = {},
   timeout = 10_000,
@@ -152,7 +152,7 @@ async function settle(
 }
 
 /** Send commands through the module's API from the GM's view; a refused one throws with its code. */
-async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
+export async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
   const refused = await gm.evaluate(async (commands) => {
     interface Doc {
       id: string;
