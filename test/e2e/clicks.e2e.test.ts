@@ -15,7 +15,7 @@ import type { Frame } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../playground/host.js";
 import { ARTEFACTS, GENERATION, loadViews, startIndividual, useSession, type View } from "./browser.js";
-import { SEEDS, send, settle, type Command, type Mode } from "./tour.js";
+import { SEEDS, read, recordChecks, recordIPs, send, settle, type Command, type Mode } from "./tour.js";
 
 const session = useSession();
 
@@ -88,32 +88,11 @@ afterAll(() => {
   console.log(lines.join("\n"));
 });
 
-/** What the rules say now, as the GM's client has it: who acts now and next (by name), the step, the round. */
-async function rules(frame: Frame): Promise<{ current: string; next: string; step: string; round: number }> {
-  return frame.evaluate(() => {
-    interface Doc {
-      id: string;
-      name: string;
-      combatants: { contents: Doc[] };
-    }
-    const { game } = globalThis as unknown as {
-      game: {
-        combats: { contents: Doc[] };
-        modules: {
-          get(id: string): {
-            api: {
-              view(c: Doc): { current: string | null; next: string | null; step: string; round: number } | null;
-            };
-          };
-        };
-      };
-    };
-    const combat = game.combats.contents[0] as Doc;
-    const view = game.modules.get("structured-initiative").api.view(combat);
-    const name = (id: string | null | undefined): string =>
-      combat.combatants.contents.find((c) => c.id === id)?.name ?? "";
-    return { current: name(view?.current), next: name(view?.next), step: view?.step ?? "", round: view?.round ?? 0 };
-  });
+/** What the rules say now, as the GM's client has them: who acts now (by name) and the step. */
+async function rules(frame: Frame): Promise<{ current: string; step: string }> {
+  const reading = await read(frame);
+  const view = JSON.parse(reading.view) as { step?: string } | null;
+  return { current: reading.current, step: view?.step ?? "" };
 }
 
 /** Wait until the GM's client's rules satisfy `check`; return them. */
@@ -218,24 +197,7 @@ describe("clicks per common step (issue 29)", () => {
 
   it("slots: a claim is two clicks (claim, end turn); a fill is two, the same with four candidates and with three", async () => {
     const frames = await load("slots");
-    const checks: [string, number][] = [
-      ["Aria", 5],
-      ["Officer", 4],
-      ["Brom", 3],
-      ["Trooper 1", 2],
-      ["Trooper 2", 1],
-      ["Trooper 3", 0],
-    ];
-    // Slots: PC, NPC, PC, NPC, NPC, NPC.
-    await send(frames.gm, [
-      ...checks.map(([name, primary]): Command => ({
-        type: "recordCheck",
-        combatantId: `@${name}`,
-        primary,
-        secondary: 0,
-      })),
-      { type: "start" },
-    ]);
+    await send(frames.gm, [...recordChecks(), { type: "start" }]);
     await settle(frames, { bob: 'button[data-action="siSlotClaim"]' });
     /** The open slot's index (`data-slot`), as the GM's strip marks it. */
     const slot = async (): Promise<string> =>
@@ -341,18 +303,7 @@ describe("clicks per common step (issue 29)", () => {
 
   it("declare-resolve: one catalogue action is one click, the GM's and a player's; a resolved turn is one", async () => {
     const frames = await load("declare-resolve");
-    const ips: [string, number][] = [
-      ["Aria", 15],
-      ["Brom", 12],
-      ["Officer", 10],
-      ["Trooper 1", 8],
-      ["Trooper 2", 6],
-      ["Trooper 3", 4],
-    ];
-    await send(frames.gm, [
-      ...ips.map(([name, total]): Command => ({ type: "recordIP", combatantId: `@${name}`, total, modifier: 0 })),
-      { type: "start" },
-    ]);
+    await send(frames.gm, [...recordIPs(), { type: "start" }]);
     // The slowest declares first: Trooper 3, the GM's.
     await rulesWhen(frames, (r) => r.step === "declare" && r.current === "Trooper 3");
     await settle(frames, { gm: ".si-dr-declare" });

@@ -11,7 +11,7 @@ import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import "../../playground/host.js";
 import { loadViews, overflowing, useSession, type View } from "./browser.js";
-import { TABLE_VIEWS, sizeWindow, tourMode, type Mode } from "./tour.js";
+import { TABLE_VIEWS, recordIPs, send, sizeWindow, tourMode, type Mode } from "./tour.js";
 
 const session = useSession();
 
@@ -115,25 +115,7 @@ describe("hints: one line each, said elsewhere too, folded per user", () => {
       expect(await visible(view), `${view} still sees the hint`).toBe(1);
     }
     // A render for another reason (the GM starts the encounter) keeps Bob's hints folded.
-    await frames.gm.evaluate(async () => {
-      interface Doc {
-        id: string;
-        name: string;
-        combatants: { contents: Doc[] };
-      }
-      const { game } = globalThis as unknown as {
-        game: {
-          combats: { contents: Doc[] };
-          modules: { get(id: string): { api: { command(c: Doc, command: object): Promise<unknown> } } };
-        };
-      };
-      const api = game.modules.get("structured-initiative").api;
-      const combat = game.combats.contents[0] as Doc;
-      let total = 15;
-      for (const c of combat.combatants.contents)
-        await api.command(combat, { type: "recordIP", combatantId: c.id, total: total--, modifier: 0 });
-      await api.command(combat, { type: "start" });
-    });
+    await send(frames.gm, [...recordIPs(), { type: "start" }]);
     await expect.poll(() => frames.gm.locator("[data-si=step]").textContent()).toBe("Declare actions");
     await expect.poll(() => frames.bob.locator("[data-si=step]").textContent()).toBe("Declare actions");
     await expect.poll(() => visible("gm"), { message: "the GM sees the step's hint" }).toBe(1);
