@@ -5,6 +5,10 @@
  * in {@link KNOWN_OVER_160}: an unlisted step over the limit fails, and so does a listed step that
  * got under it (take it off the list). One playground load per mode.
  *
+ * The same walk audits the tracker at every step (issue 29, "accessible"): axe-core in the GM's and
+ * the player's view, in the dark and the light theme, finds no serious or critical violation
+ * (test/e2e/axe.ts). The tour is walked once for both: it is the slow part.
+ *
  * With `SI_TOUR_SHOTS=<dir>` it also saves screenshots of every step (`<mode>-<step>-<view>-<width>.png`,
  * at 1000 × 1000 and 1800 × 1000) and the table of heights (`<dir>/heights.md`).
  */
@@ -12,6 +16,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../playground/host.js";
+import { THEMES, auditTracker, describeViolations, setTheme } from "./axe.js";
 import { GENERATION, useSession } from "./browser.js";
 import {
   MODES,
@@ -63,14 +68,24 @@ afterAll(() => {
   writeFileSync(path.join(SHOTS_DIR, "heights.md"), `${lines.join("\n")}\n`);
 });
 
-describe(`the space above the list, at most ${String(LIMIT)} px at a ${String(WINDOW_HEIGHT)} px high window`, () => {
+describe(`every step's tracker: at most ${String(LIMIT)} px above the list at a ${String(WINDOW_HEIGHT)} px high window, and no serious or critical axe violation`, () => {
   for (const mode of MODES)
     it(`${mode}: every step, GM and player`, async () => {
       await sizeWindow(session.page, 1000);
       const here = new Map<string, number>();
+      const violations: string[] = [];
       const met = await tourMode(session, mode, async (_, step, frames) => {
         for (const [name, view] of Object.entries(TABLE_VIEWS))
           here.set(`${mode}/${step}/${name}`, await spaceAboveList(frames[view]));
+        // The audit, in each theme; the views are left in the dark theme the tour loads them in.
+        for (const theme of THEMES)
+          for (const [name, view] of Object.entries(TABLE_VIEWS)) {
+            await setTheme(frames[view], theme);
+            violations.push(
+              ...describeViolations(`${mode}/${step}/${name}/${theme}`, await auditTracker(frames[view])),
+            );
+            if (theme !== "dark") await setTheme(frames[view], "dark");
+          }
         sidebar = await sidebarHeight(frames.gm);
         if (SHOTS_DIR !== null) {
           await shootStep(session.page, SHOTS_DIR, mode, step, frames);
@@ -83,6 +98,7 @@ describe(`the space above the list, at most ${String(LIMIT)} px at a ${String(WI
       const known = Object.fromEntries(Object.entries(KNOWN_OVER_160).filter(([key]) => key.startsWith(`${mode}/`)));
       // Listed and now under the limit: take it off the list. Unlisted and over: the layout broke.
       expect(Object.keys(over).sort(), JSON.stringify(Object.fromEntries(here))).toEqual(Object.keys(known).sort());
+      expect(violations, "serious or critical axe-core violations").toEqual([]);
       expect(session.errors).toEqual([]);
     });
 });
