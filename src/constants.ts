@@ -17,6 +17,8 @@ export const SETTINGS = {
   diceRoller: "diceRoller",
   /** Client: play a sound with a "your turn" notice (off by default). */
   noticeSound: "noticeSound",
+  /** User (v13+): the tracker shows its one-line hints (on by default); each user folds them for themselves. */
+  hints: "hints",
 } as const;
 
 /** The keyboard actions every mode shares (Configure Controls ids; a mode adds its own in its folder). */

@@ -45,6 +45,7 @@ declare module "fvtt-types/configuration" {
     "structured-initiative.historyLimit": number;
     "structured-initiative.diceRoller": string;
     "structured-initiative.noticeSound": boolean;
+    "structured-initiative.hints": boolean;
   }
 
   interface AssumeHookRan {

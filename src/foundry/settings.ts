@@ -55,6 +55,13 @@ export function settingGroups(): SettingGroup[] {
   return groups;
 }
 
+/**
+ * Foundry's user scope (v13+: https://foundryvtt.com/api/interfaces/foundry.types.SettingConfig.html,
+ * `scope: "world" | "client" | "user"`). The v13 types package this project checks against names only
+ * "world" and "client", hence the cast.
+ */
+const USER_SCOPE = "user" as unknown as "client";
+
 /** Register every setting and the settings menu. Called at `init`. */
 export function registerSettings(): void {
   registerDefinitions(sharedSettingDefs());
@@ -67,6 +74,18 @@ export function registerSettings(): void {
     type: Boolean,
     default: false,
   });
+  // Each user's own, kept on the server for them (a user setting: the same on every device they use).
+  game.settings.register(MODULE_ID, SETTINGS.hints, {
+    name: `${I18N}.Settings.Hints.Name`,
+    hint: `${I18N}.Settings.Hints.Hint`,
+    scope: USER_SCOPE,
+    config: true,
+    type: Boolean,
+    default: true,
+    onChange: () => {
+      void ui.combat.render();
+    },
+  });
   for (const mode of installedModes()) mode.registerSettings?.();
   registerSettingsMenu(settingGroups);
 }
@@ -75,6 +94,16 @@ export function registerSettings(): void {
 export function defaultMode(): ModeSetting {
   const value: unknown = game.settings.get(MODULE_ID, SETTINGS.defaultMode);
   return isModeSetting(value) ? value : SYSTEM_DEFAULT;
+}
+
+/** Whether this user has the tracker's hints shown (the default). */
+export function hintsShown(): boolean {
+  return game.settings.get(MODULE_ID, SETTINGS.hints);
+}
+
+/** Fold the tracker's hints away for this user, or show them again; the tracker renders again. */
+export async function toggleHints(): Promise<void> {
+  await game.settings.set(MODULE_ID, SETTINGS.hints, !hintsShown());
 }
 
 /** Who rolls the dice the module asks a player for: the player's own client (default) or the active GM's. */

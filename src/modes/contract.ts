@@ -167,6 +167,11 @@ export interface ModeTracker<S> {
   readonly panelPartial?: string;
   /** Rendered in the glance strip below the set-up controls with `list` data, when set. */
   readonly listPartial?: string;
+  /**
+   * The mode's partials show hints (`.si-hint`: one muted line each, never the only place that says
+   * what a user needs): the glance offers the toggle that folds them away for the user.
+   */
+  readonly hints?: boolean;
   /** Every decision the templates show, made here. */
   build(input: ModeInput<S>): ModeOutput;
   /** Runs after every render of a tracker showing this mode (a countdown's ticking). */

@@ -81,13 +81,13 @@ export function sidebarHeight(frame: Frame): Promise<number> {
 }
 
 /** The seed each mode's sample is loaded with. */
-const SEEDS: Record<Mode, number> = { individual: 3, sides: 5, slots: 7, "declare-resolve": 11, phases: 3 };
+export const SEEDS: Record<Mode, number> = { individual: 3, sides: 5, slots: 7, "declare-resolve": 11, phases: 3 };
 
 /** A command as the tour sends it: `@Name` in a field (or a list field) stands for that combatant's id. */
-type Command = Record<string, unknown>;
+export type Command = Record<string, unknown>;
 
 /** What the tour reads of the encounter in a view. */
-interface Reading {
+export interface Reading {
   /** The rules' view (`api.view`), as JSON. */
   view: string;
   /** The current combatant's name by the rules, and as the tracker marks it. */
@@ -97,7 +97,8 @@ interface Reading {
   rows: number;
 }
 
-function read(frame: Frame): Promise<Reading> {
+/** Read the encounter in a view: the rules' view and what the tracker marks. */
+export function read(frame: Frame): Promise<Reading> {
   return frame.evaluate(() => {
     interface Doc {
       id: string;
@@ -125,7 +126,7 @@ function read(frame: Frame): Promise<Reading> {
 }
 
 /** Wait until every view has the same state, shows it (the current row marked), and `ready` holds in each view. */
-async function settle(
+export async function settle(
   frames: Record<View, Frame>,
   ready: Partial<Record<View, string>> = {},
   timeout = 10_000,
@@ -142,7 +143,7 @@ async function settle(
 }
 
 /** Send commands through the module's API from the GM's view; a refused one throws with its code. */
-async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
+export async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
   const refused = await gm.evaluate(async (commands) => {
     interface Doc {
       id: string;
@@ -175,6 +176,32 @@ async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
 }
 
 const PCS = new Set(["Aria", "Brom"]);
+
+/** `declare-resolve`: each combatant's typed IP, Aria fastest (15) to Trooper 3 slowest (4). */
+export function recordIPs(): Command[] {
+  const ips: [string, number][] = [
+    ["Aria", 15],
+    ["Brom", 12],
+    ["Officer", 10],
+    ["Trooper 1", 8],
+    ["Trooper 2", 6],
+    ["Trooper 3", 4],
+  ];
+  return ips.map(([name, total]) => ({ type: "recordIP", combatantId: `@${name}`, total, modifier: 0 }));
+}
+
+/** `slots`: each combatant's typed check, Aria first and Brom third: slots PC, NPC, PC, NPC, NPC, NPC. */
+export function recordChecks(): Command[] {
+  const checks: [string, number][] = [
+    ["Aria", 5],
+    ["Officer", 4],
+    ["Brom", 3],
+    ["Trooper 1", 2],
+    ["Trooper 2", 1],
+    ["Trooper 3", 0],
+  ];
+  return checks.map(([name, primary]) => ({ type: "recordCheck", combatantId: `@${name}`, primary, secondary: 0 }));
+}
 
 /** One mode's walk. */
 type Walk = (frames: Record<View, Frame>, at: (step: string) => Promise<void>) => Promise<void>;
@@ -249,19 +276,7 @@ const WALKS: Record<Mode, Walk> = {
   async slots(frames, at) {
     await settle(frames);
     await at("setup");
-    // Aria first and Brom third: slots PC, NPC, PC, NPC, NPC, NPC.
-    const checks: [string, number][] = [
-      ["Aria", 5],
-      ["Officer", 4],
-      ["Brom", 3],
-      ["Trooper 1", 2],
-      ["Trooper 2", 1],
-      ["Trooper 3", 0],
-    ];
-    await send(frames.gm, [
-      ...checks.map(([name, primary]) => ({ type: "recordCheck", combatantId: `@${name}`, primary, secondary: 0 })),
-      { type: "start" },
-    ]);
+    await send(frames.gm, [...recordChecks(), { type: "start" }]);
     await settle(frames, { bob: 'button[data-action="siSlotClaim"]' });
     await at("pc-open");
     await send(frames.gm, [{ type: "fillSlot", slot: 0, combatantId: "@Aria" }]);
@@ -275,18 +290,7 @@ const WALKS: Record<Mode, Walk> = {
   async "declare-resolve"(frames, at) {
     await settle(frames);
     await at("setup");
-    const ips: [string, number][] = [
-      ["Aria", 15],
-      ["Brom", 12],
-      ["Officer", 10],
-      ["Trooper 1", 8],
-      ["Trooper 2", 6],
-      ["Trooper 3", 4],
-    ];
-    await send(frames.gm, [
-      ...ips.map(([name, total]) => ({ type: "recordIP", combatantId: `@${name}`, total, modifier: 0 })),
-      { type: "start" },
-    ]);
+    await send(frames.gm, [...recordIPs(), { type: "start" }]);
     // The slowest declare first: the troopers (the GM), the Officer with two jabs, Brom (Bob), Aria.
     await settle(frames, { gm: ".si-dr-declare" });
     await at("declare-npc");

@@ -91,9 +91,10 @@ describe("one settings menu, GM only, and no flat list", () => {
           settings: Map<string, { namespace: string; key: string; config?: boolean; scope?: string }>;
         }
       ).settings.values(),
-    ].filter((s) => s.namespace === MODULE && s.scope !== "client");
+    ].filter((s) => s.namespace === MODULE && s.scope === "world");
     expect(registered.length).toBeGreaterThan(20);
-    // A user's own preference (the notice sound) is theirs to set in Configure Settings, not the GM's form.
+    // A user's own preferences (the notice sound on this device, the tracker's hints on every device)
+    // are theirs to set in Configure Settings, not the GM's form.
     const own = [
       ...(
         sim.gm.game.settings as unknown as {
@@ -101,9 +102,12 @@ describe("one settings menu, GM only, and no flat list", () => {
         }
       ).settings.values(),
     ]
-      .filter((s) => s.namespace === MODULE && s.scope === "client")
-      .map((s) => [s.key, s.config]);
-    expect(own).toEqual([["noticeSound", true]]);
+      .filter((s) => s.namespace === MODULE && s.scope !== "world")
+      .map((s) => [s.key, s.scope, s.config]);
+    expect(own).toEqual([
+      ["noticeSound", "client", true],
+      ["hints", "user", true],
+    ]);
     expect(registered.filter((s) => s.config !== false).map((s) => s.key)).toEqual([]);
     // Every one of them but the action catalogue (which has its own form) is a field of the form.
     const context = await openForm(sim.gm)._prepareContext();

@@ -31,6 +31,9 @@ Hooks.once("init", () => {
     onChange: (v) => log.push(["mode", v]),
   });
   game.settings.register("structured-initiative", "compact", { scope: "client", type: Boolean, default: false });
+  game.settings.register("structured-initiative", "mine", {
+    scope: "user", type: Boolean, default: true, onChange: (v) => log.push(["mine", v]),
+  });
   CONFIG.queries["structured-initiative.echo"] = async function (data, options) {
     return { data, args: arguments.length, optionKeys: Object.keys(options ?? {}), me: game.user.id };
   };
@@ -621,6 +624,26 @@ describe("simulated Foundry: users, queries, settings, reload", () => {
     expect(s.client(ALICE).game.settings.get("structured-initiative", "compact")).toBe(true);
     expect(s.client(BOB).game.settings.get("structured-initiative", "compact")).toBe(false);
     expect(() => s.gm.game.settings.get("nope", "x")).toThrow(/not a registered/);
+  });
+
+  it("stores a user setting on the server for the user who sets it, whatever their role, and for nobody else", async () => {
+    const s = await sim();
+    const bob = s.client(BOB);
+    await bob.game.settings.set("structured-initiative", "mine", false);
+    await s.settle();
+    expect(bob.game.settings.get("structured-initiative", "mine")).toBe(false);
+    expect(log(bob)).toContainEqual(["mine", false]);
+    for (const other of [s.gm, s.client(ALICE)]) {
+      expect(other.game.settings.get("structured-initiative", "mine")).toBe(true);
+      expect(log(other).filter(([name]) => name === "mine")).toEqual([]);
+    }
+    // Not the browser's storage: it is on the server, so it follows Bob into a fresh client.
+    expect(bob.clientStorage.has("structured-initiative.mine")).toBe(false);
+    bob.clientStorage.clear();
+    await bob.reload();
+    await s.settle();
+    expect(bob.game.settings.get("structured-initiative", "mine")).toBe(false);
+    expect(s.client(ALICE).game.settings.get("structured-initiative", "mine")).toBe(true);
   });
 
   it("reloads a client into a fresh realm that sees the same state", async () => {

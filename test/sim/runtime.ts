@@ -78,7 +78,13 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
   const { logCompatibilityWarning, recordError, safe } = logs;
   const Hooks = createHooks(logs.hookLog, recordError);
   const operators = createOperators(v14, logCompatibilityWarning);
-  const { settings, worldSettings, applySetting } = createSettings({ t, v14, logCompatibilityWarning, safe, Hooks });
+  const { settings, worldSettings, userSettings, applySetting } = createSettings({
+    t,
+    v14,
+    logCompatibilityWarning,
+    safe,
+    Hooks,
+  });
   const i18n = createI18n(opts);
   const { socket, socketListeners } = createSocket(t);
   const apps = createApplications({
@@ -160,7 +166,7 @@ export function createRealm(g: Dict, t: RealmTransport, opts: RealmOptions) {
     operators,
     modifyBatch: db.modifyBatch,
   });
-  const { boot, receive } = createLifecycle(r, { applyDocOp, applySetting, socketListeners, safe });
+  const { boot, receive } = createLifecycle(r, { applyDocOp, applySetting, userSettings, socketListeners, safe });
   const { game, CONFIG, canvas, foundry } = globals;
   const { notifications, errors, compatWarnings, effectRefreshes, hookLog } = logs;
   return {

@@ -51,6 +51,8 @@ export interface WorldData {
   combats: JsonObject[];
   messages: JsonObject[];
   settings: Record<string, Json>;
+  /** User-scope settings, by user id then key (see `SimServer.applySetting`). */
+  userSettings?: Record<string, Record<string, Json>>;
 }
 
 export interface DocOperation {
@@ -62,7 +64,14 @@ export interface DocOperation {
   ids?: string[];
   options: JsonObject;
 }
-export type ClientRequest = DocOperation | { action: "setting"; key: string; value: Json } | BatchRequest;
+/** A setting's change: a world setting, or (`scope: "user"`) the requesting user's own. */
+export interface SettingRequest {
+  action: "setting";
+  key: string;
+  value: Json;
+  scope?: "user";
+}
+export type ClientRequest = DocOperation | SettingRequest | BatchRequest;
 
 /**
  * @behaviour v14's `foundry.documents.modifyBatch` on the server: several operations in one request,
@@ -81,7 +90,7 @@ export interface BatchRequest {
 
 export type ServerMessage =
   | ({ type: "broadcast"; requestId: string | null; userId: string } & DocOperation)
-  | { type: "setting"; requestId: string | null; userId: string; key: string; value: Json }
+  | { type: "setting"; requestId: string | null; userId: string; key: string; value: Json; user?: string }
   | { type: "batch"; requestId: string | null; userId: string; operations: BroadcastMessage[] }
   | { type: "reject"; requestId: string; error: string }
   | { type: "query"; queryId: string; name: string; data: Json }
@@ -394,7 +403,7 @@ export class SimServer {
           rec.broadcastBytes += this.broadcast(batch);
           return;
         }
-        const msg = req.action === "setting" ? this.applySetting(userId, req.key, req.value) : this.apply(userId, req);
+        const msg = req.action === "setting" ? this.applySetting(userId, req) : this.apply(userId, req);
         msg.requestId = requestId;
         rec.writes = 1;
         const time = this.advanceTime(msg, userId);
@@ -439,9 +448,26 @@ export class SimServer {
     }
   }
 
-  /** World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). */
-  private applySetting(userId: string, key: string, value: Json): ServerMessage & { requestId: string | null } {
+  /**
+   * World settings are writable by a GM only (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html).
+   * @behaviour A user-scope setting (v13 and v14) is stored on the server for the user who sets it,
+   * whatever their role, so it follows them to every client they log in from; it changes nothing
+   * for any other user (their clients ignore the message, `user` names whose it is).
+   * @source https://foundryvtt.com/api/interfaces/foundry.types.SettingConfig.html and
+   * https://foundryvtt.com/api/v14/interfaces/foundry.types.SettingConfig.html (`scope: "world" |
+   * "client" | "user"`, "stored in either World, Client, or User"); https://foundryvtt.com/api/v14/variables/CONST.SETTING_SCOPES.html;
+   * https://github.com/League-of-Fabulous-Developers/FoundryVTT-Fabula-Ultima/pull/622 (v13 introduced
+   * the user scope: per user rather than per device); https://github.com/foundryvtt/foundryvtt/issues/4804
+   * (the request it answers: stored on the server, a player changes their own, every client of theirs has it).
+   */
+  private applySetting(userId: string, req: SettingRequest): ServerMessage & { requestId: string | null } {
+    const { key, value } = req;
     const user = this.user(userId);
+    if (req.scope === "user") {
+      const own = (this.world.userSettings ??= {});
+      own[userId] = { ...own[userId], [key]: deepClone(value) };
+      return { type: "setting", requestId: null, userId, key, value: deepClone(value), user: userId };
+    }
     if (!isGMRole(user?.role))
       throw new Error(`User ${String(user?.name)} lacks permission to update Setting [${key}]`);
     this.world.settings[key] = deepClone(value);

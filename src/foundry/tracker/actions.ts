@@ -8,7 +8,7 @@ import { resetEncounter, submit } from "../authority/controller";
 import { modeIds } from "../modes";
 import { loadBound, moduleOfCombat } from "../authority/encounters";
 import type { CommandResult } from "../../core/protocol";
-import { defaultMode } from "../settings";
+import { defaultMode, toggleHints } from "../settings";
 import type { Json } from "../../core/patch";
 import type { ActionTable } from "../../modes/contract";
 
@@ -131,6 +131,8 @@ export const SHARED_ACTIONS: ActionTable = {
   siNextRound: (combat) => command(combat, { type: "nextRound" }),
   siPreviousRound: (combat) => undoStep(combat, "previousRound"),
   siReset: (combat) => resetEncounter(combat),
+  /** Fold the hints away for this user, or show them again (their user setting). */
+  siToggleHints: () => toggleHints(),
   /**
    * End the encounter as core's footer does: `Combat#endCombat` asks the GM to confirm (DialogV2),
    * then deletes it (https://foundryvtt.com/api/classes/foundry.documents.Combat.html#endcombat).

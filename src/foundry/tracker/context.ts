@@ -90,6 +90,12 @@ export interface TrackerContext {
   /** The mode's list below the set-up controls: its partial ("" for none) and data. */
   readonly listPartial: string;
   readonly list: object | null;
+  /** The mode shows hints: the glance has the toggle that folds them (`hintsToggle`). */
+  readonly hasHints: boolean;
+  /** This user has the hints shown (their user setting); folded, the roots carry `si-hints-folded`. */
+  readonly hintsShown: boolean;
+  /** The toggle's title: what a click does ("Fold the hints away", "Show the hints"). */
+  readonly hintsTitle: string;
   /**
    * The disclosures filled on use that this user opened (`data-si-fill`), by kind then combatant id:
    * a closed one renders its summary only (set by the tracker, never here).
@@ -123,14 +129,15 @@ export function buildModeSwitch(combat: Combat.Implementation, user: User.Implem
 
 /**
  * The structured tracker context for one combat as one user sees it; null when the combat runs in
- * "system default" mode (the system's own tracker renders it). `opened`: the disclosures filled on
- * use that the user opened (see `ModeInput.opened`).
+ * "system default" mode (the system's own tracker renders it). `hintsShown`: the user's choice to
+ * see the hints. `opened`: the disclosures filled on use that the user opened (see `ModeInput.opened`).
  */
 export function buildTrackerContext(
   combat: Combat.Implementation,
   user: User.Implementation,
   i18n: Localiser,
   activeGM: boolean,
+  hintsShown: boolean,
   opened?: (kind: string, combatantId: string) => boolean,
 ): TrackerContext | null {
   const mode = modeOf(combat);
@@ -290,5 +297,8 @@ export function buildTrackerContext(
     panel,
     listPartial: list === null ? "" : (modeTracker?.listPartial ?? ""),
     list,
+    hasHints: modeTracker?.hints === true,
+    hintsShown,
+    hintsTitle: i18n.localize(`${T}.${hintsShown ? "HintsFold" : "HintsShow"}`),
   };
 }

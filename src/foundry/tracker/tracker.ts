@@ -9,6 +9,7 @@ import { isStructured, moduleOfCombat } from "../authority/encounters";
 import { installedModes } from "../modes";
 import { changeMode } from "../authority/controller";
 import { chooseMode, createEncounter, SHARED_ACTIONS } from "./actions";
+import { hintsShown } from "../settings";
 import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./context";
 import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
@@ -126,7 +127,14 @@ export function createTrackerClass(Base: TrackerClass) {
         return modeSwitch === null ? context : Object.assign(context, { [SWITCH_KEY]: modeSwitch });
       }
       const opened = (kind: string, id: string): boolean => this.#opened.get(kind)?.has(id) === true;
-      const data = buildTrackerContext(combat, game.user, game.i18n, game.users.activeGM !== null, opened);
+      const data = buildTrackerContext(
+        combat,
+        game.user,
+        game.i18n,
+        game.users.activeGM !== null,
+        hintsShown(),
+        opened,
+      );
       return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#withOpened(combat, data) });
     }
 

@@ -15,6 +15,7 @@ export const declareResolveTracker: ModeTracker<DeclareResolveState> = {
   rowPartial: DR_TEMPLATES.row,
   rowBodyPartial: DR_TEMPLATES.rowBody,
   panelPartial: DR_TEMPLATES.panel,
+  hints: true,
   build(input): ModeOutput {
     return {
       rows: drRows(input),

@@ -21,6 +21,7 @@ export const phasesTracker: ModeTracker<PhasesState> = {
   rowPartial: PHASES_TEMPLATES.row,
   rowBodyPartial: PHASES_TEMPLATES.rowBody,
   panelPartial: PHASES_TEMPLATES.panel,
+  hints: true,
   build(input): ModeOutput {
     const { state } = input;
     return {

@@ -15,6 +15,7 @@ export const sidesTracker: ModeTracker<SidesState> = {
   rowPartial: SIDES_TEMPLATES.row,
   rowBodyPartial: SIDES_TEMPLATES.rowBody,
   panelPartial: SIDES_TEMPLATES.panel,
+  hints: true,
   build(input): ModeOutput {
     const clock = clockView(input.combat, input.state);
     const rows = sidesRows(input, clock);

@@ -14,6 +14,8 @@ import type { RealmBag } from "./types.js";
 export interface LifecycleNeeds {
   applyDocOp: (msg: Extract<ServerMessage, { type: "broadcast" }>) => void;
   applySetting: ReturnType<typeof createSettings>["applySetting"];
+  /** This user's user-scope settings (filled from the world at boot). */
+  userSettings: ReturnType<typeof createSettings>["userSettings"];
   socketListeners: ReturnType<typeof createSocket>["socketListeners"];
   safe: (where: string, fn: () => unknown) => void;
 }
@@ -21,11 +23,15 @@ export interface LifecycleNeeds {
 type CombatTracker = ReturnType<typeof createApplications>["CombatTracker"];
 
 /** One realm's `boot` and `receive`. */
-export function createLifecycle(r: RealmBag, { applyDocOp, applySetting, socketListeners, safe }: LifecycleNeeds) {
+export function createLifecycle(
+  r: RealmBag,
+  { applyDocOp, applySetting, userSettings, socketListeners, safe }: LifecycleNeeds,
+) {
   const { t, Hooks, worldSettings, ui, recordError } = r;
   /** init -> i18nInit -> documents -> setup -> UI -> ready (https://foundryvtt.com/api/classes/foundry.Game.html). */
   async function boot(world: WorldData): Promise<void> {
     for (const [k, v] of Object.entries(world.settings)) worldSettings.set(k, v);
+    for (const [k, v] of Object.entries(world.userSettings?.[t.userId] ?? {})) userSettings.set(k, v);
     Hooks.callAll("init");
     Hooks.callAll("i18nInit");
     const load = (name: TopLevelName, list: JsonObject[]): void => {
@@ -59,7 +65,7 @@ export function createLifecycle(r: RealmBag, { applyDocOp, applySetting, socketL
         for (const op of msg.operations) applyDocOp(op);
         return;
       case "setting":
-        applySetting(msg.key, msg.value, msg.userId);
+        applySetting(msg.key, msg.value, msg.userId, msg.user);
         return;
       case "socket":
         for (const fn of socketListeners.get(msg.event) ?? []) safe(`socket ${msg.event}`, () => fn(msg.data));

@@ -1,7 +1,8 @@
 /**
  * The realm's settings (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html):
- * world settings through the server, client settings in the browser's storage, `onChange` on every
- * client a change reaches.
+ * world settings through the server, client settings in the browser's storage, user settings (v13+)
+ * through the server for this user only (see `SimServer.applySetting`), `onChange` on every client a
+ * change reaches.
  */
 import type { RealmTransport } from "../runtime.js";
 import { CONST, call } from "./constants.js";
@@ -30,6 +31,8 @@ export function createSettings({ t, v14, logCompatibilityWarning, safe, Hooks }:
   const registry = new Map<string, SettingConfig>();
   const menus = new Map<string, Dict>();
   const worldSettings = new Map<string, Json>();
+  /** This user's user-scope settings, as the server stores them for them. */
+  const userSettings = new Map<string, Json>();
   const cast = (cfg: SettingConfig, v: unknown): unknown => {
     if (v === null || v === undefined) return v;
     if (cfg.type === Number) return Number(v);
@@ -60,7 +63,7 @@ export function createSettings({ t, v14, logCompatibilityWarning, safe, Hooks }:
       const k = `${namespace}.${key}`;
       const cfg = registry.get(k);
       if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
-      const store = cfg.scope === "world" ? worldSettings : t.clientStorage;
+      const store = cfg.scope === "world" ? worldSettings : cfg.scope === "user" ? userSettings : t.clientStorage;
       return cast(cfg, store.has(k) ? store.get(k) : cfg.default);
     },
     async set(namespace: string, key: string, value: unknown): Promise<unknown> {
@@ -74,6 +77,8 @@ export function createSettings({ t, v14, logCompatibilityWarning, safe, Hooks }:
       const json = toJson(value);
       if (cfg.scope === "world") {
         await t.submit({ action: "setting", key: k, value: json });
+      } else if (cfg.scope === "user") {
+        await t.submit({ action: "setting", key: k, value: json, scope: "user" });
       } else {
         t.clientStorage.set(k, json);
         safe(`onChange ${k}`, () => call(cfg.onChange, undefined, cast(cfg, json), {}, t.userId));
@@ -81,7 +86,15 @@ export function createSettings({ t, v14, logCompatibilityWarning, safe, Hooks }:
       return value;
     },
   };
-  function applySetting(key: string, value: Json, userId: string): void {
+  function applySetting(key: string, value: Json, userId: string, user?: string): void {
+    if (user !== undefined) {
+      // A user setting: this realm's user's own changes it; another user's is none of this client's.
+      if (user !== t.userId) return;
+      userSettings.set(key, value);
+      const cfg = registry.get(key);
+      if (cfg) safe(`onChange ${key}`, () => call(cfg.onChange, undefined, cast(cfg, value), {}, userId));
+      return;
+    }
     const before = worldSettings.get(key);
     worldSettings.set(key, value);
     // The world time is the setting core.time; each change fires updateWorldTime on every client
@@ -105,5 +118,5 @@ export function createSettings({ t, v14, logCompatibilityWarning, safe, Hooks }:
       type: String,
       config: false,
     });
-  return { settings, worldSettings, applySetting };
+  return { settings, worldSettings, userSettings, applySetting };
 }
