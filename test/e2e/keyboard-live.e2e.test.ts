@@ -16,7 +16,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "playwright-core";
 import { agreedOn, useSession, VIEWS, type View } from "./browser.js";
-import { MODES, tourMode, TABLE_VIEWS, type Mode } from "./tour.js";
+import { MODES, read, send, tourMode, TABLE_VIEWS, type Mode, type Reading } from "./tour.js";
 
 const session = useSession();
 
@@ -206,69 +206,9 @@ function recordLive(frame: Frame): Promise<void> {
   });
 }
 
-/** The writes a view recorded since the last call (which are then forgotten), and its render count. */
-function takeLive(frame: Frame): Promise<{ writes: string[]; renders: number }> {
-  return frame.evaluate(() => {
-    const live = (window as unknown as { siLive: { writes: string[]; renders: number } }).siLive;
-    const writes = live.writes.splice(0);
-    return { writes, renders: live.renders };
-  });
-}
-
-/** Run commands through the module's API in a view (`@Name` stands for that combatant's id). */
-async function command(frame: Frame, commands: readonly Record<string, unknown>[]): Promise<void> {
-  const refused = await frame.evaluate(async (commands) => {
-    interface Doc {
-      id: string;
-      name: string;
-      combatants: { contents: Doc[] };
-    }
-    const { game } = globalThis as unknown as {
-      game: {
-        combats: { contents: Doc[] };
-        modules: {
-          get(id: string): { api: { command(c: Doc, command: object): Promise<{ ok: boolean; code?: string }> } };
-        };
-      };
-    };
-    const combat = game.combats.contents[0] as Doc;
-    const idOf = (value: unknown): unknown =>
-      typeof value === "string" && value.startsWith("@")
-        ? (combat.combatants.contents.find((c) => c.name === value.slice(1))?.id ?? value)
-        : value;
-    for (const c of commands) {
-      const resolved = Object.fromEntries(Object.entries(c).map(([k, v]) => [k, idOf(v)]));
-      const result = await game.modules.get("structured-initiative").api.command(combat, resolved);
-      if (!result.ok) return `${JSON.stringify(c)}: ${result.code ?? "refused"}`;
-    }
-    return null;
-  }, commands);
-  if (refused !== null) throw new Error(`refused: ${refused}`);
-}
-
-/** Who acts now by the rules and the round, as a view's tracker shows them. */
-function turnOf(frame: Frame): Promise<{ current: string; round: string; marked: string }> {
-  return frame.evaluate(() => {
-    interface Doc {
-      id: string;
-      name: string;
-      combatants: { contents: Doc[] };
-    }
-    const { game } = globalThis as unknown as {
-      game: {
-        combats: { contents: Doc[] };
-        modules: { get(id: string): { api: { view(c: Doc): { current: string | null; round: number } | null } } };
-      };
-    };
-    const combat = game.combats.contents[0] as Doc;
-    const view = game.modules.get("structured-initiative").api.view(combat);
-    const text = (el: Element | null): string => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
-    return {
-      current: combat.combatants.contents.find((c) => c.id === view?.current)?.name ?? "",
-      round: String(view?.round ?? 0),
-      marked: text(document.querySelector(".si-row--current .si-row__name")),
-    };
-  });
+/** The writes a view recorded since the last call (which are then forgotten). */
+function takeLive(frame: Frame): Promise<string[]> {
+  return frame.evaluate(() => (window as unknown as { siLive: { writes: string[] } }).siLive.writes.splice(0));
 }
 
 /** The writes of a view's tracker announcement region (`.structured-initiative-live`). */
@@ -280,69 +220,60 @@ const announced = (writes: readonly string[]): string[] =>
  * check that each view announced it exactly once, naming who acts now (or the round when nobody does).
  */
 async function turnChange(frames: Record<View, Frame>, what: string, change: () => Promise<void>): Promise<void> {
-  const before = await turnOf(frames.gm);
+  const round = (r: Reading): unknown => (JSON.parse(r.view) as { round?: unknown } | null)?.round;
+  const before = await read(frames.gm);
   await change();
-  const turn = await agreedOn(frames, turnOf, {
-    check: (t) => t.marked === t.current && (t.current !== before.current || t.round !== before.round),
+  const turn = await agreedOn(frames, read, {
+    check: (t) => t.marked === t.current && (t.current !== before.current || round(t) !== round(before)),
   });
-  const said = turn.current === "" ? `Round ${turn.round}` : turn.current;
-  for (const view of VIEWS)
-    await expect
-      .poll(() => frames[view].evaluate(() => document.querySelector(".structured-initiative-live")?.textContent ?? ""))
-      .toContain(said);
+  const said = turn.current === "" ? `Round ${String(round(turn))}` : turn.current;
+  const region = (frame: Frame): Promise<string> =>
+    frame.evaluate(() => document.querySelector(".structured-initiative-live")?.textContent ?? "");
+  await Promise.all(VIEWS.map((view) => expect.poll(() => region(frames[view]), { interval: 20 }).toContain(said)));
   // Another render in every view, so that anything a later render would say again is said.
   await rerenderAll(frames);
   for (const view of VIEWS) {
-    const { writes } = await takeLive(frames[view]);
+    const writes = await takeLive(frames[view]);
     const turnWrites = announced(writes);
     expect(turnWrites, `${what}: ${view} announces the turn once: ${JSON.stringify(writes)}`).toHaveLength(1);
     expect(turnWrites[0], `${what}: ${view} names who acts now`).toContain(said);
   }
 }
 
-/** Re-render every view's tracker (as a setting's change does) and wait until each has. */
-async function rerenderAll(frames: Record<View, Frame>): Promise<void> {
-  const counts = await Promise.all(VIEWS.map(async (view) => (await takeLivePeek(frames[view])).renders));
-  for (const view of VIEWS)
-    await frames[view].evaluate(() => {
-      void (window as unknown as { ui: { combat: { render(): Promise<unknown> } } }).ui.combat.render();
-    });
-  await waitRenders(frames, counts);
+/** A view's render count (of its tracker, since its recording began). */
+function renders(frame: Frame): Promise<number> {
+  return frame.evaluate(() => (window as unknown as { siLive: { renders: number } }).siLive.renders);
 }
 
-/** A view's render count, forgetting nothing. */
-function takeLivePeek(frame: Frame): Promise<{ renders: number }> {
-  return frame.evaluate(() => ({
-    renders: (window as unknown as { siLive: { renders: number } }).siLive.renders,
-  }));
-}
-
-/** Wait until each view rendered since its count was `counts`, then two frames more. */
-async function waitRenders(frames: Record<View, Frame>, counts: readonly number[]): Promise<void> {
-  for (const [i, view] of VIEWS.entries())
-    await expect.poll(async () => (await takeLivePeek(frames[view])).renders).toBeGreaterThan(counts[i] ?? 0);
-  for (const view of VIEWS)
-    await frames[view].evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          requestAnimationFrame(() => {
+/** Run `action`, then wait until every view's tracker has rendered since, and two frames more. */
+async function afterRenders(frames: Record<View, Frame>, action: () => Promise<unknown>): Promise<void> {
+  const counts = await Promise.all(VIEWS.map((view) => renders(frames[view])));
+  await action();
+  await Promise.all(
+    VIEWS.map(async (view, i) => {
+      await expect.poll(() => renders(frames[view]), { interval: 20 }).toBeGreaterThan(counts[i] ?? 0);
+      await frames[view].evaluate(
+        () =>
+          new Promise<void>((resolve) => {
             requestAnimationFrame(() => {
-              resolve();
+              requestAnimationFrame(() => {
+                resolve();
+              });
             });
-          });
-        }),
-    );
+          }),
+      );
+    }),
+  );
 }
 
-/** Run `update` in a view (another user's write), and wait until every view has re-rendered. */
-async function updateFrom(
-  frames: Record<View, Frame>,
-  from: View,
-  update: (frame: Frame) => Promise<unknown>,
-): Promise<void> {
-  const counts = await Promise.all(VIEWS.map(async (view) => (await takeLivePeek(frames[view])).renders));
-  await update(frames[from]);
-  await waitRenders(frames, counts);
+/** Re-render every view's tracker (as a setting's change does) and wait until each has. */
+function rerenderAll(frames: Record<View, Frame>): Promise<void> {
+  return afterRenders(frames, async () => {
+    for (const view of VIEWS)
+      await frames[view].evaluate(() => {
+        void (window as unknown as { ui: { combat: { render(): Promise<unknown> } } }).ui.combat.render();
+      });
+  });
 }
 
 /** Update the combatant named `name` with `data`, in a view. */
@@ -399,21 +330,19 @@ async function expectFocusKept(frame: Frame, what: string): Promise<void> {
  */
 async function unrelatedUpdates(frames: Record<View, Frame>, what: string): Promise<void> {
   await focusLast(frames.bob);
-  await updateFrom(frames, "gm", (gm) => updateCombatant(gm, "Brom", { name: "Brom Stone" }));
+  await afterRenders(frames, () => updateCombatant(frames.gm, "Brom", { name: "Brom Stone" }));
   await expectFocusKept(frames.bob, `${what}: the player keeps the focus through the GM's update`);
   await focusLast(frames.gm);
-  await updateFrom(frames, "bob", (bob) => updateCombatant(bob, "Brom Stone", { "flags.world.note": what }));
+  await afterRenders(frames, () => updateCombatant(frames.bob, "Brom Stone", { "flags.world.note": what }));
   await expectFocusKept(frames.gm, `${what}: the GM keeps the focus through the player's update`);
-  await updateFrom(frames, "gm", (gm) => updateCombatant(gm, "Brom Stone", { name: "Brom" }));
-  await rerenderAll(frames);
+  await afterRenders(frames, () => updateCombatant(frames.gm, "Brom Stone", { name: "Brom" }));
   const width = session.page.viewportSize()?.width ?? 1000;
   await session.page.setViewportSize({ width: width + 120, height: 1000 });
-  await rerenderAll(frames);
   await session.page.setViewportSize({ width, height: 1000 });
   await rerenderAll(frames);
   await expectFocusKept(frames.gm, `${what}: the GM keeps the focus through re-renders and resizes`);
   for (const view of VIEWS) {
-    const { writes } = await takeLive(frames[view]);
+    const writes = await takeLive(frames[view]);
     expect(writes, `${what}: ${view}'s live regions say nothing`).toEqual([]);
   }
 }
@@ -438,12 +367,12 @@ async function checkLive(frames: Record<View, Frame>, mode: Mode): Promise<void>
   const plan = LIVE_AT[mode];
   for (const view of VIEWS) await takeLive(frames[view]);
   const [first, second] = plan.advance;
-  await turnChange(frames, `${mode}: a turn change`, () => command(frames.gm, first ?? []));
-  if (mode === "slots") await command(frames.bob, [{ type: "claimSlot", slot: 2, combatantId: "@Brom" }]);
+  await turnChange(frames, `${mode}: a turn change`, () => send(frames.gm, first ?? []));
+  if (mode === "slots") await send(frames.bob, [{ type: "claimSlot", slot: 2, combatantId: "@Brom" }]);
   await unrelatedUpdates(frames, `${mode}: updates that change no turn`);
-  await turnChange(frames, `${mode}: another turn change`, () => command(frames.gm, second ?? []));
+  await turnChange(frames, `${mode}: another turn change`, () => send(frames.gm, second ?? []));
   for (let i = 0; i < plan.undo; i++)
-    await turnChange(frames, `${mode}: undo ${String(i + 1)}`, () => command(frames.gm, [{ type: "previousTurn" }]));
+    await turnChange(frames, `${mode}: undo ${String(i + 1)}`, () => send(frames.gm, [{ type: "previousTurn" }]));
 }
 
 describe("the keyboard and the live region in every mode (issue 29)", () => {

@@ -87,7 +87,7 @@ const SEEDS: Record<Mode, number> = { individual: 3, sides: 5, slots: 7, "declar
 type Command = Record<string, unknown>;
 
 /** What the tour reads of the encounter in a view. */
-interface Reading {
+export interface Reading {
   /** The rules' view (`api.view`), as JSON. */
   view: string;
   /** The current combatant's name by the rules, and as the tracker marks it. */
@@ -97,7 +97,8 @@ interface Reading {
   rows: number;
 }
 
-function read(frame: Frame): Promise<Reading> {
+/** Read the encounter in a view: the rules' view, who acts now by the rules and as the tracker marks it. */
+export function read(frame: Frame): Promise<Reading> {
   return frame.evaluate(() => {
     interface Doc {
       id: string;
@@ -151,9 +152,12 @@ async function settle(
   return reading;
 }
 
-/** Send commands through the module's API from the GM's view; a refused one throws with its code. */
-async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
-  const refused = await gm.evaluate(async (commands) => {
+/**
+ * Send commands through the module's API from a view (the tour's are the GM's; a player's go as their
+ * requests); a refused one throws with its code.
+ */
+export async function send(from: Frame, commands: readonly Command[]): Promise<void> {
+  const refused = await from.evaluate(async (commands) => {
     interface Doc {
       id: string;
       name: string;
