@@ -152,6 +152,11 @@ export interface ModeOutput {
   readonly stepShown?: boolean;
   /** The step pill's text, localised, where the mode names the step more closely than `Step.<step>` ("Pass 2"). */
   readonly stepText?: string;
+  /**
+   * What the live region says, after the round, when the turn passes to nobody ("Slot 3 (PC) is open."),
+   * localised; by default the step's text.
+   */
+  readonly idleAnnouncement?: string;
 }
 
 /** A mode's part of the tracker: its partials and the context builder that feeds them. */

@@ -1,7 +1,7 @@
 /**
  * End to end, in Chromium: a player's notice and the declare key (issue 16 item 3) in the playground's
  * `sides` sample. When a player's character comes to declare, that player's view (and only theirs)
- * shows the "declare now" toast and says it in the tracker's live region; the declare key (its
+ * shows the "declare now" toast and says it in the tracker's live region of notices; the declare key (its
  * registered `onDown`, as a key down runs it) puts the cursor in that character's declaration form.
  * Screenshots of the three views are saved under test-artefacts/keys-*.png.
  */
@@ -17,9 +17,9 @@ function toasts(frame: Frame): Promise<string[]> {
   return frame.locator(".pg-toast").allTextContents();
 }
 
-/** The text of a view's tracker live region. */
+/** The text of a view's tracker live region of notices. */
 function live(frame: Frame): Promise<string> {
-  return frame.evaluate(() => document.querySelector(".structured-initiative-live")?.textContent ?? "");
+  return frame.evaluate(() => document.querySelector(".structured-initiative-notice")?.textContent ?? "");
 }
 
 /** Who declares now, as the view's panel says. */

@@ -97,7 +97,7 @@ export interface Reading {
   rows: number;
 }
 
-/** Read the encounter in a view: the rules' view and what the tracker marks. */
+/** Read the encounter in a view: the rules' view, who acts now by the rules and as the tracker marks it. */
 export function read(frame: Frame): Promise<Reading> {
   return frame.evaluate(() => {
     interface Doc {
@@ -142,9 +142,12 @@ export async function settle(
   return reading;
 }
 
-/** Send commands through the module's API from the GM's view; a refused one throws with its code. */
-export async function send(gm: Frame, commands: readonly Command[]): Promise<void> {
-  const refused = await gm.evaluate(async (commands) => {
+/**
+ * Send commands through the module's API from a view (the tour's are the GM's; a player's go as their
+ * requests); a refused one throws with its code.
+ */
+export async function send(from: Frame, commands: readonly Command[]): Promise<void> {
+  const refused = await from.evaluate(async (commands) => {
     interface Doc {
       id: string;
       name: string;

@@ -65,7 +65,7 @@ export interface TrackerContext {
   readonly hasNext: boolean;
   /** The sentence the aria-live region announces when the turn changes. */
   readonly announcement: string;
-  /** Changes exactly when the turn or round changes. */
+  /** Changes exactly when the turn or round changes, or, while nobody acts, what is said. */
   readonly announceKey: string;
   readonly modeChoice: readonly ModeOptionContext[];
   readonly canChooseMode: boolean;
@@ -248,10 +248,17 @@ export function buildTrackerContext(
   const currentName = current === null ? "" : nameOf(current);
   const nextName = next === null ? "" : nameOf(next);
   const round = view?.round ?? 0;
+  const stepLabel = `${I18N}.Step.${view?.step ?? "setup"}`;
+  const stepText = modeOut?.stepText ?? "";
+  // Nobody acts now (the round's start, an open slot, an upkeep): the round and what happens instead.
+  const idle = modeOut?.idleAnnouncement ?? "";
   const announcement = !started
     ? ""
     : current === null
-      ? i18n.format(`${T}.AnnounceRound`, { round: String(round) })
+      ? i18n.format(`${T}.AnnounceStep`, {
+          round: String(round),
+          step: idle !== "" ? idle : stepText !== "" ? stepText : i18n.localize(stepLabel),
+        })
       : i18n.format(next === null ? `${T}.AnnounceTurn` : `${T}.AnnounceTurnNext`, {
           round: String(round),
           name: currentName,
@@ -270,8 +277,8 @@ export function buildTrackerContext(
     newerFormat,
     started,
     round,
-    stepLabel: `${I18N}.Step.${view?.step ?? "setup"}`,
-    stepText: modeOut?.stepText ?? "",
+    stepLabel,
+    stepText,
     isGM,
     noGM: !isGM && !activeGM,
     currentName,
@@ -279,7 +286,8 @@ export function buildTrackerContext(
     nextName,
     hasNext: next !== null,
     announcement,
-    announceKey: `${combat.id ?? ""}:${round}:${current ?? ""}`,
+    // While nobody acts, each new announcement is news (another slot opens).
+    announceKey: `${combat.id ?? ""}:${round}:${current ?? `:${announcement}`}`,
     modeChoice,
     canChooseMode,
     setupControls,

@@ -1,18 +1,20 @@
 /**
- * The tracker's screen-reader live region (`aria-live="polite"`, outside the re-rendered parts) and
- * what is said in it: the tracker's turn announcements and the players' notices.
+ * The tracker's screen-reader live regions (`aria-live="polite"`, outside the re-rendered parts): one
+ * for the tracker's turn announcements, one for the players' notices. Each text is written once, when
+ * it is new: a turn change whose notice comes just before its announcement is heard as the notice and
+ * the announcement, each once, and neither silences the other.
  */
 import { MODULE_ID } from "../../constants";
 
-/** A notice said since the tracker last announced, to say again with its next announcement. */
-let pending = "";
+/** What a region says: the tracker's turn announcements, or the user's notices. */
+export type LiveKind = "live" | "notice";
 
-/** The tracker's live region, created on first use. */
-export function liveRegion(root: HTMLElement): HTMLElement {
-  let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-live`);
+/** One of the tracker's live regions, created on first use. */
+export function liveRegion(root: HTMLElement, kind: LiveKind = "live"): HTMLElement {
+  let region = root.querySelector<HTMLElement>(`.${MODULE_ID}-${kind}`);
   if (region === null) {
     region = root.ownerDocument.createElement("div");
-    region.className = `${MODULE_ID}-live ${MODULE_ID}-visually-hidden`;
+    region.className = `${MODULE_ID}-${kind} ${MODULE_ID}-visually-hidden`;
     region.setAttribute("aria-live", "polite");
     region.setAttribute("role", "status");
     root.append(region);
@@ -20,19 +22,8 @@ export function liveRegion(root: HTMLElement): HTMLElement {
   return region;
 }
 
-/**
- * Say a notice in the tracker's live region now, and keep it for the tracker's next announcement:
- * a turn change re-renders the tracker after the notice, and its announcement must not silence it.
- */
+/** Say a notice in the tracker's notice region. */
 export function speak(text: string): void {
-  pending = text;
   const root = (ui.combat as { element?: HTMLElement | null } | undefined)?.element ?? null;
-  if (root !== null) liveRegion(root).textContent = text;
-}
-
-/** The tracker's announcement with the notice said since the last one (which is then forgotten). */
-export function withPendingNotice(announcement: string): string {
-  const notice = pending;
-  pending = "";
-  return notice === "" || notice === announcement ? announcement : `${announcement} ${notice}`.trim();
+  if (root !== null) liveRegion(root, "notice").textContent = text;
 }

@@ -14,12 +14,33 @@ import { buildModeSwitch, buildTrackerContext, type TrackerContext } from "./con
 import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
-import { liveRegion, withPendingNotice } from "./live";
+import { liveRegion } from "./live";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
 /** The attribute of a disclosure filled on use: its kind (see `#opened`). */
 const FILL_ATTRIBUTE = "data-si-fill";
+
+/** A ⋯ menu: a disclosure whose summary is drawn as the small ⋯ button (`.si-more`). */
+const MENU_BUTTON = ":scope > summary.si-more";
+
+/** Escape inside an open ⋯ menu (or on its button) closes it and puts the focus back on its button. */
+function closeMenuOnEscape(event: KeyboardEvent): void {
+  if (event.key !== "Escape" || !(event.target instanceof Element)) return;
+  for (
+    let menu = event.target.closest("details[open]");
+    menu !== null;
+    menu = menu.parentElement?.closest("details[open]") ?? null
+  ) {
+    const button = menu.querySelector<HTMLElement>(MENU_BUTTON);
+    if (button === null) continue;
+    event.preventDefault();
+    event.stopPropagation();
+    (menu as HTMLDetailsElement).open = false;
+    button.focus();
+    return;
+  }
+}
 
 /** The key of the module's data in the render context. */
 export const CONTEXT_KEY = "structuredInitiative";
@@ -212,11 +233,12 @@ export function createTrackerClass(Base: TrackerClass) {
       const combat = this.structuredCombat;
       if (combat !== null) moduleOfCombat(combat)?.tracker.afterRender?.(root);
       const region = liveRegion(root);
+      // The notices' region is there before its first notice: a region is heard when its text changes.
+      liveRegion(root, "notice");
       if (data === null || data.announcement === "") return;
       if (data.announceKey !== this.#announced) {
         this.#announced = data.announceKey;
-        // A player's notice said just before this turn change is said again after the announcement.
-        region.textContent = withPendingNotice(data.announcement);
+        region.textContent = data.announcement;
       }
     }
 
@@ -240,6 +262,7 @@ export function createTrackerClass(Base: TrackerClass) {
           if (!result.ok) choice.value = Array.from(choice.options).find((o) => o.defaultSelected)?.value ?? "";
         });
       });
+      root.addEventListener("keydown", closeMenuOnEscape);
       root.addEventListener("click", (event) => {
         // The second click of a double click is the double click's (the sheet), not another pan.
         if (event.detail > 1) return;

@@ -3,8 +3,8 @@
  * flat-footed, delaying, readied, acted, roll-offs) and controls, the initiative groups and the ties
  * waiting for a roll-off in the glance strip, and the set-up controls.
  * The rows are built in `rows.ts`, the panel and the set-up buttons in `panel.ts`; a row's menu of
- * the GM's set-up buttons (a `<details>`) closes on Escape, giving the focus back to its button, and
- * once one of its buttons is chosen.
+ * the GM's set-up buttons (a ⋯ menu, a `<details>`: the tracker closes it on Escape) closes once one
+ * of its buttons is chosen.
  */
 import type { ModeOutput, ModeTracker } from "../contract";
 import { INDIVIDUAL_TEMPLATES } from "./constants";
@@ -13,18 +13,6 @@ import { individualRows } from "./rows";
 import { individualPanel } from "./panel";
 
 const MENU = "details.si-row-menu[open]";
-
-/** Escape in an open row menu closes it and puts the focus back on its button. */
-function closeMenuOnEscape(event: KeyboardEvent): void {
-  if (event.key !== "Escape") return;
-  const target = event.target;
-  const menu = target instanceof Element ? target.closest<HTMLDetailsElement>(MENU) : null;
-  if (menu === null) return;
-  event.preventDefault();
-  event.stopPropagation();
-  menu.open = false;
-  menu.querySelector<HTMLElement>("summary")?.focus();
-}
 
 /** Choosing a button of an open row menu closes the menu (the button's action runs as usual). */
 function closeMenuOnChoice(event: MouseEvent): void {
@@ -52,9 +40,8 @@ export const individualTracker: ModeTracker<IndividualState> = {
       emphasiseStep: state.started && state.surpriseRound,
     };
   },
-  // The same two listeners after every render: the DOM keeps one registration of each.
+  // The same listener after every render: the DOM keeps one registration of it.
   afterRender(root) {
-    root.addEventListener("keydown", closeMenuOnEscape);
     root.addEventListener("click", closeMenuOnChoice);
   },
 };

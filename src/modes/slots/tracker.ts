@@ -19,12 +19,15 @@ export const slotsTracker: ModeTracker<SlotsState> = {
   listPartial: SLOTS_TEMPLATES.list,
   build(input): ModeOutput {
     const texts = slotsTexts(input.i18n);
+    const list = slotList(input, texts);
     return {
       rows: slotsRows(input, texts),
       setupControls: setupControls(input),
       panel: null,
-      list: slotList(input, texts),
+      list,
       emphasiseStep: false,
+      // Which slot is open (or that the round is over), rather than the step ("Regular round").
+      idleAnnouncement: list.status,
     };
   },
 };
