@@ -18,6 +18,20 @@ export function canControl(who: Requester, combatantId: string): boolean {
   return who.isGM || who.owns.includes(combatantId);
 }
 
+/**
+ * Why `who` may not change a combatant as only the GM may (remove it, mark it defeated), or null: the
+ * GM, on a combatant of the encounter.
+ */
+export function gmCombatantRefusal<S extends { readonly combatants: readonly { readonly id: string }[] }>(
+  state: S,
+  combatantId: string,
+  who: Requester,
+): Outcome<S> | null {
+  if (!who.isGM) return refuse("notGM");
+  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+  return null;
+}
+
 /** The first entry whose `id` is `id`, if any. */
 export function findById<T extends { readonly id: string }>(list: readonly T[], id: string): T | undefined {
   return list.find((entry) => entry.id === id);

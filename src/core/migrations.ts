@@ -15,12 +15,13 @@
 /** Plain-object data, as a migration receives it. */
 export type StoredRecord = { readonly [key: string]: unknown };
 
-/** One numbered step of a stored shape's history. */
+/**
+ * One numbered step of a stored shape's history. What changed is said in a comment above it (never
+ * shipped: nothing reads it at run time) and in its fixture's `describe`.
+ */
 export interface Migration {
   /** The version this migration brings data to (the first migration of a list brings it to 1 or more). */
   readonly version: number;
-  /** What changed, in a sentence. */
-  readonly describe: string;
   /**
    * The data of the version before, in this version's shape, or null when it is malformed. Data that
    * already has this version's shape is returned as it is.

@@ -194,9 +194,9 @@ function upgradeStored(old: StoredV1): StoredEncounter {
  * once the flag's head and entries are checked; the last one's version is {@link STORED_VERSION}.
  */
 export const STORED_MIGRATIONS: readonly Migration[] = [
+  // Version 2: lists of ids keyed by id with ranks, shortened arrays keep stale elements, snapshots keep their round.
   {
     version: 2,
-    describe: "lists of ids keyed by id with ranks, shortened arrays keep stale elements, snapshots keep their round",
     up: (old) =>
       // The upgrade rebuilds every snapshot now: every patch must be one.
       Object.values(old.history as object).every((entry) => isPatch((entry as { undo?: unknown }).undo))

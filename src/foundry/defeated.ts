@@ -145,14 +145,20 @@ export function onDefeatedEffectUpdated(effect: ActiveEffect.Implementation, cha
   if ("statuses" in changed || ("disabled" in changed && carriesDefeat(effect))) defeatedEffectChanged(effect);
 }
 
+/** A combatant as the rules keep its defeat. */
+interface DefeatedFlag {
+  readonly id: string;
+  readonly defeated: boolean;
+}
+
 /**
- * The shared defeated mirror for a mode whose rules keep a defeated flag per combatant (`read`):
- * the mode's module uses it as (part of) its `mirror`. `effects` also runs the mode's own.
+ * The shared defeated mirror for a mode whose rules keep a defeated flag on each combatant: the
+ * mode's module uses it as (part of) its `mirror`. `effects` also runs the mode's own.
  */
-export function defeatedMirror<S>(
-  read: (state: S) => ReadonlyMap<string, boolean>,
+export function defeatedMirror<S extends { readonly combatants: readonly DefeatedFlag[] }>(
   own?: (combat: Combat.Implementation, events: readonly RuleEvent[], origin: EventOrigin) => Promise<void>,
 ): ModeMirror<S> {
+  const read = (state: S): ReadonlyMap<string, boolean> => new Map(state.combatants.map((c) => [c.id, c.defeated]));
   return {
     defeated: read,
     sync: (combat, state) => syncDefeated(combat, read(state)),

@@ -1,8 +1,8 @@
 /**
  * The render oracle (issue 26): what the user sees is what the state says. After every render of a
  * combat tracker, the tracker as patched in place (rows and entries kept, the rest morphed) must equal
- * the tracker a first render of the same state makes, rendered aside by the tracker's test hook
- * `renderFreshParts()` (src/foundry/tracker/tracker.ts): the same elements, text and attributes, and
+ * the tracker a first render of the same state makes, rendered aside through the application's own
+ * render steps ({@link freshParts}): the same elements, text and attributes, and
  * the same values in the form fields the user has not touched. Two things are the user's, not the
  * state's: a disclosure the user opened stays open (`<details open>`), and a field keeps what the user
  * typed or chose in it — across every render, which the oracle checks around each one. A render made
@@ -21,10 +21,25 @@ export interface OracleTracker {
   readonly parts: Record<string, unknown>;
   readonly rendered?: boolean;
   readonly popout?: OracleTracker;
-  /** The tracker's test hook: every part as a first render of the current state makes it, rendered aside. */
-  renderFreshParts?(): Promise<Record<string, unknown>>;
+  _configureRenderParts(options: unknown): unknown;
   _prepareContext(options: unknown): unknown;
+  _renderHTML(context: unknown, options: unknown): unknown;
   _replaceHTML(...args: unknown[]): unknown;
+}
+
+/**
+ * Every part of a tracker as a first render of the current state makes it, with the disclosures the
+ * user opened: ApplicationV2's render steps (`_configureRenderParts`, `_prepareContext`, `_renderHTML`,
+ * https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html) run aside, with
+ * nothing of the tracker's live parts changed. Parts are elements where there is a DOM.
+ */
+export async function freshParts(app: OracleTracker): Promise<Record<string, unknown>> {
+  const options: Record<string, unknown> = { force: true };
+  const parts = await app._configureRenderParts(options);
+  options.parts = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
+  const context = await app._prepareContext(options);
+  const rendered = await app._renderHTML(context, options);
+  return typeof rendered === "object" && rendered !== null ? (rendered as Record<string, unknown>) : {};
 }
 
 /** What the oracle uses of a realm: its hooks. */
@@ -189,9 +204,7 @@ export class RenderOracle {
    */
   async check(app: OracleTracker, when: string): Promise<string[]> {
     if (!isElement(app.element)) return [];
-    if (typeof app.renderFreshParts !== "function")
-      return this.#report([`${this.label}: the tracker has no renderFreshParts() hook`]);
-    const fresh = await app.renderFreshParts();
+    const fresh = await freshParts(app);
     const found: string[] = [];
     for (const [id, part] of Object.entries(fresh)) {
       const live = app.parts[id];

@@ -28,7 +28,7 @@ const glance = (intents: readonly string[], button = `<button type="button" data
 
 /**
  * A tracker as the oracle sees it: its element holds one part, patched in place by the real patch
- * on each `_replaceHTML`; `renderFreshParts` renders the state's markup (`state.markup`) aside.
+ * on each `_replaceHTML`; a fresh render (`_renderHTML`) renders the state's markup (`state.markup`) aside.
  */
 function trackerOf(markup: string): OracleTracker & { state: { markup: string; wipe: boolean } } {
   const element = el(`<div id="combat">${markup}</div>`);
@@ -40,8 +40,9 @@ function trackerOf(markup: string): OracleTracker & { state: { markup: string; w
     get parts(): Record<string, unknown> {
       return { glance: element.firstElementChild };
     },
-    renderFreshParts: () => Promise.resolve({ glance: el(state.markup) }),
+    _configureRenderParts: (): unknown => ({ glance: {} }),
     _prepareContext: (options: unknown): unknown => options,
+    _renderHTML: (): unknown => Promise.resolve({ glance: el(state.markup) }),
     _replaceHTML(): void {
       const live = element.firstElementChild;
       if (live !== null) patchChildren(live, el(state.markup));

@@ -43,8 +43,8 @@ function fixturesOf(id: string): { file: string; version: number; fixture: Fixtu
 describe("the migration runner", () => {
   const log: string[] = [];
   const list: Migration[] = [
-    { version: 1, describe: "a", up: (old) => (log.push("1"), { ...old, a: 1 }) },
-    { version: 3, describe: "b", up: (old) => (log.push("3"), "b" in old ? null : { ...old, b: 2 }) },
+    { version: 1, up: (old) => (log.push("1"), { ...old, a: 1 }) },
+    { version: 3, up: (old) => (log.push("3"), "b" in old ? null : { ...old, b: 2 }) },
   ];
 
   it("runs the migrations above the stored version, in order", () => {

@@ -160,25 +160,6 @@ export function createTrackerClass(Base: TrackerClass) {
     }
 
     /**
-     * Test hook of the render oracle (`test/oracle/render-oracle.ts`); the module never calls it.
-     * Every part as a first render of the current state renders it, with the disclosures the user
-     * opened: rendered aside, with nothing of this tracker changed (its live parts stay as they are).
-     * Parts are elements where there is a DOM, markup where there is none.
-     */
-    async renderFreshParts(): Promise<Record<string, unknown>> {
-      type Options = Parameters<SICombatTracker["_prepareContext"]>[0];
-      const options: Record<string, unknown> = { force: true };
-      const configure = options as unknown as Parameters<SICombatTracker["_configureRenderParts"]>[0];
-      options.parts = Object.keys(this._configureRenderParts(configure));
-      const context = await this._prepareContext(options as unknown as Options);
-      const rendered = await this._renderHTML(
-        context,
-        options as unknown as Parameters<SICombatTracker["_renderHTML"]>[1],
-      );
-      return rendered as Record<string, unknown>;
-    }
-
-    /**
      * The data with the disclosures filled on use that the user opened (`opened`, by kind then
      * combatant id); they are forgotten when the encounter, its mode or its partials change.
      */

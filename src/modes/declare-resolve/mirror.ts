@@ -219,9 +219,6 @@ export async function declareResolveEffects(
 
 /** The `declare-resolve` mirror: the shared defeated mirror, the events' side effects, and the DEF effects' end. */
 export const DR_MIRROR: ModeMirror<DeclareResolveState> = {
-  ...defeatedMirror<DeclareResolveState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    declareResolveEffects,
-  ),
+  ...defeatedMirror<DeclareResolveState>(declareResolveEffects),
   end: declareResolveEnd,
 };

@@ -56,9 +56,6 @@ export async function individualEffects(combat: Combat.Implementation, events: r
 
 /** Defeat, mirrored both ways; the flat-footed status; what the end takes off. */
 export const INDIVIDUAL_MIRROR: ModeMirror<IndividualState> = {
-  ...defeatedMirror<IndividualState>(
-    (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-    (combat, events) => individualEffects(combat, events),
-  ),
+  ...defeatedMirror<IndividualState>((combat, events) => individualEffects(combat, events)),
   end: individualEnd,
 };

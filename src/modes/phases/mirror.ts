@@ -107,7 +107,4 @@ export async function phasesEffects(
 }
 
 /** Defeat mirrored both ways, and what events leave behind (`phasesEffects`). */
-export const PHASES_MIRROR: ModeMirror<PhasesState> = defeatedMirror<PhasesState>(
-  (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-  phasesEffects,
-);
+export const PHASES_MIRROR: ModeMirror<PhasesState> = defeatedMirror<PhasesState>(phasesEffects);

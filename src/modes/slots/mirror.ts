@@ -25,6 +25,4 @@ export async function applyKeepPolicy(): Promise<void> {
 }
 
 /** Defeat, mirrored both ways. */
-export const SLOTS_MIRROR: ModeMirror<SlotsState> = defeatedMirror<SlotsState>(
-  (state) => new Map(state.combatants.map((c) => [c.id, c.defeated])),
-);
+export const SLOTS_MIRROR: ModeMirror<SlotsState> = defeatedMirror<SlotsState>();

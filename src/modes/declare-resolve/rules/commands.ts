@@ -13,6 +13,7 @@ import {
   stepKind,
   isWhole,
   updateCombatant,
+  gmCombatantRefusal,
 } from "../../../core/common";
 import {
   type DeclareResolveState,
@@ -54,17 +55,6 @@ function freshChangeId(c: DeclareResolveCombatant): string {
   }
 }
 
-/** Why `who` may not remove, defeat or change the conditions of a combatant, or null (the GM's roster checks). */
-function rosterRefusal(
-  state: DeclareResolveState,
-  combatantId: string,
-  who: Requester,
-): Outcome<DeclareResolveState> | null {
-  if (!who.isGM) return refuse("notGM");
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-  return null;
-}
-
 /**
  * The refusal checks of the commands probed once per combatant, and of the next turn: each handler
  * makes its check first, then builds the new state (and always accepts), so a trial by the check
@@ -88,10 +78,10 @@ export const refusalChecks = {
     }
     return null;
   },
-  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
-  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  removeCombatant: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
   setConditions(state, { combatantId, bleeding, dazed, stunned }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     if (![bleeding, dazed, stunned].every((v) => isWhole(v, MAX_CONDITION))) return refuse("invalidValue", combatantId);
     return null;
@@ -132,14 +122,14 @@ export const handlers: Handlers<DeclareResolveState, DeclareResolveCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const s: DeclareResolveState = { ...state, combatants: state.combatants.filter((c) => c.id !== combatantId) };
     return accept(s, [{ type: "combatantRemoved", round: s.round, combatantId }]);
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const s = updateCombatant(state, combatantId, (c) => ({ ...c, defeated }));
     return accept(s, [{ type: "defeatedChanged", round: s.round, combatantId }]);

@@ -195,9 +195,9 @@ function upgradeCombatant(value: unknown, round: unknown): unknown {
  * fixture in `test/fixtures/migrations/declare-resolve/`.
  */
 export const declareResolveMigrations: readonly Migration[] = [
+  // Version 1: a declaration carries its round, its carried-in action and its resolved turns.
   {
     version: 1,
-    describe: "a declaration carries its round, its carried-in action and its resolved turns",
     up: (old) => {
       if (!Array.isArray(old.combatants)) return old;
       const combatants = old.combatants.map((c: unknown) => upgradeCombatant(c, old.round));

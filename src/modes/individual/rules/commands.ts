@@ -14,6 +14,7 @@ import {
   withItem,
   without,
   type Handlers,
+  gmCombatantRefusal,
 } from "../../../core/common";
 import type { IndividualCommand, IndividualState, RollOffResult } from "./types";
 import { deriveOrder, unitsOf } from "./ranking";
@@ -62,8 +63,8 @@ export const handlers: Handlers<IndividualState, IndividualCommand> = {
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = gmCombatantRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const s = updateCombatant(state, combatantId, (c) => ({ ...c, defeated }));
     return accept(s, [{ type: "defeatedChanged", round: s.round, combatantId }]);
   },
@@ -162,8 +163,8 @@ export const handlers: Handlers<IndividualState, IndividualCommand> = {
   },
 
   setAware(state, { combatantId, aware }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = gmCombatantRefusal(state, combatantId, who);
+    if (why !== null) return why;
     if (state.started) return refuse("alreadyStarted");
     const s = updateCombatant(state, combatantId, (c) => ({ ...c, aware }));
     return accept(s, [{ type: "awareChanged", round: s.round, combatantId }]);

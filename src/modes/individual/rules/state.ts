@@ -36,9 +36,9 @@ const isCombatant = shapeOf<IndividualCombatant>({
  * fixture in `test/fixtures/migrations/individual/`.
  */
 export const individualMigrations: readonly Migration[] = [
+  // Version 1: whose place comes from a delay or a ready is kept (moved); older states have nobody moved.
   {
     version: 1,
-    describe: "whose place comes from a delay or a ready is kept (moved); older states have nobody moved",
     up: (old) => (old.moved === undefined ? { ...old, moved: [] } : old),
   },
 ];

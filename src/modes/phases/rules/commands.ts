@@ -11,6 +11,7 @@ import {
   updateCombatant,
   stepKind,
   runHandler,
+  gmCombatantRefusal,
 } from "../../../core/common";
 import {
   type PhasesState,
@@ -132,13 +133,6 @@ export function nextTurnRefusal(state: PhasesState, who: Requester): Outcome<Pha
 }
 
 type Of<T extends PhasesCommand["type"]> = Extract<PhasesCommand, { readonly type: T }>;
-
-/** Why `who` may not remove a combatant or change its defeat, or null (then the handler accepts). */
-export function rosterRefusal(state: PhasesState, combatantId: string, who: Requester): Outcome<PhasesState> | null {
-  if (!who.isGM) return refuse("notGM");
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
-  return null;
-}
 
 /** Why `who` may not declare this intent now, or null (then `declareIntent` accepts it). */
 export function declareRefusal(
@@ -280,7 +274,7 @@ export const handlers: Handlers<PhasesState, PhasesCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const events: PhasesEvent[] = [{ type: "combatantRemoved", round: state.round, combatantId }];
     const acting = state.turn?.combatantId === combatantId;
@@ -308,7 +302,7 @@ export const handlers: Handlers<PhasesState, PhasesCommand> = {
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const events: PhasesEvent[] = [{ type: "defeatedChanged", round: state.round, combatantId }];
     let s = updateCombatant(state, combatantId, (c) => ({ ...c, defeated }));

@@ -74,9 +74,9 @@ function isRoll(value: unknown): value is PhasesRoll {
  * fixture in `test/fixtures/migrations/phases/`.
  */
 export const phasesMigrations: readonly Migration[] = [
+  // Version 1: a skill roll's success is derived from its dice, no longer stored.
   {
     version: 1,
-    describe: "a skill roll's success is derived from its dice, no longer stored",
     up: (old) => {
       const roll = old.lastRoll;
       if (!isRecord(roll) || !("success" in roll)) return old;

@@ -1,13 +1,19 @@
 /** The `phases` view (whose turn, the order) and the actions `who` may take now. */
 
 import type { Requester, TurnView } from "../../../core/engine";
-import { type Probe, probe, canControl, type RefusalChecks, allowedByTrial } from "../../../core/common";
+import {
+  type Probe,
+  probe,
+  canControl,
+  type RefusalChecks,
+  allowedByTrial,
+  gmCombatantRefusal,
+} from "../../../core/common";
 import { type PhasesState, type PhasesAllowedAction, type PhasesCommand, FIRST_COMPLEXITY } from "./types";
 import {
   applyCommand,
   nextTurnRefusal,
   advanceRefusal,
-  rosterRefusal,
   declareRefusal,
   collapseRefusal,
   startRefusal,
@@ -174,8 +180,8 @@ const refusalChecks: RefusalChecks<PhasesState, PhasesCommand> = {
   nextTurn: (state, _command, who) => nextTurnRefusal(state, who),
   nextPhase: (state, _command, who) => advanceRefusal(state, who),
   nextRound: (state, _command, who) => advanceRefusal(state, who),
-  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
-  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  removeCombatant: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
   declareIntent: declareRefusal,
   spendCollapse: collapseRefusal,
   startTurn: startRefusal,

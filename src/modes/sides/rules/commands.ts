@@ -14,6 +14,7 @@ import {
   markTyped,
   sameSet,
   updateCombatant,
+  gmCombatantRefusal,
 } from "../../../core/common";
 import { normaliseDiceCode } from "../../../core/dice-code";
 import {
@@ -153,8 +154,8 @@ export const handlers: Handlers<SidesState, SidesCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = gmCombatantRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const s: SidesState = {
       ...state,
       combatants: state.combatants.filter((c) => c.id !== combatantId),
@@ -207,16 +208,16 @@ export const handlers: Handlers<SidesState, SidesCommand> = {
   },
 
   setSide(state, { combatantId, sideId }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = gmCombatantRefusal(state, combatantId, who);
+    if (why !== null) return why;
     if (findById(state.sides, sideId) === undefined) return refuse("unknownSide");
     const s = updateCombatant(holdFacts(state, combatantId), combatantId, (c) => ({ ...c, sideId }));
     return accept(s, [{ type: "sideChanged", round: s.round, combatantId }]);
   },
 
   setTraits(state, { combatantId, dexterity, perception, initiativeScore }, who) {
-    if (!who.isGM) return refuse("notGM");
-    if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
+    const why = gmCombatantRefusal(state, combatantId, who);
+    if (why !== null) return why;
     const dex = normaliseDiceCode(dexterity);
     const per = normaliseDiceCode(perception);
     const score = normaliseDiceCode(initiativeScore);

@@ -219,14 +219,14 @@ function isShaped(d: unknown): d is SidesState {
  * fixture in `test/fixtures/migrations/sides/`.
  */
 export const sidesMigrations: readonly Migration[] = [
+  // Version 1: a limit on reactions per round; encounters stored before it get the default.
   {
     version: 1,
-    describe: "a limit on reactions per round; encounters stored before it get the default",
     up: (old) => (old.maxReactions === undefined ? { ...old, maxReactions: DEFAULT_MAX_REACTIONS } : old),
   },
+  // Version 2: the declaration and pass orders are derived from stored facts (due, held), no longer stored.
   {
     version: 2,
-    describe: "the declaration and pass orders are derived from stored facts (due, held), no longer stored",
     up: (old) => {
       const upgrade = upgradeOrders(old);
       if (upgrade.orders === undefined) return upgrade.data;

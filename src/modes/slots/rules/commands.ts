@@ -13,6 +13,7 @@ import {
   markTyped,
   stepKind,
   runHandler,
+  gmCombatantRefusal,
 } from "../../../core/common";
 import type { InitiativeSlot, SlotsState, SlotsCombatant, SlotsCommand, SlotsEvent, SlotsCheck } from "./types";
 import { kindOf, isScore } from "./ranking";
@@ -47,16 +48,6 @@ function takeRefusal(state: SlotsState, slot: InitiativeSlot, c: SlotsCombatant)
   if (c.defeated) return refuse("combatantDefeated", c.id);
   if (c.check === null) return refuse("initiativeMissing", c.id);
   if (state.acted.includes(c.id)) return refuse("alreadyActed", c.id);
-  return null;
-}
-
-/**
- * Why `who` may not remove a combatant or change its defeat, or null (then `removeCombatant` and
- * `setDefeated` accept it).
- */
-export function rosterRefusal(state: SlotsState, combatantId: string, who: Requester): Outcome<SlotsState> | null {
-  if (!who.isGM) return refuse("notGM");
-  if (findById(state.combatants, combatantId) === undefined) return refuse("unknownCombatant", combatantId);
   return null;
 }
 
@@ -113,7 +104,7 @@ export const handlers: Handlers<SlotsState, SlotsCommand> = {
   addCombatant: (state, { combatant }, who) => addToRoster(state, combatant, who, newCombatant),
 
   removeCombatant(state, { combatantId }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const gone = findById(state.combatants, combatantId);
     if (gone === undefined) return refuse("unknownCombatant", combatantId);
@@ -134,7 +125,7 @@ export const handlers: Handlers<SlotsState, SlotsCommand> = {
   },
 
   setDefeated(state, { combatantId, defeated }, who) {
-    const why = rosterRefusal(state, combatantId, who);
+    const why = gmCombatantRefusal(state, combatantId, who);
     if (why !== null) return why;
     const c = findById(state.combatants, combatantId);
     if (c === undefined) return refuse("unknownCombatant", combatantId);

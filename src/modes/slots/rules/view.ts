@@ -1,11 +1,11 @@
 /** The `slots` view (whose turn, the order) and the actions `who` may take now. */
 
 import type { TurnView, Requester } from "../../../core/engine";
-import { probe, type RefusalChecks, allowedByTrial } from "../../../core/common";
+import { probe, type RefusalChecks, allowedByTrial, gmCombatantRefusal } from "../../../core/common";
 import type { SlotsState, SlotsStep, SlotsAllowedAction, SlotsCommand } from "./types";
 import { advance } from "./flow";
 import { isPassed } from "./derived";
-import { holder, claimRefusal, fillRefusal, rosterRefusal, applyCommand } from "./commands";
+import { holder, claimRefusal, fillRefusal, applyCommand } from "./commands";
 import { kindOf } from "./ranking";
 
 /** Who filled a slot this round, in that order; then claimants by slot; then the rest in joining order. */
@@ -84,8 +84,8 @@ function probes(state: SlotsState): Probe[] {
 const refusalChecks: RefusalChecks<SlotsState, SlotsCommand> = {
   claimSlot: claimRefusal,
   fillSlot: fillRefusal,
-  removeCombatant: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
-  setDefeated: (state, { combatantId }, who) => rosterRefusal(state, combatantId, who),
+  removeCombatant: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
+  setDefeated: (state, { combatantId }, who) => gmCombatantRefusal(state, combatantId, who),
 };
 
 /** What this user may do now, with the slot each claim, release or fill is about. */
