@@ -72,7 +72,7 @@ it("prints a step's time with and without each mechanism", async () => {
         const mode = v.modes.pureMode(id);
         const { kit, stored } = v.world.encounterOf(mode, n, HISTORY);
         const flag = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
-        const binding = v.modes.bindPure(mode);
+        const binding = v.modes.asAuthority(v.modes.bindPure(mode));
         const bound = binding.load(v.store.parseStoredEncounter(flag) ?? stored, flag);
         if (bound === null) throw new Error(`${id}: load`);
         const state: unknown = bound.state;

@@ -13,7 +13,13 @@ import { it } from "vitest";
 import type { ModeBinding } from "../src/core/binding.js";
 import type { Json } from "../src/core/patch.js";
 import { parseStoredEncounter, type StoredEncounter } from "../src/core/store.js";
-import { PURE_MODES, bindPure, type PureRules as Mode, type WithCombatants as Ids } from "../test/rules/pure-modes.js";
+import {
+  PURE_MODES,
+  asAuthority,
+  bindPure,
+  type PureRules as Mode,
+  type WithCombatants as Ids,
+} from "../test/rules/pure-modes.js";
 import { GM_REQ, LIMIT, encounterOf, nextCommand } from "./steps-world.js";
 import type { AnyKit } from "../test/conformance/kit.js";
 import { createSim } from "../test/sim/index.js";
@@ -76,7 +82,7 @@ function step(mode: Mode, kit: AnyKit, gm: Authority): { ms: number; bytes: numb
 function timeRules(mode: Mode, kit: AnyKit, storeds: readonly { history: number; stored: StoredEncounter }[]) {
   const gms: Authority[] = storeds.map(({ history, stored }) => {
     const flag = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
-    const binding = bindPure(mode);
+    const binding = asAuthority(bindPure(mode));
     const bound = binding.load(parseStoredEncounter(flag) ?? stored, flag);
     if (bound === null) throw new Error(`${mode.id}: load`);
     return { history, flag, binding, state: bound.state, tried: new Set() };

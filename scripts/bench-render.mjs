@@ -18,7 +18,9 @@
 //   a miss within noise from a real one);
 // - no regression at table sizes: at 10 and 50 combatants, a turn advance's and a first render's
 //   ratio to the bare list (render and forced layout, as the baseline's page times them) is at most
-//   1.15x the baseline's, and each BENCH_ALSO build's (all timed in the same run);
+//   1.15x the baseline's, and each BENCH_ALSO build's (all timed in the same run): the median, over
+//   the page loads, of this build's ratio over the reference's in the same load (the builds' loads
+//   interleaved), printed figure by figure with the loads' lowest and highest;
 // - bundle: at most 80 KB gzip with the five modes, and no bigger than the baseline's or a
 //   BENCH_ALSO build's.
 // Env: BENCH_REPEAT (page loads per figure and build), BENCH_RUNS (renders per figure and load),
@@ -155,10 +157,26 @@ function medianOfRuns(runs) {
 }
 
 /**
- * A figure's verdicts: `{ok, target}` each (none where no target applies). `refs`: the builds the
- * regression is judged against, by label (the baseline's `base`, BENCH_ALSO's `also1`, ...).
+ * How a figure compares with a reference build, load by load: the loads of the builds were
+ * interleaved, so load i of this build and load i of the reference ran side by side; each pair
+ * gives this build's ratio to the bare list over the reference's. The median of those quotients
+ * (the upper one of an even count, as elsewhere in this bench), with the lowest and highest (the
+ * spread of the loads).
  */
-function verdicts(r, refs) {
+function pairedQuotients(mine, theirs, key) {
+  const q = mine.map((m, i) => m[key] / theirs[i]?.[key]).filter((x) => Number.isFinite(x));
+  const sorted = [...q].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, low: sorted[0], high: sorted.at(-1) };
+}
+
+/**
+ * A figure's verdicts: `{ok, target}` each (none where no target applies). `refs`: the builds the
+ * regression is judged against, by label (the baseline's `base`, BENCH_ALSO's `also1`, ...), each
+ * with its loads (`loads`) beside this build's (`mine`). The regression verdict is the median of
+ * the paired quotients (this build's ratio over the reference's, load by load) against the allowed
+ * 1.15; "within noise" when the loads' spread reaches both sides of it.
+ */
+function verdicts(r, refs, mine = [], loads = {}) {
   const out = { patch: [], change: [], first: [] };
   // Patched minus whole, render with its frame, median of the pairs (a page that times no frames,
   // an older bench page, gives none: then the plain figures).
@@ -170,8 +188,17 @@ function verdicts(r, refs) {
     for (const [label, ref] of Object.entries(refs)) {
       if (ref === null) continue;
       const target = `<= ${TARGETS.regression}x ${label}`;
-      out.change.push({ ok: r.changeRatio <= TARGETS.regression * ref.changeRatio, target, ref: label });
-      out.first.push({ ok: r.firstRatio <= TARGETS.regression * ref.firstRatio, target, ref: label });
+      for (const [kind, key] of [
+        ["change", "changeRatio"],
+        ["first", "firstRatio"],
+      ]) {
+        const q = (loads[label] ?? []).length > 0 ? pairedQuotients(mine, loads[label], key) : null;
+        const quotient = q?.median ?? r[key] / ref[key];
+        const ok = quotient <= TARGETS.regression;
+        const straddles = q !== null && q.low <= TARGETS.regression && q.high > TARGETS.regression;
+        const note = straddles ? " (within noise)" : "";
+        out[kind].push({ ok, target, ref: label, quotient, low: q?.low, high: q?.high, note });
+      }
     }
   return out;
 }
@@ -243,7 +270,18 @@ export async function benchRender() {
             base,
             ...Object.fromEntries(alsoDirs.map((dir, i) => [alsoLabel(i), also[dir] ?? null])),
           };
-          renders.push({ ...r, base, also, loads: LOADS, renders: runsFor(n), verdicts: verdicts(r, refs) });
+          const refLoads = {
+            ...(runs.base === undefined ? {} : { base: runs.base }),
+            ...Object.fromEntries(alsoDirs.map((dir, i) => [alsoLabel(i), runs[dir] ?? []])),
+          };
+          renders.push({
+            ...r,
+            base,
+            also,
+            loads: LOADS,
+            renders: runsFor(n),
+            verdicts: verdicts(r, refs, runs.this, refLoads),
+          });
           // Each figure as it is done (a long run that stops part-way keeps what it measured).
           const brief = (x) =>
             [x.changeMs, x.commandMs, x.fullMs, x.firstMs].map((v) => v?.toFixed(2) ?? "-").join("/");
@@ -395,6 +433,23 @@ if (process.argv[1] === import.meta.filename) {
       !r.overflowX && r.scrollable ? "ok" : `${r.overflowX ? "overflows-x" : ""}${r.scrollable ? "" : " no-scroll"}`,
     ]),
   );
+  if (references.length > 0) {
+    console.log(
+      `\nNo regression, figure by figure: each build's ratio to the bare list, then this build's over the ` +
+        `reference's as the median of the ${LOADS} paired page loads [lowest, highest]; pass at most ` +
+        `${TARGETS.regression} (+${Math.round((TARGETS.regression - 1) * 100)}%):`,
+    );
+    for (const r of figures.renders)
+      for (const [kind, key, name] of [
+        ["change", "changeRatio", "turn advance"],
+        ["first", "firstRatio", "first render"],
+      ])
+        for (const v of r.verdicts[kind])
+          console.log(
+            `  ${r.mode} ${r.view} ${r.n} ${name}: this ${f(r[key])}x, ${v.ref} ${f(refOf(r, v.ref)?.[key])}x; ` +
+              `this/${v.ref} ${f(v.quotient)} [${f(v.low)}, ${f(v.high)}]: ${v.ok ? "pass" : "MISS"}${v.note}`,
+          );
+  }
   const verdictOf = (ok) => (ok === null ? "not judged (no reference)" : ok ? "met" : "MISSED");
   const b = figures.bundle;
   const against = [

@@ -78,6 +78,12 @@ export interface BoundEncounter<S = unknown> {
   /** Apply an untrusted command, with undo history bounded to `historyLimit`. */
   apply(command: unknown, who: Requester, historyLimit: number, requestId: string | null): Applied;
   /**
+   * What this revision's last applied command or reconciliation wrote (the authority's): the
+   * loaded encounter it made, with its update; undefined before any. The next revision's load
+   * reuses it while the flag holds exactly that write (`ModeBinding#load`, `previous`).
+   */
+  written(): Written<S> | undefined;
+  /**
    * Reconcile with the live roster: drop combatants that no longer exist, add new ones; then apply
    * the commands `sync` derives from the resulting state (a mode mirroring other documents, such as
    * `sides` and its CombatantGroups). Everything lands in one write; null when nothing changed.
@@ -90,6 +96,12 @@ export interface BoundEncounter<S = unknown> {
   ): Applied | null;
 }
 
+/** A write of the authority: the loaded encounter it made and its update of the stored flag. */
+export interface Written<S = unknown> {
+  readonly loaded: LoadedEncounter<S & Json>;
+  readonly update: { readonly [key: string]: unknown };
+}
+
 /** A mode the glue can run. */
 export interface ModeBinding<S = unknown> {
   readonly id: ModeId;
@@ -99,9 +111,11 @@ export interface ModeBinding<S = unknown> {
   createWith(roster: readonly RosterEntry[], commands: readonly unknown[], who: Requester): StoredEncounter;
   /**
    * Load stored data, or null when it is corrupted. `raw` is the flag as it is, when `stored` was
-   * upgraded from an older format (`parseStoredEncounter`).
+   * upgraded from an older format (`parseStoredEncounter`). `previous`: the revision loaded before
+   * from the same encounter; when the flag holds exactly what it wrote (`written`), that write's
+   * state and history are taken instead of parsing the flag again.
    */
-  load(stored: StoredEncounter, raw?: unknown): BoundEncounter<S> | null;
+  load(stored: StoredEncounter, raw?: unknown, previous?: BoundEncounter<S> | null): BoundEncounter<S> | null;
 }
 
 /** Bind a mode definition to its state parser. */
@@ -114,22 +128,15 @@ export function bindMode<S extends Json, C extends Command>(
     ids(state: S): readonly string[];
   },
 ): ModeBinding<S> {
-  // The authority rebuilds the undo history from reverse patches only once: what it wrote last is
-  // remembered, with what that write changed, and reused while the flag still holds exactly that.
-  // The revision and the history counter name it; the state is compared as data, the history by its
-  // length and by the entries the write set or deleted, so that a step reads the newest entries only.
-  const written = new Map<string, { loaded: LoadedEncounter<S>; update: { readonly [key: string]: unknown } }>();
-  const keyOf = (stored: StoredEncounter): string => `${stored.rev}:${stored.seq}`;
-  const remember = (loaded: LoadedEncounter<S>, update: { readonly [key: string]: unknown }): void => {
-    const key = keyOf(loaded.stored);
-    written.delete(key);
-    written.set(key, { loaded, update });
-    if (written.size > 16) written.delete(written.keys().next().value ?? "");
-  };
-  const recall = (stored: StoredEncounter): LoadedEncounter<S> | undefined => {
-    const hit = written.get(keyOf(stored));
-    if (hit === undefined) return undefined;
-    const { loaded, update } = hit;
+  // The authority rebuilds the undo history from reverse patches only once: the revision it wrote
+  // from remembers what its write made, with what that write changed (`written`), and the next load
+  // reuses it while the flag still holds exactly that. The revision and the history counter must be
+  // the write's; the state is compared as data, the history by its length and by the entries the
+  // write set or deleted, so that a step reads the newest entries only.
+  const recall = (stored: StoredEncounter, write: Written<S> | undefined): LoadedEncounter<S> | undefined => {
+    if (write === undefined) return undefined;
+    const { loaded, update } = write;
+    if (loaded.stored.rev !== stored.rev || loaded.stored.seq !== stored.seq) return undefined;
     const { seqs, entries } = loaded;
     if (stored.applied !== loaded.stored.applied) return undefined;
     if (Object.keys(stored.history).length !== seqs.length) return undefined;
@@ -186,9 +193,11 @@ export function bindMode<S extends Json, C extends Command>(
     // The undo history is rebuilt only when a command is applied (on the authority): views,
     // permissions and the turn order need the current state alone.
     let cache: LoadedEncounter<S> | null | undefined = kept;
+    // This revision's last write (the authority's), for the next revision's load.
+    let wrote: Written<S> | undefined;
     const history = (): LoadedEncounter<S> | null => {
       try {
-        cache ??= recall(stored) ?? loadFull(stored, upgradedFrom, state);
+        cache ??= loadFull(stored, upgradedFrom, state);
       } catch (error) {
         if (!(error instanceof UnreadableSnapshot)) throw error;
         cache = null;
@@ -202,11 +211,11 @@ export function bindMode<S extends Json, C extends Command>(
       events: readonly RuleEvent[],
       requestId: string | null,
     ): Applied => {
-      const { stored: written, update, loaded: after } = encodeEncounter(loaded, next, requestId);
-      remember(after, update);
+      const { stored: made, update, loaded: after } = encodeEncounter(loaded, next, requestId);
+      wrote = { loaded: after, update };
       return {
         ok: true,
-        stored: written,
+        stored: made,
         update,
         events,
         view: definition.view(next.state),
@@ -246,6 +255,7 @@ export function bindMode<S extends Json, C extends Command>(
         if (actions === undefined) allowedBy.set(key, (actions = definition.allowed(state, who)));
         return actions;
       },
+      written: () => wrote,
       undoTarget(type) {
         if (!undoTargets.has(type)) undoTargets.set(type, findUndoTarget(type));
         return undoTargets.get(type) ?? null;
@@ -317,12 +327,12 @@ export function bindMode<S extends Json, C extends Command>(
       }
       return initialStored(state);
     },
-    load(stored, raw) {
+    load(stored, raw, previous) {
       const upgradedFrom = raw !== undefined && storedVersion(raw) !== STORED_VERSION ? (raw as Json) : undefined;
-      // The flag still holds what this client wrote last: its state is the one the rules made, which
-      // a parse of the flag would give again (the rules make states in today's shape), so it is not
-      // parsed; the memory of that write is the undo history too.
-      const kept = upgradedFrom === undefined ? recall(stored) : undefined;
+      // The flag still holds what this client wrote last from the previous revision: its state is
+      // the one the rules made, which a parse of the flag would give again (the rules make states in
+      // today's shape), so it is not parsed; the memory of that write is the undo history too.
+      const kept = upgradedFrom === undefined ? recall(stored, previous?.written()) : undefined;
       if (kept !== undefined) return bound(kept.encounter.state, stored, undefined, kept);
       const state = parseState(decodeArrays(stored.state));
       return state === null ? null : bound(state, stored, upgradedFrom);

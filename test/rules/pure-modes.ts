@@ -2,7 +2,7 @@
  * Every mode's pure rules and state parser, without the Foundry glue its module brings (which needs
  * Foundry's globals), and the binding of one to the stored form: for tests and benchmarks in Node.
  */
-import { bindMode, type ModeBinding } from "../../src/core/binding";
+import { bindMode, type BoundEncounter, type ModeBinding } from "../../src/core/binding";
 import type { Command, ModeDefinition } from "../../src/core/engine";
 import type { Json } from "../../src/core/patch";
 import { declareResolveMode } from "../../src/modes/declare-resolve/rules/mode";
@@ -57,6 +57,23 @@ export function pureMode(id: string): PureRules {
 /** A mode's state parser, its types hidden as those of a state that names its combatants. */
 export function parseWith(mode: PureRules): (data: unknown) => WithCombatants | null {
   return mode.parse as (data: unknown) => WithCombatants | null;
+}
+
+/**
+ * A binding that loads as one encounter's authority does (`loadBound`, encounters.ts): each load is
+ * handed the revision loaded before it, whose write (`BoundEncounter#written`) it reuses while the
+ * flag holds exactly that write.
+ */
+export function asAuthority<S>(binding: ModeBinding<S>): ModeBinding<S> {
+  let previous: BoundEncounter<S> | null = null;
+  return {
+    ...binding,
+    load(stored, raw, given) {
+      const bound = binding.load(stored, raw, given ?? previous);
+      previous = bound;
+      return bound;
+    },
+  };
 }
 
 /** A mode bound to the stored form, with the roster commands every mode shares. */

@@ -542,6 +542,31 @@ describe("rolling actions in passes: Dexterity highest first, equal Dexterity â†
     // The GM's order holds for the later passes of the round.
     expect(passes(s)).toEqual(["1:trooper2", "1:trooper1", "2:trooper2", "2:trooper1"]);
   });
+
+  it("a pair the GM ordered twice in a round follows the later record", () => {
+    const s = run(
+      seedDeclaration(),
+      declare("trooper1", 2),
+      declare("trooper2", 2),
+      declare("jaluun", 0),
+      declare("ace", 0),
+    );
+    const ordered = (tieOrders: string[][]): readonly string[] => passOrder({ ...s, tieOrders });
+    expect(ordered([["trooper2", "trooper1"]])).toEqual(["trooper2", "trooper1"]);
+    expect(
+      ordered([
+        ["trooper2", "trooper1"],
+        ["ace", "trooper1", "jaluun", "trooper2"],
+      ]),
+    ).toEqual(["trooper1", "trooper2"]);
+    expect(
+      ordered([
+        ["trooper1", "jaluun", "trooper2"],
+        ["trooper2", "trooper1"],
+        ["ace", "jaluun"],
+      ]),
+    ).toEqual(["trooper2", "trooper1"]);
+  });
 });
 
 describe("reactions: a character who is attacked may dodge or parry; it counts as an action", () => {

@@ -4,8 +4,9 @@
  * - the stored form each state and each part of it was loaded from, written or encoded as (the
  *   loaded revision's `forms`, `LoadedEncounter` in store.ts, handed on to the revision its write
  *   makes) is reused only because states, their parts and the stored forms are never changed once made;
- * - the authority's memory of what it wrote (`written` in binding.ts) is reused for the next step
- *   only because the loaded encounter, its state and its history are never changed.
+ * - the authority's memory of what it wrote (`written`, kept by the revision it wrote from,
+ *   `BoundEncounter` in binding.ts) is reused for the next step only because the loaded encounter,
+ *   its state and its history are never changed.
  * Every mode is driven through its binding, steps and undos, with each state, stored form and loaded
  * revision frozen as soon as it is made: a mutation anywhere throws. Each revision the remembering
  * authority loads must equal what a client that remembers nothing loads from the same flag.
@@ -13,7 +14,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStoredEncounter } from "../../src/core/store";
 import { GM_REQ, encounterOf, nextCommand } from "../../bench/steps-world";
-import { PURE_MODES, bindPure } from "../rules/pure-modes";
+import { PURE_MODES, asAuthority, bindPure } from "../rules/pure-modes";
 import { deepFreeze } from "../rules/property-harness";
 import { mergeObject } from "../sim/utils";
 
@@ -22,7 +23,8 @@ const LIMIT = 10;
 describe("the kept mechanisms hold with every state, stored form and loaded revision frozen", () => {
   for (const mode of PURE_MODES)
     it(`${mode.id}: 40 steps and undos on frozen revisions load as a fresh client loads them`, () => {
-      const { kit, binding, stored } = encounterOf(mode, 6, 3);
+      const { kit, binding: plain, stored } = encounterOf(mode, 6, 3);
+      const binding = asAuthority(plain);
       // The document's flag: a copy of each update is merged into it (what arrives over the wire).
       const flag = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
       const tried = new Set<string>();

@@ -24,7 +24,7 @@ import path from "node:path";
 import { parseIndividualState } from "../../src/modes/individual/rules/state";
 import type { Encounter } from "../../src/core/engine";
 import { mergeObject } from "../sim/utils";
-import { bindPure, pureMode } from "../rules/pure-modes";
+import { asAuthority, bindPure, pureMode } from "../rules/pure-modes";
 
 type Toy = {
   round: number;
@@ -350,7 +350,8 @@ describe("the stored format is versioned", () => {
 });
 
 describe("the authority's step touches the newest history entries only", () => {
-  const binding = () => bindPure(pureMode("individual"));
+  // The authority: each load is handed the revision loaded before (a fresh one remembers nothing).
+  const binding = () => asAuthority(bindPure(pureMode("individual")));
   const gm = { userId: "gmUser0000000001", isGM: true, owns: [] };
   const roster = ["combatantAria001", "combatantBrom001", "combatantOffi001"].map((id, i) => ({
     id,
@@ -447,6 +448,22 @@ describe("the authority's step touches the newest history entries only", () => {
     const fromMemory = undoAll(authority, flag);
     expect(fromMemory).toHaveLength(4);
     expect(fromMemory).toEqual(undoAll(binding(), reloaded));
+  });
+
+  it("the next load takes the state and history of the write it follows, handed on by the revision it was written from", () => {
+    const authority = binding();
+    const flag = started(authority);
+    const { applied } = applyTo(authority, flag, { type: "nextTurn" }, 100);
+    if (!applied.ok) throw new Error("the step was refused");
+    const parsed = parseStoredEncounter(flag);
+    if (parsed === null) throw new Error("the flag did not load");
+    // The authority's load reuses the state the rules made; a client that did not write parses it.
+    expect(authority.load(parsed, flag)?.state).toBe(applied.state);
+    const reader = bindPure(pureMode("individual")).load(parsed, flag);
+    expect(reader?.state).not.toBe(applied.state);
+    expect(reader?.state).toEqual(applied.state);
+    // Handed a revision that wrote nothing, the load parses the flag.
+    expect(bindPure(pureMode("individual")).load(parsed, flag, reader)?.state).not.toBe(applied.state);
   });
 
   it("reads the flag again when its state was changed elsewhere under the same revision", () => {

@@ -28,9 +28,15 @@ interface Loaded {
   readonly rev: unknown;
   readonly mode: string;
   readonly bound: BoundEncounter | null;
+  /** False once an update touched the Combat's flags: the next load reads the flag again. */
+  readonly current: boolean;
 }
 
-/** Per Combat, the last load: reused while the flag holds the same revision and no update touched it. */
+/**
+ * Per Combat, the last load: reused while the flag holds the same revision and no update touched
+ * it; after an update, the previous revision for the next load (which reuses what the authority
+ * wrote from it, `BoundEncounter#written`, while the flag holds exactly that).
+ */
 const loaded = new WeakMap<object, Loaded>();
 
 /** How many times a stored encounter was parsed on this client (the benchmark reports it). */
@@ -51,21 +57,24 @@ export function loadBound(combat: Combat.Implementation): BoundEncounter | null 
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
   const rev = typeof raw === "object" && raw !== null ? (raw as { rev?: unknown }).rev : undefined;
   const hit = loaded.get(combat);
-  if (hit !== undefined && hit.raw === raw && hit.rev === rev && hit.mode === mode) return hit.bound;
+  if (hit?.current === true && hit.raw === raw && hit.rev === rev && hit.mode === mode) return hit.bound;
   parses += 1;
   const stored = parseStoredEncounter(raw);
-  const bound = stored === null ? null : (bindingOf(mode)?.load(stored, raw) ?? null);
-  loaded.set(combat, { raw, rev, mode, bound });
+  const previous = hit?.mode === mode ? hit.bound : null;
+  const bound = stored === null ? null : (bindingOf(mode)?.load(stored, raw, previous) ?? null);
+  loaded.set(combat, { raw, rev, mode, bound, current: true });
   return bound;
 }
 
 /**
  * Forget an encounter's loaded state: its flags changed. Called first thing in the Combat's own
  * update handling, before anything sorts its turns, so a revision number that a reset made start
- * again can never return an older state.
+ * again can never return an older state. The forgotten load stays only as the previous revision
+ * of the next load, which reuses its write only where the flag holds exactly that write.
  */
 export function forgetLoaded(combat: Combat.Implementation): void {
-  loaded.delete(combat);
+  const hit = loaded.get(combat);
+  if (hit !== undefined) loaded.set(combat, { ...hit, current: false });
 }
 
 /** Whether a structured encounter's stored state cannot be read (a newer format included). */

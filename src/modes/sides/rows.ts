@@ -126,6 +126,8 @@ interface RowsShared {
   readonly declarePlace: ReadonlyMap<string, number>;
   readonly declareForm: DeclareFormContext | null;
   readonly clockControls: readonly ControlContext[];
+  /** Each side's roller (`sideRoller`), by side id: found once, not once per row. */
+  readonly rollers: ReadonlyMap<string, string | null>;
 }
 
 const minus = (code: string): string => (code === "0D" ? "" : `−${code}`);
@@ -192,12 +194,23 @@ function rowsShared(input: ModeInput<SidesState>, clock: ClockView | null): Rows
   const declarePlace = new Map(declarationOrder(state).map((id, i) => [id, i + 1]));
   const declareForm = declareFormOf(input, declarer);
   const clockControls = clockControlsOf(input, clock);
-  return { pass: currentPass(state), declarer, doneIds, slowTargets, declarePlace, declareForm, clockControls };
+  const rollers = new Map(state.sides.map((side) => [side.id, sideRoller(state, side.id)]));
+  return {
+    pass: currentPass(state),
+    declarer,
+    doneIds,
+    slowTargets,
+    declarePlace,
+    declareForm,
+    clockControls,
+    rollers,
+  };
 }
 
 /** A row's buttons: let pass, dodge and parry as the rules allow; before the start, the GM's "make roller". */
 function rowControls(
   { state, allowed, nameOf, control, who }: ModeInput<SidesState>,
+  { rollers }: RowsShared,
   c: SidesCombatant,
 ): ControlContext[] {
   const on = (type: string): boolean => allowed.for(c.id, type);
@@ -211,7 +224,7 @@ function rowControls(
   }
   const side = state.sides.find((s) => s.id === c.sideId);
   // Sides and rollers are set up before the start; afterwards the controls are gone.
-  if (who.isGM && side !== undefined && !state.started && sideRoller(state, side.id) !== c.id)
+  if (who.isGM && side !== undefined && !state.started && rollers.get(side.id) !== c.id)
     controls.push(
       control({
         ...base,
@@ -295,7 +308,7 @@ function sidesRow(input: ModeInput<SidesState>, shared: RowsShared, c: SidesComb
   const { bound, state, i18n, nameOf } = input;
   const { pass, declarer, doneIds, declarePlace, declareForm, clockControls } = shared;
   const d = declarationOf(state, c.id);
-  const controls = rowControls(input, c);
+  const controls = rowControls(input, shared, c);
   const side = state.sides.find((s) => s.id === c.sideId);
   const move = moveOf(input, c);
   const slowDown = slowDownOf(input, shared, c);
@@ -310,7 +323,7 @@ function sidesRow(input: ModeInput<SidesState>, shared: RowsShared, c: SidesComb
     hasSide: side !== undefined,
     dexterity: c.dexterity ?? "0D",
     perception: c.perception ?? "0D",
-    isRoller: side !== undefined && sideRoller(state, side.id) === c.id,
+    isRoller: side !== undefined && shared.rollers.get(side.id) === c.id,
     declared: d !== undefined && !d.hesitated,
     hesitated: d?.hesitated === true,
     actions,

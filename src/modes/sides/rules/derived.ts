@@ -57,24 +57,44 @@ export function sidesToRoll(state: SidesState): readonly string[] {
   return activeSides(state).filter((id) => sideRoll(state, id) === null);
 }
 
-/** The GM's order for two tied entries: the latest record naming both (negative: `a` first); 0 when none. */
-function recordedOrder(records: readonly (readonly string[])[], a: string, b: string): number {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i] ?? [];
-    const ia = record.indexOf(a);
-    const ib = record.indexOf(b);
-    if (ia >= 0 && ib >= 0) return ia - ib;
-  }
-  return 0;
+/**
+ * The GM's order for two tied entries, as a comparator: the latest record naming both decides
+ * (negative: `a` first); 0 when none does. Each entry's places in the records are listed once, so a
+ * comparison looks through the records naming `a`, not through every record (a sort compares the
+ * same entries many times).
+ */
+function recordedOrder(records: readonly (readonly string[])[]): (a: string, b: string) => number {
+  // Per entry: record index → its first place there, records in order.
+  const places = new Map<string, Map<number, number>>();
+  records.forEach((record, i) => {
+    record.forEach((id, at) => {
+      let of = places.get(id);
+      if (of === undefined) places.set(id, (of = new Map<number, number>()));
+      if (!of.has(i)) of.set(i, at);
+    });
+  });
+  return (a, b) => {
+    const inB = places.get(b);
+    if (inB === undefined) return 0;
+    let order = 0;
+    for (const [i, at] of places.get(a) ?? []) {
+      const other = inB.get(i);
+      if (other !== undefined) order = at - other;
+    }
+    return order;
+  };
 }
 
 /** Negative: side `a` declares first. Lower roll first; equal: GM side first; then the GM's order. */
-function compareSides(state: SidesState, a: string, b: string): number {
-  const byRoll = (sideRoll(state, a) ?? 0) - (sideRoll(state, b) ?? 0);
-  if (byRoll !== 0) return byRoll;
-  const byKind = Number(isGMSide(state, b)) - Number(isGMSide(state, a));
-  if (byKind !== 0) return byKind;
-  return recordedOrder(state.sideTieOrders, a, b);
+function sideComparator(state: SidesState): (a: string, b: string) => number {
+  const byRecords = recordedOrder(state.sideTieOrders);
+  return (a, b) => {
+    const byRoll = (sideRoll(state, a) ?? 0) - (sideRoll(state, b) ?? 0);
+    if (byRoll !== 0) return byRoll;
+    const byKind = Number(isGMSide(state, b)) - Number(isGMSide(state, a));
+    if (byKind !== 0) return byKind;
+    return byRecords(a, b);
+  };
 }
 
 /** Sets of entries that are tied on `key` and not (fully) ordered by the GM's records, each in `ids` order. */
@@ -90,7 +110,7 @@ function unorderedTies(
     if (group === undefined) groups.set(k, [id]);
     else group.push(id);
   }
-  // Two entries are ordered when a record names both (recordedOrder is then not 0).
+  // Two entries are ordered when a record names both (recordedOrder's comparator is then not 0).
   const recordsOf = new Map<string, number[]>();
   records.forEach((record, i) => {
     for (const id of record) recordsOf.set(id, [...(recordsOf.get(id) ?? []), i]);
@@ -143,7 +163,7 @@ export function declaringSides(state: SidesState): readonly string[] {
     return state.sideOrder.filter((id) => findById(state.sides, id) !== undefined);
   }
   const rolled = activeSides(state).filter((id) => sideRoll(state, id) !== null);
-  return stableSort(rolled, (a, b) => compareSides(state, a, b));
+  return stableSort(rolled, sideComparator(state));
 }
 
 /** A character's declaration this round, if it has declared (or hesitated). */
@@ -317,6 +337,7 @@ function actorComparator(state: SidesState): (a: string, b: string) => number {
     keys.set(c.id, { dex: trait(f.dexterity), per: trait(f.perception), at });
   });
   const none = { dex: ZERO, per: ZERO, at: -1 };
+  const byRecords = recordedOrder(state.tieOrders);
   return (a, b) => {
     const ka = keys.get(a) ?? none;
     const kb = keys.get(b) ?? none;
@@ -324,6 +345,6 @@ function actorComparator(state: SidesState): (a: string, b: string) => number {
     if (byDex !== 0) return byDex;
     const byPer = compareDiceCodes(kb.per, ka.per);
     if (byPer !== 0) return byPer;
-    return recordedOrder(state.tieOrders, a, b) || ka.at - kb.at;
+    return byRecords(a, b) || ka.at - kb.at;
   };
 }
