@@ -77,11 +77,11 @@ async function scenario(n: number): Promise<Row[]> {
     ),
   );
   push(
-    "claim refused: slot taken (player)",
+    "claim refused: slot claimed (player)",
     await measure(
       sim,
       () => apiOf(sim, BOB).command(combatOf(sim, BOB), { type: "claimSlot", slot: second, combatantId: brom }),
-      "slotTaken",
+      "slotClaimed",
     ),
   );
   push(
