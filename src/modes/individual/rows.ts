@@ -131,7 +131,7 @@ export function individualRows({
     const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
     rows.set(c.id, {
       initiative: c.initiative,
-      // The row's body lays its controls out on one line with the trigger field and the menu.
+      // The row's body lays its controls out on one line with the trigger field; the menu is on the badges' line.
       controls: [],
       acted,
       waiting: isDelaying,
@@ -151,7 +151,7 @@ export function individualRows({
         menu,
         hasMenu: menu.length > 0,
         menuLabel: i18n.format(`${T}.RowMenuFor`, { name }),
-        hasLine: controls.length > 0 || ready !== null || menu.length > 0,
+        hasLine: controls.length > 0 || ready !== null,
         acted,
         placedBy,
         needsRoll: c.initiative === null,
