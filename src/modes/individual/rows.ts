@@ -1,10 +1,10 @@
 /**
  * The `individual` tracker's rows (RULES.md §2): per combatant, its badges (group, modifier, aware,
  * flat-footed, delaying, readied, acted, roll-offs, why it stands where it does) and the controls the
- * rules allow the viewer, which the row's body lays out on one line: the turn's controls (delay, act
- * now, trigger, a player's own roll), the Ready button with its trigger field, and the row menu (⋯),
- * a disclosure of the GM's set-up buttons (roll, aware, group or ungroup) that keeps them off the row
- * (issue 29).
+ * rules allow the viewer: the row's body lays out on one line the turn's controls (delay, act now,
+ * trigger, a player's own roll) and the Ready button with its trigger field; the row menu (⋯) at the
+ * end of the badges' line, a disclosure of the GM's set-up buttons (roll, aware, group or ungroup),
+ * keeps them off the row (issue 29).
  */
 import { I18N } from "../../constants";
 import type { ControlContext } from "../../core/ui";
