@@ -205,6 +205,8 @@ describe("the phases sample in Chromium", () => {
     await expect.poll(() => extra.locator(intentField).count()).toBe(1);
     await extra.locator(intentField).fill("Grenade at Aria");
     await extra.locator("label", { hasText: "Aria" }).locator("input").check();
+    await noOverflow();
+    await screenshots(session.page, "phases-extra-attack");
     await extra.locator('button[data-action="siPhasesExtraAttack"]').click();
     await agreed((s) => s.banner === "Heroes act" && s.intents.some((i) => i.includes("Grenade at Aria")));
 
