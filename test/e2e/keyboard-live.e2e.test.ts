@@ -149,11 +149,17 @@ async function checkMenus(frames: Record<View, Frame>, view: View, where: string
     const controls = await summary.evaluate(
       (s) =>
         Array.from(
-          (s.parentElement as HTMLElement).querySelectorAll<HTMLElement>("button, input, select, textarea, a[href]"),
+          // A disclosure inside the menu (a foe's extra attack in `phases`) is entered by its summary.
+          (s.parentElement as HTMLElement).querySelectorAll<HTMLElement>(
+            "button, input, select, textarea, a[href], details > summary:not(.si-more)",
+          ),
         ).filter((el) => el.checkVisibility({ visibilityProperty: true })).length,
     );
     await session.page.keyboard.press("Tab");
-    const inMenu = await frame.evaluate(() => document.activeElement?.closest("details")?.open === true);
+    const inMenu = await summary.evaluate((s) => {
+      const active = document.activeElement;
+      return active !== null && active !== s && (s.parentElement as HTMLElement).contains(active);
+    });
     // A menu that only tells (a player's view of the sides' details) has nothing to enter.
     expect(inMenu, `${where}: Tab from the opened menu "${label}" goes into it`).toBe(controls > 0);
     if (!inMenu) await summary.focus();

@@ -192,6 +192,24 @@ describe("the phases sample in Chromium", () => {
     await frames.gm.locator('button[data-action="siPhasesNextPhase"]').click();
     await agreed((s) => s.banner === "Heroes act" && s.intents.length === 2);
 
+    // An extra attack bought with Collapse is rare: no foe row shows its form outside the row's ⋯ menu
+    // (issue 29), and the menu's entry opens the same form in the row. Trooper 2, idle, attacks Aria.
+    expect(await frames.gm.locator(".si-row .si-phases-form").count()).toBeGreaterThan(0);
+    expect(await frames.gm.locator(".si-row .si-phases-form:not(.si-row-menu .si-phases-form)").count()).toBe(0);
+    expect(await frames.gm.locator(".si-phases-form:visible").count()).toBe(0);
+    for (const view of ["alice", "bob"] as const) expect(await frames[view].locator(".si-row-menu").count()).toBe(0);
+    const menu = row("gm", "Trooper 2").locator("details.si-row-menu");
+    await menu.locator("summary.si-row-menu__button").click();
+    const extra = menu.locator(".si-phases-form");
+    await extra.locator("summary", { hasText: /^Extra attack of Trooper 2$/u }).click();
+    await expect.poll(() => extra.locator(intentField).count()).toBe(1);
+    await extra.locator(intentField).fill("Grenade at Aria");
+    await extra.locator("label", { hasText: "Aria" }).locator("input").check();
+    await noOverflow();
+    await screenshots(session.page, "phases-extra-attack");
+    await extra.locator('button[data-action="siPhasesExtraAttack"]').click();
+    await agreed((s) => s.banner === "Heroes act" && s.intents.some((i) => i.includes("Grenade at Aria")));
+
     // Both players take the turn at the same moment.
     const take = (name: string): string =>
       `.si-row[data-combatant-id] button[data-action="siPhasesTakeTurn"][aria-label$="Take the turn of ${name}"]`;
@@ -247,7 +265,7 @@ describe("the phases sample in Chromium", () => {
     await expectNoGMControls();
     await noOverflow();
     await screenshots(session.page, "phases-resolve");
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 6; i++) {
       const now = await agreed();
       if (now.round === "Round 3") break;
       await frames.gm.locator('button[data-action="siNextTurn"]').click();

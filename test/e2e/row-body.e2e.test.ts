@@ -12,6 +12,7 @@ import "../../playground/host.js";
 import {
   agreedIn,
   formsInRow,
+  overflowing,
   useSession,
   screenshots,
   startIndividual,
@@ -80,11 +81,20 @@ describe("a row's forms and lists sit in its body region", () => {
     for (const item of await items.all()) expect(await item.isVisible()).toBe(false);
     const summary = menu.locator("> summary");
     expect(await summary.textContent()).toContain("Set-up of Officer");
+    // The ⋯ ends the badges' line, beside the initiative: no line of its own under the name (issue 29).
+    expect(await officer.locator(".si-badges > details.si-row-menu").count()).toBe(1);
+    const [button, initiative] = await Promise.all([
+      summary.boundingBox(),
+      officer.locator(".si-row__init").boundingBox(),
+    ]);
+    expect(button !== null && initiative !== null && button.y < initiative.y + initiative.height).toBe(true);
     // The keyboard opens it, reaches its buttons, and Escape closes it with the focus back on ⋯.
     await summary.focus();
     await summary.press("Enter");
     await expect.poll(() => menu.getAttribute("open")).toBe("");
     for (const item of await items.all()) expect(await item.isVisible()).toBe(true);
+    expect(await overflowing(frames.gm)).toEqual([]);
+    await screenshots(session.page, "row-menu-individual-open");
     await summary.press("Tab");
     expect(await frames.gm.evaluate(() => document.activeElement?.getAttribute("data-action"))).toBe("siRoll");
     await frames.gm.locator(":focus").press("Escape");

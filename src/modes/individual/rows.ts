@@ -1,10 +1,10 @@
 /**
  * The `individual` tracker's rows (RULES.md §2): per combatant, its badges (group, modifier, aware,
  * flat-footed, delaying, readied, acted, roll-offs, why it stands where it does) and the controls the
- * rules allow the viewer, which the row's body lays out on one line: the turn's controls (delay, act
- * now, trigger, a player's own roll), the Ready button with its trigger field, and the row menu (⋯),
- * a disclosure of the GM's set-up buttons (roll, aware, group or ungroup) that keeps them off the row
- * (issue 29).
+ * rules allow the viewer: the row's body lays out on one line the turn's controls (delay, act now,
+ * trigger, a player's own roll) and the Ready button with its trigger field; the row menu (⋯) at the
+ * end of the badges' line, a disclosure of the GM's set-up buttons (roll, aware, group or ungroup),
+ * keeps them off the row (issue 29).
  */
 import { I18N } from "../../constants";
 import type { ControlContext } from "../../core/ui";
@@ -131,7 +131,7 @@ export function individualRows({
     const placedBy = !moved.has(c.id) || at < 0 ? "" : placedText(at);
     rows.set(c.id, {
       initiative: c.initiative,
-      // The row's body lays its controls out on one line with the trigger field and the menu.
+      // The row's body lays its controls out on one line with the trigger field; the menu is on the badges' line.
       controls: [],
       acted,
       waiting: isDelaying,
@@ -151,7 +151,7 @@ export function individualRows({
         menu,
         hasMenu: menu.length > 0,
         menuLabel: i18n.format(`${T}.RowMenuFor`, { name }),
-        hasLine: controls.length > 0 || ready !== null || menu.length > 0,
+        hasLine: controls.length > 0 || ready !== null,
         acted,
         placedBy,
         needsRoll: c.initiative === null,

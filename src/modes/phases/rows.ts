@@ -64,6 +64,13 @@ export interface IntentFormContext {
   readonly targetsLabel: string;
   /** The kind select is offered (an extra attack bought with Collapse is always an attack). */
   readonly canDeclare: boolean;
+  /**
+   * Only an extra attack is offered: rarely used, the form sits in the row's ⋯ menu rather than on
+   * every foe row (issue 29), and opens in the row from there.
+   */
+  readonly inMenu: boolean;
+  /** Localised accessible name of the row menu's button ("More for Officer"). */
+  readonly menuLabel: string;
   /** The heroes it may attack, the obvious target (the only hero standing) ticked. */
   readonly targets: readonly { readonly id: string; readonly name: string; readonly checked: boolean }[];
   readonly controls: readonly ControlContext[];
@@ -107,6 +114,8 @@ export function intentForm(
     kindLabel: i18n.format(`${P}.IntentKindFor`, { name }),
     targetsLabel: i18n.format(`${P}.TargetsFor`, { name }),
     canDeclare,
+    inMenu: !canDeclare,
+    menuLabel: i18n.format(`${P}.MoreFor`, { name }),
     targets: heroTargets(state, input),
     controls,
   };
