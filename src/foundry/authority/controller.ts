@@ -31,6 +31,7 @@ import { mirrorOf } from "../interop";
 import { callTurnHook, deletion, timeUpdateOptions, updateData, updateWithMirror } from "../compat";
 import { lifecycleSettled, queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 import { startWithSystem } from "../system-start";
+import { fieldOf } from "../../core/common";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -168,7 +169,7 @@ export function applyAsAuthority(
  * shared `start` command, which the rules would accept).
  */
 function startsEncounter(combat: Combat.Implementation, command: unknown, who: Requester): boolean {
-  if (typeof command !== "object" || command === null || (command as { type?: unknown }).type !== "start") return false;
+  if (fieldOf(command, "type") !== "start") return false;
   const bound = loadBound(combat);
   return bound !== null && !bound.view.started && bound.check(command, who) === null;
 }
@@ -466,7 +467,7 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
   const who = requesterFor(combat, game.user);
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
+  const unreadable = fieldOf(raw, "state");
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
@@ -591,7 +592,7 @@ async function send(combat: Combat.Implementation, who: Requester, command: Json
 
 /** Whether a command is a dice request (rolled by the authority, never given to the rules). */
 function isDiceRequest(command: unknown): boolean {
-  return typeof command === "object" && command !== null && (command as { type?: unknown }).type === DICE_REQUEST;
+  return fieldOf(command, "type") === DICE_REQUEST;
 }
 
 /** A roll sent with an outcome, narrowed; null when there is none. */
@@ -629,8 +630,7 @@ function carrier(
   | { readonly kind: "combatant"; readonly document: Combatant.Implementation }
   | null {
   if (who.isGM) return { kind: "combat", document: combat };
-  const named =
-    typeof command === "object" && command !== null && "combatantId" in command ? command.combatantId : undefined;
+  const named = fieldOf(command, "combatantId");
   const id = typeof named === "string" && who.owns.includes(named) ? named : who.owns[0];
   const combatant = id === undefined ? undefined : combat.combatants.get(id);
   return combatant === undefined ? null : { kind: "combatant", document: combatant };
@@ -638,8 +638,7 @@ function carrier(
 
 /** The combatant a command names, if any (for a refusal's message). */
 function combatantOf(command: unknown): string | undefined {
-  const id =
-    typeof command === "object" && command !== null ? (command as { combatantId?: unknown }).combatantId : null;
+  const id = fieldOf(command, "combatantId");
   return typeof id === "string" ? id : undefined;
 }
 
@@ -691,7 +690,7 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
 export function onCombatApplied(combat: Combat.Implementation): void {
   // Only the request id is read (the state is parsed once per revision by `loadBound`).
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const applied = typeof raw === "object" && raw !== null ? (raw as { applied?: unknown }).applied : undefined;
+  const applied = fieldOf(raw, "applied");
   if (typeof applied === "string") settle(applied, { ok: true });
 }
 
