@@ -81,10 +81,6 @@ export interface LuckContext {
   /** The "gains an advantage" mark is offered (the pool is not full). */
   readonly canGainAdvantage: boolean;
   readonly advantageHint: string;
-  /** Localised visible label of the attack select ("Defend against"). */
-  readonly defendLabel: string;
-  /** Localised "No attack": the select's first choice (a plain roll). */
-  readonly noDefend: string;
   readonly defends: readonly OptionContext[];
   readonly hasDefends: boolean;
   readonly noteLabel: string;
@@ -142,7 +138,6 @@ export interface BannerStepContext {
 /** The panel above the set-up controls. */
 export interface PhasesPanelContext {
   readonly banner: readonly BannerStepContext[];
-  readonly bannerAria: string;
   readonly started: boolean;
   readonly pips: readonly { readonly filled: boolean }[];
   readonly advantages: string;
@@ -154,18 +149,14 @@ export interface PhasesPanelContext {
   readonly pools: {
     readonly cap: string;
     readonly collapse: string;
-    readonly capLabel: string;
-    readonly collapseLabel: string;
     readonly controls: readonly ControlContext[];
   } | null;
-  /** Spending an Advantage (note and button), or null. */
-  readonly spend: { readonly noteLabel: string; readonly control: ControlContext } | null;
+  /** The button to spend an Advantage (the template adds its note field), or null. */
+  readonly spend: ControlContext | null;
   /** The GM's hand-off toggle ("Players cannot agree"), or null. */
   readonly handOff: ControlContext | null;
   /** The pool line opens on something (spending, the GM's options). */
   readonly hasOptions: boolean;
-  /** Localised summary label of those ("Options"). */
-  readonly optionsLabel: string;
 }
 
 /** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
@@ -302,8 +293,6 @@ export function luckContext(state: PhasesState, input: ModeInput<PhasesState>): 
     dice,
     canGainAdvantage: rolls.some((a) => a.gainsAdvantage === true),
     advantageHint: i18n.localize(`${P}.${advantagePool(state).full ? "PoolFullHint" : "GainsAdvantage"}`),
-    defendLabel: i18n.localize(`${P}.DefendAgainst`),
-    noDefend: i18n.localize(`${P}.NoAttack`),
     defends,
     hasDefends: defends.length > 0,
     noteLabel: i18n.format(`${P}.NoteFor`, { name }),
@@ -452,13 +441,11 @@ function nextPhaseOf(
 
 /** The GM's form for the Advantage cap and the Collapse points, or null. */
 function poolsOf(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanelContext["pools"] {
-  const { i18n, who, allowed, control } = input;
+  const { who, allowed, control } = input;
   return who.isGM && allowed.has("setPoolCap")
     ? {
         cap: String(state.poolCap),
         collapse: String(state.collapse),
-        capLabel: i18n.localize(`${P}.PoolCap`),
-        collapseLabel: i18n.localize(`${P}.CollapseStart`),
         controls: [
           control({ action: "siPhasesPoolCap", label: "Phases.SetCap", aria: "Phases.SetCapHint" }),
           control({
@@ -473,12 +460,9 @@ function poolsOf(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanel
 
 /** The form to spend an Advantage, or null. */
 function spendOf(input: ModeInput<PhasesState>): PhasesPanelContext["spend"] {
-  const { i18n, allowed, control } = input;
+  const { allowed, control } = input;
   return allowed.has("spendAdvantage")
-    ? {
-        noteLabel: i18n.localize(`${P}.SpendNote`),
-        control: control({ action: "siPhasesSpend", label: "Phases.Spend", aria: "Phases.SpendHint" }),
-      }
+    ? control({ action: "siPhasesSpend", label: "Phases.Spend", aria: "Phases.SpendHint" })
     : null;
 }
 
@@ -497,7 +481,6 @@ export function panelContext(state: PhasesState, input: ModeInput<PhasesState>):
       css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
       next: next !== null && next.phase === p.phase ? next.control : null,
     })),
-    bannerAria: i18n.localize(`${P}.Banner`),
     started: state.started,
     pips: Array.from({ length: pool.cap }, (_, i) => ({ filled: i < pool.pool })),
     advantages: plural(i18n, `${P}.Advantages`, pool.cap, { pool: String(pool.pool) }),
@@ -509,7 +492,6 @@ export function panelContext(state: PhasesState, input: ModeInput<PhasesState>):
     spend,
     handOff,
     hasOptions: pools !== null || spend !== null || handOff !== null,
-    optionsLabel: i18n.localize(`${P}.Options`),
   };
 }
 
