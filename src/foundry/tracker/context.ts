@@ -28,8 +28,10 @@ export interface RowContext {
   readonly owned: boolean;
   readonly hidden: boolean;
   readonly defeated: boolean;
-  /** Space-separated CSS modifier classes. */
-  readonly css: string;
+  /** Done this round (greyed out; never the current or next row). */
+  readonly acted: boolean;
+  /** Waiting out of the order (a delay). */
+  readonly waiting: boolean;
   readonly controls: readonly ControlContext[];
   readonly hasControls: boolean;
   /** The data of the mode's row partials. */
@@ -187,17 +189,6 @@ export function buildTrackerContext(
     const isNext = id === next;
     const defeated = c.isDefeated;
     const hidden = c.hidden;
-    const css = [
-      isCurrent ? "si-row--current" : "",
-      isNext ? "si-row--next" : "",
-      defeated ? "si-row--defeated" : "",
-      hidden ? "si-row--hidden" : "",
-      // A row acting now or up next is never greyed out as done.
-      extra?.acted === true && !isCurrent && !isNext ? "si-row--acted" : "",
-      extra?.waiting === true ? "si-row--waiting" : "",
-    ]
-      .filter((s) => s !== "")
-      .join(" ");
     const controls = extra?.controls ?? [];
     const initiative = extra === undefined ? c.initiative : extra.initiative;
     rows.push({
@@ -213,7 +204,9 @@ export function buildTrackerContext(
       owned: !isGM && owned.has(id),
       hidden,
       defeated,
-      css,
+      // A row acting now or up next is never greyed out as done.
+      acted: extra?.acted === true && !isCurrent && !isNext,
+      waiting: extra?.waiting === true,
       controls,
       hasControls: controls.length > 0,
       mode: extra?.data ?? null,
