@@ -121,7 +121,9 @@ export interface IntentContext extends KeyedEntry {
   readonly collapse: boolean;
   /** Localised marks (foiled by…, out of reach, resolved, resolving now). */
   readonly marks: readonly { readonly text: string; readonly css: string }[];
-  readonly css: string;
+  readonly foiled: boolean;
+  readonly resolved: boolean;
+  readonly resolving: boolean;
   /** The GM's out-of-reach toggle (phase 3), or null. */
   readonly reach: { readonly ariaLabel: string; readonly pressed: boolean } | null;
 }
@@ -129,8 +131,9 @@ export interface IntentContext extends KeyedEntry {
 /** One phase of the banner; the next one is the GM's button to move on, where the GM may. */
 export interface BannerStepContext {
   readonly label: string;
-  readonly css: string;
   readonly current: boolean;
+  readonly done: boolean;
+  readonly skipped: boolean;
   /** The GM's "move on to this phase" button, or null. */
   readonly next: ControlContext | null;
 }
@@ -157,14 +160,6 @@ export interface PhasesPanelContext {
   readonly handOff: ControlContext | null;
   /** The pool line opens on something (spending, the GM's options). */
   readonly hasOptions: boolean;
-}
-
-/** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
-function modifiers(block: string, flags: Readonly<Record<string, boolean>>): string {
-  return Object.entries(flags)
-    .filter(([, on]) => on)
-    .map(([name]) => `${block}--${name}`)
-    .join(" ");
 }
 
 /** `key.one` or `key.other` by count, formatted with `count` and `data`. */
@@ -211,11 +206,9 @@ function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMar
     targets: targets === "" ? "" : i18n.format(`${P}.Targets`, { names: targets }),
     collapse: intent.collapse,
     marks,
-    css: modifiers("si-phases-intent", {
-      foiled: intent.foiled,
-      resolved: intent.resolved,
-      resolving: intent.resolving,
-    }),
+    foiled: intent.foiled,
+    resolved: intent.resolved,
+    resolving: intent.resolving,
     reach: canMark
       ? {
           ariaLabel: i18n.format(`${P}.OutOfReachFor`, { name: nameOf(intent.foeId), text: intent.text }),
@@ -478,7 +471,8 @@ export function panelContext(state: PhasesState, input: ModeInput<PhasesState>):
     banner: banner.phases.map((p) => ({
       label: `${I18N}.Step.${p.phase}`,
       current: p.current,
-      css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
+      done: p.done,
+      skipped: p.skipped,
       next: next !== null && next.phase === p.phase ? next.control : null,
     })),
     started: state.started,
