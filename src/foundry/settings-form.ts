@@ -47,7 +47,6 @@ export interface SettingGroupContext {
 /** The form's context. */
 export interface SettingsFormContext {
   readonly rootClass: string;
-  readonly intro: string;
   readonly system: string;
   readonly groups: readonly SettingGroupContext[];
   readonly hasErrors: boolean;
@@ -114,7 +113,6 @@ export function settingsFormContext(
   };
   return {
     rootClass: CSS_ROOT,
-    intro: i18n.localize(`${F}.Intro`),
     system: i18n.format(`${F}.System`, { system: game.system.title || systemId }),
     groups: groups.map((group) => ({
       id: group.id,
