@@ -20,7 +20,7 @@ import {
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin, ModeMirror } from "../../modes/contract";
 import { historyLimit } from "../settings";
-import { notifyRefusal, refusalCodes, shownRefusal } from "../notify";
+import { notifyRefusal, refusalCodes, shownRefusal, logError } from "../notify";
 import { moduleHooks } from "../hooks";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
@@ -210,7 +210,7 @@ function applyQueued(
     try {
       await write(combat, applied, proven.used, isRolledCommand(combat, command as Json) ? proven.command : null);
     } catch (error) {
-      console.error(`${MODULE_ID} |`, error);
+      logError(error);
       return refusal("writeFailed");
     }
     // A roster change that raced this command is reconciled by its own create/delete hook, queued after it.
@@ -250,7 +250,7 @@ export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
     }
   }).catch((error: unknown) => {
     // Callers fire and forget (document hooks): a failed write is logged, never left unhandled.
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   });
 }
 
@@ -317,7 +317,7 @@ async function afterEvents(
   try {
     await effects(combat, events, origin);
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   }
 }
 
@@ -584,7 +584,7 @@ async function send(combat: Combat.Implementation, who: Requester, command: Json
       await target.document.update({ flags: { [MODULE_ID]: { [FLAGS.request]: raw } } });
     }
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
     settle(request.id, refusal("writeFailed"));
   }
   return result;
