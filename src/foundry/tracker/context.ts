@@ -33,7 +33,6 @@ export interface RowContext {
   /** Waiting out of the order (a delay). */
   readonly waiting: boolean;
   readonly controls: readonly ControlContext[];
-  readonly hasControls: boolean;
   /** The data of the mode's row partials. */
   readonly mode: object | null;
 }
@@ -72,9 +71,7 @@ export interface TrackerContext {
   readonly modeChoice: readonly ModeOptionContext[];
   readonly canChooseMode: boolean;
   readonly setupControls: readonly ControlContext[];
-  readonly hasSetupControls: boolean;
   readonly turnControls: readonly ControlContext[];
-  readonly hasTurnControls: boolean;
   readonly resetControl: ControlContext | null;
   readonly rows: readonly RowContext[];
   readonly empty: boolean;
@@ -208,7 +205,6 @@ export function buildTrackerContext(
       acted: extra?.acted === true && !isCurrent && !isNext,
       waiting: extra?.waiting === true,
       controls,
-      hasControls: controls.length > 0,
       mode: extra?.data ?? null,
     });
   }
@@ -284,9 +280,7 @@ export function buildTrackerContext(
     modeChoice,
     canChooseMode,
     setupControls,
-    hasSetupControls: setupControls.length > 0,
     turnControls,
-    hasTurnControls: turnControls.length > 0,
     resetControl: corrupted && isGM ? control({ action: "siReset", label: "Reset", primary: true }) : null,
     rows,
     empty: rows.length === 0,

@@ -58,7 +58,6 @@ export interface DrRowContext {
   /** Localised "carries 2 AP into the next round", or "". */
   readonly carriesOut: string;
   readonly actions: readonly ActionChipContext[];
-  readonly hasActions: boolean;
   readonly noActions: boolean;
   readonly skipped: boolean;
   /** Localised "DEF +2", or "". */
@@ -303,7 +302,6 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
       }),
       carriesOut: ap.carriedOut > 0 ? counted(i18n, `${K}.CarriesOut`, ap.carriedOut) : "",
       actions,
-      hasActions: actions.length > 0,
       noActions: d !== null && d.actions.length === 0 && !d.skipped,
       skipped: d?.skipped === true,
       def: row.def === 0 ? "" : text("Def", { def: signed(row.def) }),

@@ -82,7 +82,6 @@ export interface LuckContext {
   readonly canGainAdvantage: boolean;
   readonly advantageHint: string;
   readonly defends: readonly OptionContext[];
-  readonly hasDefends: boolean;
   readonly noteLabel: string;
   /** A plain skill roll is allowed: the skill and die buttons roll (against the chosen attack, if any). */
   readonly canRoll: boolean;
@@ -90,7 +89,6 @@ export interface LuckContext {
   readonly freeControls: readonly ControlContext[];
   readonly moveControl: ControlContext | null;
   readonly itemControl: ControlContext | null;
-  readonly hasFree: boolean;
   readonly end: ControlContext | null;
 }
 
@@ -287,13 +285,11 @@ export function luckContext(state: PhasesState, input: ModeInput<PhasesState>): 
     canGainAdvantage: rolls.some((a) => a.gainsAdvantage === true),
     advantageHint: i18n.localize(`${P}.${advantagePool(state).full ? "PoolFullHint" : "GainsAdvantage"}`),
     defends,
-    hasDefends: defends.length > 0,
     noteLabel: i18n.format(`${P}.NoteFor`, { name }),
     canRoll,
     freeControls,
     moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
     itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
-    hasFree: freeControls.length > 0,
     // One way to end the turn: the footer's (next turn ends a hero's turn) when this user has it.
     end:
       allowed.for(id, "endTurn") && !allowed.has("nextTurn")

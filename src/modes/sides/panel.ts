@@ -105,7 +105,6 @@ export interface SidesPanelContext {
   /** The viewer's "Roll all" (more than one side to roll), or null. */
   readonly rollAll: ControlContext | null;
   readonly sideTies: readonly SidesTieContext[];
-  readonly hasSideTies: boolean;
   /** i18n key of the tie block's heading: a question for the GM, "waiting for the GM" for players. */
   readonly sideTiesHeading: string;
   readonly declaring: boolean;
@@ -122,14 +121,11 @@ export interface SidesPanelContext {
   readonly pausedOnly: boolean;
   readonly excused: boolean;
   readonly passOrder: readonly PassEntryContext[];
-  readonly hasPassOrder: boolean;
   readonly passTies: readonly SidesTieContext[];
-  readonly hasPassTies: boolean;
   /** The GM may add a side (shows the name and colour inputs). */
   readonly canAddSide: boolean;
   readonly addControl: ControlContext | null;
   readonly gmControls: readonly ControlContext[];
-  readonly hasGMControls: boolean;
 }
 
 function tieControls(
@@ -386,7 +382,6 @@ export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null
     sides,
     rollAll: rollAllOf(input, sides),
     sideTies,
-    hasSideTies: sideTies.length > 0,
     sideTiesHeading: `${I18N}.Tracker.${S}.${who.isGM ? "SideTies" : "SideTiesWaiting"}`,
     declaring: state.step === "declaration",
     declarerName: declarer === null ? "" : nameOf(declarer),
@@ -399,12 +394,9 @@ export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null
     pausedOnly: clock !== null && clock.paused && !(clock.counts && !clock.excused),
     excused: clock !== null && clock.counts && clock.excused,
     passOrder: passEntries,
-    hasPassOrder: passEntries.length > 0,
     passTies,
-    hasPassTies: passTies.length > 0,
     canAddSide: who.isGM,
     addControl: who.isGM ? control({ action: "siSidesAdd", label: `${S}.Add` }) : null,
     gmControls,
-    hasGMControls: gmControls.length > 0,
   };
 }
