@@ -17,10 +17,10 @@ const T = `${I18N}.Tracker`;
 export interface RowContext {
   readonly id: string;
   readonly name: string;
+  /** The image, or "" (no image shown). */
   readonly img: string;
-  readonly hasImg: boolean;
+  /** The initiative, or "" (a dash shown). */
   readonly initiative: string;
-  readonly hasInitiative: boolean;
   readonly isCurrent: boolean;
   /** The i18n key of the current row's badge. */
   readonly currentLabel: string;
@@ -192,9 +192,7 @@ export function buildTrackerContext(
       id,
       name: c.name ?? "",
       img: c.img ?? "",
-      hasImg: typeof c.img === "string" && c.img !== "",
       initiative: initiative === null ? "" : String(initiative),
-      hasInitiative: initiative !== null,
       isCurrent,
       currentLabel: extra?.currentLabel ?? "STRUCTURED_INITIATIVE.Tracker.Current",
       isNext,

@@ -28,7 +28,6 @@ export interface IndividualPanelContext {
   /** The GM may put NPCs into groups now (shows the group name input). */
   readonly canGroup: boolean;
   readonly rollOffs: readonly RollOffContext[];
-  readonly hasRollOffs: boolean;
 }
 
 /** The set-up buttons and the panel. */
@@ -76,7 +75,6 @@ export function individualPanel({ state, allowed, nameOf, control }: ModeInput<I
     groups: groupContexts,
     canGroup: state.combatants.some((c) => allowed.for(c.id, "setGroup")),
     rollOffs,
-    hasRollOffs: rollOffs.length > 0,
   };
   return { setupControls, panel };
 }
