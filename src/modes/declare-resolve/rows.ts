@@ -43,10 +43,9 @@ export interface RowEditForm {
 /** The `declare-resolve` part of one combatant row. */
 export interface DrRowContext {
   readonly needsRoll: boolean;
-  readonly hasIP: boolean;
   /** IP totals the roll replaced (the GM's re-rolls and corrections), shown struck through. */
   readonly earlierIP: readonly string[];
-  /** Localised "IP 12" or "IP 12 → 15". */
+  /** Localised "IP 12" or "IP 12 → 15"; "" before the IP is rolled (none shown). */
   readonly ip: string;
   readonly ipChanged: boolean;
   readonly ipChanges: readonly { readonly text: string; readonly control: ControlContext | null }[];
@@ -281,7 +280,6 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
     ...(state.phase === "declare" ? { currentLabel: `${K}.Declaring` } : {}),
     data: {
       needsRoll: needRoll.has(id),
-      hasIP: row.baseIP !== null,
       earlierIP: row.replacedIP.map(String),
       ip:
         row.baseIP === null
