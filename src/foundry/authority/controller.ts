@@ -471,10 +471,7 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
-    const [gone, marker] = deletion(FLAGS.encounter);
-    const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
-    const flags = { [gone]: marker, [windowsGone]: windowsMarker };
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: flags } }));
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: dropState() } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await resync(combat);
     return { ok: true } as const;
@@ -491,18 +488,22 @@ function seedCommands(combat: Combat.Implementation): Json[] {
     .map((c) => ({ type: "setDefeated", combatantId: c.id ?? "", defeated: true }));
 }
 
+/**
+ * The flag update that deletes the stored encounter (deleting the old object first leaves no stale
+ * history key after a reset) and the roll windows (the revision starts again: the windows of the
+ * rolls asked before start again with it).
+ */
+function dropState(): Record<string, unknown> {
+  const [gone, marker] = deletion(FLAGS.encounter);
+  const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
+  return { [gone]: marker, [windowsGone]: windowsMarker };
+}
+
 /** Write a fresh encounter state for a structured encounter (creation, or the GM's reset). */
 export async function writeFreshState(combat: Combat.Implementation, mode: ModeSetting): Promise<void> {
   const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
-  const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
-  // Deleting the old object first leaves no stale history key after a reset.
-  const [gone, marker] = deletion(FLAGS.encounter);
-  flags[gone] = marker;
-  // The revision starts again: the windows of the rolls asked before start again with it.
-  const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
-  flags[windowsGone] = windowsMarker;
-  await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
+  await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.mode]: mode, ...dropState() } } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await serialise(combat.id ?? "", () => resync(combat));
