@@ -32,6 +32,7 @@ import {
   type LoadedEncounter,
   type StoredEncounter,
 } from "./store";
+import { fieldOf } from "./common";
 
 /** The result of applying a command to a stored encounter. */
 export type Applied =
@@ -360,7 +361,7 @@ function unparsed<S extends Json, C extends Command>(
   definition: ModeDefinition<S, C>,
   data: unknown,
 ): "unknownCommand" | "malformedCommand" {
-  const type = typeof data === "object" && data !== null ? (data as { type?: unknown }).type : undefined;
+  const type = fieldOf(data, "type");
   const known = definition.commandTypes;
   return typeof type === "string" && known !== undefined && !known.has(type) ? "unknownCommand" : "malformedCommand";
 }

@@ -99,6 +99,16 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Untrusted data as a plain object, or null when it is not one. */
+export function recordOf(value: unknown): Readonly<Record<string, unknown>> | null {
+  return isRecord(value) ? value : null;
+}
+
+/** A property of untrusted data, or undefined when the data is not an object. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
 /** Narrow untrusted data to a usable id: a non-empty string of bounded length. */
 export function isId(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;

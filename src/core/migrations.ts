@@ -11,6 +11,7 @@
  * upgrades (an undo snapshot may be older than the state after it, so a version kept beside the state
  * would not say which shape each snapshot has). Pure: no Foundry globals.
  */
+import { isRecord } from "./common";
 
 /** Plain-object data, as a migration receives it. */
 export type StoredRecord = { readonly [key: string]: unknown };
@@ -27,10 +28,6 @@ export interface Migration {
    * already has this version's shape is returned as it is.
    */
   readonly up: (old: StoredRecord) => unknown;
-}
-
-function isRecord(value: unknown): value is StoredRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The version a list of migrations brings data to (0 for an empty list). */

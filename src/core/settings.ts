@@ -34,12 +34,18 @@ export interface TextRule {
  */
 export type TextCheck = "roll" | "modifier" | "path" | TextRule;
 
+/**
+ * The language stem of a setting, its key with a capital first letter:
+ * `STRUCTURED_INITIATIVE.Settings.<stem>.Name` / `.Hint`.
+ */
+export function settingStem(def: SettingDefinition): string {
+  return def.key.charAt(0).toUpperCase() + def.key.slice(1);
+}
+
 /** One world setting of the module. */
 export interface SettingDefinition {
   /** The setting key (under the module's namespace). */
   readonly key: string;
-  /** The language stem: `STRUCTURED_INITIATIVE.Settings.<name>.Name` / `.Hint`. */
-  readonly name: string;
   readonly type: "string" | "number" | "boolean";
   /** A choice setting: the values and their language keys. */
   readonly choices?: Readonly<Record<string, string>>;

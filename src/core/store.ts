@@ -26,6 +26,7 @@ import {
   type StoredForms,
 } from "./patch";
 import { migrate, type Migration } from "./migrations";
+import { isRecord, fieldOf } from "./common";
 
 /** One stored undo entry. */
 export type StoredSnapshot = {
@@ -50,7 +51,7 @@ export const STORED_VERSION = 2;
  * cannot read): such data is refused and never overwritten, so a module downgrade loses nothing.
  */
 export function isNewerFormat(value: unknown): boolean {
-  const v = typeof value === "object" && value !== null ? (value as { v?: unknown }).v : undefined;
+  const v = fieldOf(value, "v");
   return typeof v === "number" && Number.isInteger(v) && v > STORED_VERSION;
 }
 
@@ -114,10 +115,6 @@ export interface LoadedEncounter<S extends Json> {
    * reusing what they share. Made by the load that parsed the flag.
    */
   readonly forms: StoredForms;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

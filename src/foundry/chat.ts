@@ -1,6 +1,7 @@
 /** Rolls posted to chat the same way by every mode: the combatant as speaker, the roll mode honoured. */
 
 import { askedRollMode as askedMode, currentRollMode, rollToMessage, type RollMode } from "./compat";
+import { fieldOf } from "../core/common";
 
 export type { RollMode } from "./compat";
 
@@ -36,7 +37,7 @@ export async function postRoll(
   });
   const data = flags === undefined ? { speaker, flavor } : { speaker, flavor, flags };
   const message = await rollToMessage(roll, data, rollModeFor(combatant, rollMode));
-  const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : null;
+  const id = fieldOf(message, "id");
   return typeof id === "string" ? id : null;
 }
 

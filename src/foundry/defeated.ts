@@ -15,12 +15,12 @@
  * - Undo: Foundry's documents win. A rewind may restore a state from before a combatant was marked
  *   defeated (or revived); the documents then bring it back in line, as `sides` does for its sides.
  */
-import { MODULE_ID } from "../constants";
 import type { RuleEvent } from "../core/engine";
 import type { EventOrigin, ModeMirror } from "../modes/contract";
 import { reconcileActorEncounters } from "./authority/controller";
 import { isStructured, loadBound, moduleOfCombat } from "./authority/encounters";
 import type { Json } from "../core/patch";
+import { logError } from "./notify";
 
 /** Whether an encounter runs a mode whose rules have a defeated flag mirrored from Foundry. */
 export function tracksDefeat(combat: Combat.Implementation | null): combat is Combat.Implementation {
@@ -67,7 +67,7 @@ async function applyDefeated(combatant: Combatant.Implementation, defeated: bool
   try {
     await writeDefeated(combatant, defeated);
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   }
 }
 

@@ -1,5 +1,5 @@
 /** Localised messages for refusals. */
-import { I18N } from "../constants";
+import { I18N, MODULE_ID } from "../constants";
 import { REFUSAL_CODES } from "../core/engine";
 import { GLUE_REFUSAL_CODES, type AnyRefusalCode, type CommandResult, type RefusalDetail } from "../core/protocol";
 import { installedModes } from "./modes";
@@ -37,4 +37,9 @@ export function notifyRefusal(
 export function shownRefusal<R extends CommandResult>(combat: Combat.Implementation | null, result: R): R {
   if (!result.ok) notifyRefusal(combat, result.code, result.combatantId, result.detail);
   return result;
+}
+
+/** Log an error that the module caught and handled, marked as the module's. */
+export function logError(error: unknown): void {
+  console.error(`${MODULE_ID} |`, error);
 }

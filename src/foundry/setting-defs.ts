@@ -5,7 +5,7 @@
  * descriptions, so the form can group, check and reset exactly what is registered.
  */
 import { I18N, MODULE_ID } from "../constants";
-import type { PresetContext, SettingDefinition, SettingValue } from "../core/settings";
+import { settingStem, type PresetContext, type SettingDefinition, type SettingValue } from "../core/settings";
 
 /** A named group of settings: the shared ones, or one mode's. */
 export interface SettingGroup {
@@ -35,8 +35,8 @@ export function registerDefinitions(definitions: readonly SettingDefinition[]): 
   for (const def of definitions) {
     const type = def.type === "number" ? Number : def.type === "boolean" ? Boolean : String;
     const data: Record<string, unknown> = {
-      name: `${I18N}.Settings.${def.name}.Name`,
-      hint: `${I18N}.Settings.${def.name}.Hint`,
+      name: `${I18N}.Settings.${settingStem(def)}.Name`,
+      hint: `${I18N}.Settings.${settingStem(def)}.Hint`,
       scope: "world",
       config: false,
       type,

@@ -8,7 +8,7 @@
  */
 import { handlebarsFormBase, showFirstInvalid, type AppClass } from "./app-base";
 import { CSS_ROOT, I18N, MODULE_ID, SETTINGS_MENU, TEMPLATES } from "../constants";
-import type { SettingDefinition, SettingValue } from "../core/settings";
+import { settingStem, type SettingDefinition, type SettingValue } from "../core/settings";
 import { checkField, presetContext, storedValue, type FieldError, type SettingGroup } from "./setting-defs";
 
 const F = `${I18N}.SettingsForm`;
@@ -47,7 +47,6 @@ export interface SettingGroupContext {
 /** The form's context. */
 export interface SettingsFormContext {
   readonly rootClass: string;
-  readonly intro: string;
   readonly system: string;
   readonly groups: readonly SettingGroupContext[];
   readonly hasErrors: boolean;
@@ -94,8 +93,8 @@ export function settingsFormContext(
     return {
       key: def.key,
       id: `${MODULE_ID}-setting-${def.key}`,
-      label: i18n.localize(`${I18N}.Settings.${def.name}.Name`),
-      hint: i18n.localize(`${I18N}.Settings.${def.name}.Hint`),
+      label: i18n.localize(`${I18N}.Settings.${settingStem(def)}.Name`),
+      hint: i18n.localize(`${I18N}.Settings.${settingStem(def)}.Hint`),
       note: noteKey === null ? "" : i18n.localize(noteKey),
       isText: def.type === "string" && def.choices === undefined,
       isNumber: def.type === "number",
@@ -114,7 +113,6 @@ export function settingsFormContext(
   };
   return {
     rootClass: CSS_ROOT,
-    intro: i18n.localize(`${F}.Intro`),
     system: i18n.format(`${F}.System`, { system: game.system.title || systemId }),
     groups: groups.map((group) => ({
       id: group.id,

@@ -22,21 +22,18 @@ export function sharedSettingDefs(): readonly SettingDefinition[] {
   return [
     {
       key: SETTINGS.defaultMode,
-      name: "DefaultMode",
       type: "string",
       choices: modeChoices,
       preset: () => SYSTEM_DEFAULT,
     },
     {
       key: SETTINGS.historyLimit,
-      name: "HistoryLimit",
       type: "number",
       range: { min: 1, max: MAX_HISTORY_LIMIT, integer: true },
       preset: () => DEFAULT_HISTORY_LIMIT,
     },
     {
       key: SETTINGS.diceRoller,
-      name: "DiceRoller",
       type: "string",
       choices: { player: `${I18N}.Settings.DiceRoller.player`, gm: `${I18N}.Settings.DiceRoller.gm` },
       preset: () => "player",

@@ -13,8 +13,8 @@
  * run nothing, as core's previous turn (https://github.com/foundryvtt/foundryvtt/issues/11997).
  */
 import { turnKeyCombatant } from "../core/engine";
-import { MODULE_ID } from "../constants";
 import { announceCombatEvent, announceTurnEvent } from "./effect-expiry";
+import { logError } from "./notify";
 
 /** One written step, as the lifecycle needs it. */
 export interface LifecycleStep {
@@ -63,7 +63,7 @@ export function queueLifecycle(combat: Combat.Implementation, step: LifecycleSte
   chains.set(
     combat,
     next.catch((error: unknown) => {
-      console.error(`${MODULE_ID} |`, error);
+      logError(error);
     }),
   );
 }

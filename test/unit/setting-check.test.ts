@@ -10,7 +10,6 @@ const UPPER: TextRule = { error: "upper", accepts: (text) => text === text.toUpp
 
 const def = (check: TextRule, optional = false): SettingDefinition => ({
   key: "k",
-  name: "K",
   type: "string",
   check,
   optional,

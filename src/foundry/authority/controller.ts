@@ -20,7 +20,7 @@ import {
 import { encodeRequest, parseStoredRequest, type StoredRequest } from "../../core/store";
 import type { EventOrigin, ModeMirror } from "../../modes/contract";
 import { historyLimit } from "../settings";
-import { notifyRefusal, refusalCodes, shownRefusal } from "../notify";
+import { notifyRefusal, refusalCodes, shownRefusal, logError } from "../notify";
 import { moduleHooks } from "../hooks";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
 import { isStructured, loadBound, loadProblem, moduleOfCombat, requesterFor, rosterOf } from "./encounters";
@@ -31,6 +31,7 @@ import { mirrorOf } from "../interop";
 import { callTurnHook, deletion, timeUpdateOptions, updateData, updateWithMirror } from "../compat";
 import { lifecycleSettled, queueLifecycle, type LifecycleStep } from "../turn-lifecycle";
 import { startWithSystem } from "../system-start";
+import { fieldOf } from "../../core/common";
 
 /** Whether this client is the one that applies commands. */
 export function isAuthority(): boolean {
@@ -168,7 +169,7 @@ export function applyAsAuthority(
  * shared `start` command, which the rules would accept).
  */
 function startsEncounter(combat: Combat.Implementation, command: unknown, who: Requester): boolean {
-  if (typeof command !== "object" || command === null || (command as { type?: unknown }).type !== "start") return false;
+  if (fieldOf(command, "type") !== "start") return false;
   const bound = loadBound(combat);
   return bound !== null && !bound.view.started && bound.check(command, who) === null;
 }
@@ -209,7 +210,7 @@ function applyQueued(
     try {
       await write(combat, applied, proven.used, isRolledCommand(combat, command as Json) ? proven.command : null);
     } catch (error) {
-      console.error(`${MODULE_ID} |`, error);
+      logError(error);
       return refusal("writeFailed");
     }
     // A roster change that raced this command is reconciled by its own create/delete hook, queued after it.
@@ -249,7 +250,7 @@ export function reconcileRoster(combat: Combat.Implementation): Promise<void> {
     }
   }).catch((error: unknown) => {
     // Callers fire and forget (document hooks): a failed write is logged, never left unhandled.
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   });
 }
 
@@ -316,7 +317,7 @@ async function afterEvents(
   try {
     await effects(combat, events, origin);
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   }
 }
 
@@ -466,14 +467,11 @@ export async function resetEncounter(combat: Combat.Implementation): Promise<Com
   if (loadProblem(combat) === "newerFormat") return shownRefusal(combat, refusal("newerFormat"));
   const who = requesterFor(combat, game.user);
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const unreadable = typeof raw === "object" && raw !== null ? (raw as { state?: unknown }).state : undefined;
+  const unreadable = fieldOf(raw, "state");
   const commands = module.salvage?.(combat, unreadable) ?? [];
   const stored = binding.createWith(rosterOf(combat), [...commands, ...seedCommands(combat)], who);
   return serialise(combat.id ?? "", async () => {
-    const [gone, marker] = deletion(FLAGS.encounter);
-    const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
-    const flags = { [gone]: marker, [windowsGone]: windowsMarker };
-    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: flags } }));
+    await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: dropState() } }));
     await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await resync(combat);
     return { ok: true } as const;
@@ -490,18 +488,22 @@ function seedCommands(combat: Combat.Implementation): Json[] {
     .map((c) => ({ type: "setDefeated", combatantId: c.id ?? "", defeated: true }));
 }
 
+/**
+ * The flag update that deletes the stored encounter (deleting the old object first leaves no stale
+ * history key after a reset) and the roll windows (the revision starts again: the windows of the
+ * rolls asked before start again with it).
+ */
+function dropState(): Record<string, unknown> {
+  const [gone, marker] = deletion(FLAGS.encounter);
+  const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
+  return { [gone]: marker, [windowsGone]: windowsMarker };
+}
+
 /** Write a fresh encounter state for a structured encounter (creation, or the GM's reset). */
 export async function writeFreshState(combat: Combat.Implementation, mode: ModeSetting): Promise<void> {
   const binding = bindingOf(mode);
   const stored = binding?.createWith(rosterOf(combat), seedCommands(combat), requesterFor(combat, game.user)) ?? null;
-  const flags: Record<string, unknown> = { [FLAGS.mode]: mode };
-  // Deleting the old object first leaves no stale history key after a reset.
-  const [gone, marker] = deletion(FLAGS.encounter);
-  flags[gone] = marker;
-  // The revision starts again: the windows of the rolls asked before start again with it.
-  const [windowsGone, windowsMarker] = deletion(FLAGS.rollWindows);
-  flags[windowsGone] = windowsMarker;
-  await combat.update(asUpdate({ flags: { [MODULE_ID]: flags } }));
+  await combat.update(asUpdate({ flags: { [MODULE_ID]: { [FLAGS.mode]: mode, ...dropState() } } }));
   if (stored !== null) {
     await combat.update(asUpdate({ round: 0, turn: null, flags: { [MODULE_ID]: { [FLAGS.encounter]: stored } } }));
     await serialise(combat.id ?? "", () => resync(combat));
@@ -583,7 +585,7 @@ async function send(combat: Combat.Implementation, who: Requester, command: Json
       await target.document.update({ flags: { [MODULE_ID]: { [FLAGS.request]: raw } } });
     }
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
     settle(request.id, refusal("writeFailed"));
   }
   return result;
@@ -591,7 +593,7 @@ async function send(combat: Combat.Implementation, who: Requester, command: Json
 
 /** Whether a command is a dice request (rolled by the authority, never given to the rules). */
 function isDiceRequest(command: unknown): boolean {
-  return typeof command === "object" && command !== null && (command as { type?: unknown }).type === DICE_REQUEST;
+  return fieldOf(command, "type") === DICE_REQUEST;
 }
 
 /** A roll sent with an outcome, narrowed; null when there is none. */
@@ -629,8 +631,7 @@ function carrier(
   | { readonly kind: "combatant"; readonly document: Combatant.Implementation }
   | null {
   if (who.isGM) return { kind: "combat", document: combat };
-  const named =
-    typeof command === "object" && command !== null && "combatantId" in command ? command.combatantId : undefined;
+  const named = fieldOf(command, "combatantId");
   const id = typeof named === "string" && who.owns.includes(named) ? named : who.owns[0];
   const combatant = id === undefined ? undefined : combat.combatants.get(id);
   return combatant === undefined ? null : { kind: "combatant", document: combatant };
@@ -638,8 +639,7 @@ function carrier(
 
 /** The combatant a command names, if any (for a refusal's message). */
 function combatantOf(command: unknown): string | undefined {
-  const id =
-    typeof command === "object" && command !== null ? (command as { combatantId?: unknown }).combatantId : null;
+  const id = fieldOf(command, "combatantId");
   return typeof id === "string" ? id : undefined;
 }
 
@@ -691,7 +691,7 @@ export function onOutcomeQuery(data: unknown): Promise<boolean> {
 export function onCombatApplied(combat: Combat.Implementation): void {
   // Only the request id is read (the state is parsed once per revision by `loadBound`).
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const applied = typeof raw === "object" && raw !== null ? (raw as { applied?: unknown }).applied : undefined;
+  const applied = fieldOf(raw, "applied");
   if (typeof applied === "string") settle(applied, { ok: true });
 }
 

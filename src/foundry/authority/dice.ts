@@ -19,6 +19,7 @@ import { rollModeOf } from "../compat";
 import { diceRoller } from "../settings";
 import { loadBound, loadProblem } from "./encounters";
 import { checkPurpose, purposeFlags, purposeFor, purposeOf, tellRolledAgain } from "./purpose";
+import { recordOf as record } from "../../core/common";
 
 /** The command type of a dice request (never reaches a mode's rules). */
 export const DICE_REQUEST = "rollDice";
@@ -27,12 +28,6 @@ export const DICE_REQUEST = "rollDice";
 export interface PostedRoll {
   readonly roll: Roll;
   readonly messageId: string | null;
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }
 
 /** Module flags merged with a purpose: the mode's own keys kept, the purpose added. */

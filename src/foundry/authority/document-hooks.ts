@@ -14,6 +14,7 @@ import { guardCombatant, isGMUser, rememberGuarded } from "./guard";
 import { tracksDefeat } from "../defeated";
 import { bindingOf, isModeSetting } from "../modes";
 import { defaultMode } from "../settings";
+import { logError } from "../notify";
 
 function moduleFlags(changed: object): Record<string, unknown> | undefined {
   const flags = (changed as { flags?: Record<string, unknown> }).flags?.[MODULE_ID];
@@ -76,7 +77,7 @@ export function onUpdateCombat(
   // The combatant the written turn names, read now: `combat.turns` is the order the writer saw.
   const named = combat.combatant?.id ?? null;
   void onTurnWritten(combat, author, named, "round" in changed).catch((error: unknown) => {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   });
 }
 
@@ -104,7 +105,7 @@ export function onUpdateCombatant(
   if ("initiative" in changed && !ownMirrorWrite(options, userId) && isGMUser(userId)) {
     const author = game.users.contents.find((u) => u.id === userId);
     void onInitiativeWritten(combat, author, combatant.id ?? "").catch((error: unknown) => {
-      console.error(`${MODULE_ID} |`, error);
+      logError(error);
     });
   }
 }

@@ -11,6 +11,7 @@ import type { Json } from "../../core/patch";
 import { isNewerFormat, parseStoredEncounter } from "../../core/store";
 import type { AnyModeModule } from "../../modes/contract";
 import { bindingOf, isModeSetting, modeModule, type ModeSetting } from "../modes";
+import { fieldOf } from "../../core/common";
 
 /** The mode of an encounter: its flag, or the system's own behaviour when unset or corrupted. */
 export function modeOf(combat: Combat.Implementation): ModeSetting {
@@ -55,7 +56,7 @@ export function loadBound(combat: Combat.Implementation): BoundEncounter | null 
   const mode = modeOf(combat);
   if (mode === SYSTEM_DEFAULT) return null;
   const raw: unknown = combat.getFlag(MODULE_ID, FLAGS.encounter);
-  const rev = typeof raw === "object" && raw !== null ? (raw as { rev?: unknown }).rev : undefined;
+  const rev = fieldOf(raw, "rev");
   const hit = loaded.get(combat);
   if (hit?.current === true && hit.raw === raw && hit.rev === rev && hit.mode === mode) return hit.bound;
   parses += 1;

@@ -11,6 +11,7 @@ import { FLAGS, MODULE_ID } from "../../constants";
 import { tellPutBack } from "./controller";
 import { moduleOfCombat } from "./encounters";
 import { changedKey, deletePath, namesKey } from "../compat";
+import { logError } from "../notify";
 
 /** The path of the player's request (the one module flag a player writes). */
 const REQUEST_PATH = `flags.${MODULE_ID}.${FLAGS.request}`;
@@ -135,7 +136,7 @@ async function putBack(
   try {
     await combatant.update(update);
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
   }
   const author = userOf(userId);
   const combat = combatant.parent;

@@ -13,6 +13,7 @@ import type { Json } from "../../core/patch";
 import { moduleOfCombat } from "./encounters";
 import { checkPurpose, purposeOf, tellRolledAgain, type PurposeRefusal } from "./purpose";
 import { diceRoller } from "../settings";
+import { fieldOf as field } from "../../core/common";
 
 /** How many used message ids an encounter keeps (the oldest go first). */
 export const USED_ROLLS_KEPT = 500;
@@ -23,12 +24,6 @@ const MAX_ROLLS = 32;
 export type Proven =
   | { readonly ok: true; readonly command: Json; readonly used: readonly string[] }
   | { readonly ok: false; readonly code: "typedResult" | "rollMismatch" | "malformedCommand" | PurposeRefusal };
-
-function field(command: Json, key: string): unknown {
-  return typeof command === "object" && command !== null && !Array.isArray(command)
-    ? (command as Readonly<Record<string, Json>>)[key]
-    : undefined;
-}
 
 /** Whether a command's type carries a dice result in this encounter's mode. */
 export function isRolledCommand(combat: Combat.Implementation, command: Json): boolean {
@@ -123,7 +118,7 @@ function rolledBy(message: ChatMessage.Implementation, who: Requester): boolean 
 /** The id of a message's author (as the server attests it), or null. */
 function authorOf(message: ChatMessage.Implementation): string | null {
   const author: unknown = message.author;
-  const id = typeof author === "object" && author !== null ? (author as { id?: unknown }).id : null;
+  const id = field(author, "id");
   return typeof id === "string" ? id : null;
 }
 

@@ -19,6 +19,7 @@
 import { FLAGS, I18N, MODULE_ID } from "../../constants";
 import type { Json } from "../../core/patch";
 import { deletion } from "../compat";
+import { recordOf as record } from "../../core/common";
 
 /** The key of a message's purpose under the module's flags. */
 export const PURPOSE_FLAG = "purpose";
@@ -41,12 +42,6 @@ export interface RollPurpose {
 
 /** The window key of the combat's rolls that opens at rounds and rewinds. */
 const FROM = "from";
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
 
 /** The stored revision of an encounter (0 when unreadable). */
 export function revisionOf(combat: Combat.Implementation): number {

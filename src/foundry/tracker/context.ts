@@ -17,10 +17,10 @@ const T = `${I18N}.Tracker`;
 export interface RowContext {
   readonly id: string;
   readonly name: string;
+  /** The image, or "" (no image shown). */
   readonly img: string;
-  readonly hasImg: boolean;
+  /** The initiative, or "" (a dash shown). */
   readonly initiative: string;
-  readonly hasInitiative: boolean;
   readonly isCurrent: boolean;
   /** The i18n key of the current row's badge. */
   readonly currentLabel: string;
@@ -28,10 +28,11 @@ export interface RowContext {
   readonly owned: boolean;
   readonly hidden: boolean;
   readonly defeated: boolean;
-  /** Space-separated CSS modifier classes. */
-  readonly css: string;
+  /** Done this round (greyed out; never the current or next row). */
+  readonly acted: boolean;
+  /** Waiting out of the order (a delay). */
+  readonly waiting: boolean;
   readonly controls: readonly ControlContext[];
-  readonly hasControls: boolean;
   /** The data of the mode's row partials. */
   readonly mode: object | null;
 }
@@ -70,9 +71,7 @@ export interface TrackerContext {
   readonly modeChoice: readonly ModeOptionContext[];
   readonly canChooseMode: boolean;
   readonly setupControls: readonly ControlContext[];
-  readonly hasSetupControls: boolean;
   readonly turnControls: readonly ControlContext[];
-  readonly hasTurnControls: boolean;
   readonly resetControl: ControlContext | null;
   readonly rows: readonly RowContext[];
   readonly empty: boolean;
@@ -187,35 +186,23 @@ export function buildTrackerContext(
     const isNext = id === next;
     const defeated = c.isDefeated;
     const hidden = c.hidden;
-    const css = [
-      isCurrent ? "si-row--current" : "",
-      isNext ? "si-row--next" : "",
-      defeated ? "si-row--defeated" : "",
-      hidden ? "si-row--hidden" : "",
-      // A row acting now or up next is never greyed out as done.
-      extra?.acted === true && !isCurrent && !isNext ? "si-row--acted" : "",
-      extra?.waiting === true ? "si-row--waiting" : "",
-    ]
-      .filter((s) => s !== "")
-      .join(" ");
     const controls = extra?.controls ?? [];
     const initiative = extra === undefined ? c.initiative : extra.initiative;
     rows.push({
       id,
       name: c.name ?? "",
       img: c.img ?? "",
-      hasImg: typeof c.img === "string" && c.img !== "",
       initiative: initiative === null ? "" : String(initiative),
-      hasInitiative: initiative !== null,
       isCurrent,
       currentLabel: extra?.currentLabel ?? "STRUCTURED_INITIATIVE.Tracker.Current",
       isNext,
       owned: !isGM && owned.has(id),
       hidden,
       defeated,
-      css,
+      // A row acting now or up next is never greyed out as done.
+      acted: extra?.acted === true && !isCurrent && !isNext,
+      waiting: extra?.waiting === true,
       controls,
-      hasControls: controls.length > 0,
       mode: extra?.data ?? null,
     });
   }
@@ -291,9 +278,7 @@ export function buildTrackerContext(
     modeChoice,
     canChooseMode,
     setupControls,
-    hasSetupControls: setupControls.length > 0,
     turnControls,
-    hasTurnControls: turnControls.length > 0,
     resetControl: corrupted && isGM ? control({ action: "siReset", label: "Reset", primary: true }) : null,
     rows,
     empty: rows.length === 0,

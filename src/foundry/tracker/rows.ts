@@ -4,9 +4,9 @@
  * selection); a double click opens the actor's sheet for whoever may view it; the GM's right-click
  * menu edits the combatant, hides or reveals it, marks it defeated or not, and removes it.
  */
-import { I18N, MODULE_ID } from "../../constants";
+import { I18N } from "../../constants";
 import { writeDefeated } from "../defeated";
-import { refusalKey } from "../notify";
+import { refusalKey, logError } from "../notify";
 import type { MenuEntry } from "../compat";
 
 /** Inside a row, these have a meaning of their own: a click on them is not a click on the row. */
@@ -69,7 +69,7 @@ async function change(
   try {
     await apply(combatant);
   } catch (error) {
-    console.error(`${MODULE_ID} |`, error);
+    logError(error);
     ui.notifications.error(game.i18n.localize(refusalKey("writeFailed")));
   }
 }

@@ -35,7 +35,6 @@ export interface DeclareFormContext {
   /** Declares no actions this round (one click). */
   readonly noneControl: ControlContext;
   readonly draft: readonly (ActionChipContext & { readonly index: string; readonly removeLabel: string })[];
-  readonly hasDraft: boolean;
   /** Localised running total: "4 of 5 AP". */
   readonly total: string;
   /** Localised legality of the draft. */
@@ -136,7 +135,6 @@ function declareForm(
         removeLabel: text("RemoveFor", { action: actionName(i18n, a.name) }),
       };
     }),
-    hasDraft: draft.length > 0,
     total: text("Total", { total: String(verdict.total), available: String(verdict.available) }),
     legality: verdict.text,
     legal: verdict.legal,

@@ -37,9 +37,7 @@ export interface DrPanelContext {
   /** Localised "Resolution order (6)": the summary of the queues' disclosure. */
   readonly queueSummary: string;
   readonly queue: readonly QueueEntryContext[];
-  readonly hasQueue: boolean;
   readonly extraQueue: readonly QueueEntryContext[];
-  readonly hasExtraQueue: boolean;
   /** Either queue has an entry: the disclosure is shown. */
   readonly hasQueues: boolean;
   /** What the upkeep does, one line per combatant it changes (the rows show each their own). */
@@ -131,9 +129,7 @@ export function drPanel(input: ModeInput<DeclareResolveState>): DrPanelContext {
     budget: step === "setup" || step === "declare" ? counted(i18n, `${K}.Budget`, state.budget) : "",
     queueSummary: text("QueueSummary", { count: String(queue.length + extraQueue.length) }),
     queue,
-    hasQueue: queue.length > 0,
     extraQueue,
-    hasExtraQueue: extraQueue.length > 0,
     hasQueues: queue.length + extraQueue.length > 0,
     upkeep,
     isUpkeep,

@@ -43,10 +43,9 @@ export interface RowEditForm {
 /** The `declare-resolve` part of one combatant row. */
 export interface DrRowContext {
   readonly needsRoll: boolean;
-  readonly hasIP: boolean;
   /** IP totals the roll replaced (the GM's re-rolls and corrections), shown struck through. */
   readonly earlierIP: readonly string[];
-  /** Localised "IP 12" or "IP 12 → 15". */
+  /** Localised "IP 12" or "IP 12 → 15"; "" before the IP is rolled (none shown). */
   readonly ip: string;
   readonly ipChanged: boolean;
   readonly ipChanges: readonly { readonly text: string; readonly control: ControlContext | null }[];
@@ -58,7 +57,6 @@ export interface DrRowContext {
   /** Localised "carries 2 AP into the next round", or "". */
   readonly carriesOut: string;
   readonly actions: readonly ActionChipContext[];
-  readonly hasActions: boolean;
   readonly noActions: boolean;
   readonly skipped: boolean;
   /** Localised "DEF +2", or "". */
@@ -282,7 +280,6 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
     ...(state.phase === "declare" ? { currentLabel: `${K}.Declaring` } : {}),
     data: {
       needsRoll: needRoll.has(id),
-      hasIP: row.baseIP !== null,
       earlierIP: row.replacedIP.map(String),
       ip:
         row.baseIP === null
@@ -303,7 +300,6 @@ function drRow(input: ModeInput<DeclareResolveState>, shared: RowsShared, row: C
       }),
       carriesOut: ap.carriedOut > 0 ? counted(i18n, `${K}.CarriesOut`, ap.carriedOut) : "",
       actions,
-      hasActions: actions.length > 0,
       noActions: d !== null && d.actions.length === 0 && !d.skipped,
       skipped: d?.skipped === true,
       def: row.def === 0 ? "" : text("Def", { def: signed(row.def) }),

@@ -26,21 +26,18 @@ export function onBudgetChange(listener: () => void): void {
 export const DR_SETTING_DEFS: readonly SettingDefinition[] = [
   {
     key: DR_SETTINGS.drIPFormula,
-    name: "DrIPFormula",
     type: "string",
     check: "roll",
     preset: () => DEFAULT_IP_FORMULA,
   },
   {
     key: DR_SETTINGS.drModifierFormula,
-    name: "DrModifierFormula",
     type: "string",
     check: "modifier",
     preset: () => DEFAULT_MODIFIER_FORMULA,
   },
   {
     key: DR_SETTINGS.drBudget,
-    name: "DrBudget",
     type: "number",
     range: { min: 1, max: MAX_AP_BUDGET, integer: true },
     preset: () => DEFAULT_AP_BUDGET,
@@ -48,8 +45,8 @@ export const DR_SETTING_DEFS: readonly SettingDefinition[] = [
       budgetListener();
     },
   },
-  { key: DR_SETTINGS.drHitsPath, name: "DrHitsPath", type: "string", check: "path", optional: true, preset: () => "" },
-  { key: DR_SETTINGS.drDefPath, name: "DrDefPath", type: "string", check: "path", optional: true, preset: () => "" },
+  { key: DR_SETTINGS.drHitsPath, type: "string", check: "path", optional: true, preset: () => "" },
+  { key: DR_SETTINGS.drDefPath, type: "string", check: "path", optional: true, preset: () => "" },
 ];
 
 /** Register the `declare-resolve` settings (at `init`; the catalogue's menu is `registerCatalogueMenu`). */

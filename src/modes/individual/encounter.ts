@@ -6,6 +6,7 @@ import { decodeArrays, type Json } from "../../core/patch";
 import { stateOf } from "../../foundry/authority/encounters";
 import { individualMode } from "./rules/mode";
 import type { IndividualState } from "./rules/types";
+import { fieldOf } from "../../core/common";
 
 /** The individual state of a combat, or null when it is not an individual encounter. */
 export function individualState(combat: Combat.Implementation): IndividualState | null {
@@ -20,8 +21,7 @@ export function individualState(combat: Combat.Implementation): IndividualState 
 export function salvageInitiative(combat: Combat.Implementation, stored: unknown): Json[] {
   const found = new Map<string, { total: number; modifier: number }>();
   const entries = stored === undefined ? undefined : decodeArrays(stored as Json);
-  const list =
-    typeof entries === "object" && entries !== null ? (entries as { combatants?: unknown }).combatants : undefined;
+  const list = fieldOf(entries, "combatants");
   if (Array.isArray(list)) {
     for (const item of list as unknown[]) {
       if (typeof item !== "object" || item === null) continue;

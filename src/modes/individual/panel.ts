@@ -25,11 +25,9 @@ export interface RollOffContext {
 /** The `individual` panel of the glance strip: ties to roll off and initiative groups. */
 export interface IndividualPanelContext {
   readonly groups: readonly GroupContext[];
-  readonly hasGroups: boolean;
   /** The GM may put NPCs into groups now (shows the group name input). */
   readonly canGroup: boolean;
   readonly rollOffs: readonly RollOffContext[];
-  readonly hasRollOffs: boolean;
 }
 
 /** The set-up buttons and the panel. */
@@ -75,10 +73,8 @@ export function individualPanel({ state, allowed, nameOf, control }: ModeInput<I
   }
   const panel: IndividualPanelContext = {
     groups: groupContexts,
-    hasGroups: groupContexts.length > 0,
     canGroup: state.combatants.some((c) => allowed.for(c.id, "setGroup")),
     rollOffs,
-    hasRollOffs: rollOffs.length > 0,
   };
   return { setupControls, panel };
 }

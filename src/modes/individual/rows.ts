@@ -31,7 +31,6 @@ export interface IndividualRowContext {
   readonly ready: ControlContext | null;
   /** The GM's set-up buttons of the row, in its menu (roll, aware, group or ungroup). */
   readonly menu: readonly ControlContext[];
-  readonly hasMenu: boolean;
   /** Localised accessible name of the menu's button ("Set-up of Officer"). */
   readonly menuLabel: string;
   /** The line has anything to show. */
@@ -149,7 +148,6 @@ export function individualRows({
         controls,
         ready,
         menu,
-        hasMenu: menu.length > 0,
         menuLabel: i18n.format(`${T}.RowMenuFor`, { name }),
         hasLine: controls.length > 0 || ready !== null,
         acted,

@@ -61,7 +61,6 @@ export type InitiativeSource = "system" | "formula";
 export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
   {
     key: INDIVIDUAL_SETTINGS.initiativeSource,
-    name: "InitiativeSource",
     type: "string",
     choices: {
       system: `${I18N}.Settings.InitiativeSource.system`,
@@ -71,14 +70,12 @@ export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
   },
   {
     key: INDIVIDUAL_SETTINGS.initiativeFormula,
-    name: "InitiativeFormula",
     type: "string",
     check: "roll",
     preset: (context) => presetFor(context).die,
   },
   {
     key: INDIVIDUAL_SETTINGS.modifierFormula,
-    name: "ModifierFormula",
     type: "string",
     check: "modifier",
     preset: (context) => presetFor(context).modifier,
@@ -87,7 +84,7 @@ export const INDIVIDUAL_SETTING_DEFS: readonly SettingDefinition[] = [
         ? `${I18N}.SettingsForm.SystemNote.${systemId}`
         : null,
   },
-  { key: INDIVIDUAL_SETTINGS.flatFootedStatus, name: "FlatFootedStatus", type: "boolean", preset: () => false },
+  { key: INDIVIDUAL_SETTINGS.flatFootedStatus, type: "boolean", preset: () => false },
 ];
 
 /** Register the `individual` settings (at `init`). */

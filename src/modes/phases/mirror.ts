@@ -10,6 +10,7 @@ import type { PhasesState, PhasesEvent } from "./rules/types";
 import type { EventOrigin, ModeMirror } from "../contract";
 import { defeatedMirror } from "../../foundry/defeated";
 import type { RuleEvent } from "../../core/engine";
+import { fieldOf } from "../../core/common";
 
 /** Minimal HTML escaping for text typed by users that goes into a chat card's flavour. */
 export function escapeText(text: string): string {
@@ -23,8 +24,7 @@ export function escapeText(text: string): string {
 function cardOf(message: ChatMessage.Implementation): { combatId: string; combatantId: string; flavor: string } | null {
   // Read as plain data: the module declares no chat message flags to Foundry's types.
   const scope: unknown = (message.flags as unknown as Record<string, unknown>)[MODULE_ID];
-  const flag: unknown =
-    typeof scope === "object" && scope !== null ? (scope as Record<string, unknown>)[PHASES_ROLL_FLAG] : undefined;
+  const flag = fieldOf(scope, PHASES_ROLL_FLAG);
   if (typeof flag !== "object" || flag === null) return null;
   const { combatId, combatantId, flavor } = flag as Record<string, unknown>;
   return typeof combatId === "string" && typeof combatantId === "string" && typeof flavor === "string"

@@ -81,12 +81,7 @@ export interface LuckContext {
   /** The "gains an advantage" mark is offered (the pool is not full). */
   readonly canGainAdvantage: boolean;
   readonly advantageHint: string;
-  /** Localised visible label of the attack select ("Defend against"). */
-  readonly defendLabel: string;
-  /** Localised "No attack": the select's first choice (a plain roll). */
-  readonly noDefend: string;
   readonly defends: readonly OptionContext[];
-  readonly hasDefends: boolean;
   readonly noteLabel: string;
   /** A plain skill roll is allowed: the skill and die buttons roll (against the chosen attack, if any). */
   readonly canRoll: boolean;
@@ -94,7 +89,6 @@ export interface LuckContext {
   readonly freeControls: readonly ControlContext[];
   readonly moveControl: ControlContext | null;
   readonly itemControl: ControlContext | null;
-  readonly hasFree: boolean;
   readonly end: ControlContext | null;
 }
 
@@ -125,7 +119,9 @@ export interface IntentContext extends KeyedEntry {
   readonly collapse: boolean;
   /** Localised marks (foiled by…, out of reach, resolved, resolving now). */
   readonly marks: readonly { readonly text: string; readonly css: string }[];
-  readonly css: string;
+  readonly foiled: boolean;
+  readonly resolved: boolean;
+  readonly resolving: boolean;
   /** The GM's out-of-reach toggle (phase 3), or null. */
   readonly reach: { readonly ariaLabel: string; readonly pressed: boolean } | null;
 }
@@ -133,8 +129,9 @@ export interface IntentContext extends KeyedEntry {
 /** One phase of the banner; the next one is the GM's button to move on, where the GM may. */
 export interface BannerStepContext {
   readonly label: string;
-  readonly css: string;
   readonly current: boolean;
+  readonly done: boolean;
+  readonly skipped: boolean;
   /** The GM's "move on to this phase" button, or null. */
   readonly next: ControlContext | null;
 }
@@ -142,7 +139,6 @@ export interface BannerStepContext {
 /** The panel above the set-up controls. */
 export interface PhasesPanelContext {
   readonly banner: readonly BannerStepContext[];
-  readonly bannerAria: string;
   readonly started: boolean;
   readonly pips: readonly { readonly filled: boolean }[];
   readonly advantages: string;
@@ -154,26 +150,14 @@ export interface PhasesPanelContext {
   readonly pools: {
     readonly cap: string;
     readonly collapse: string;
-    readonly capLabel: string;
-    readonly collapseLabel: string;
     readonly controls: readonly ControlContext[];
   } | null;
-  /** Spending an Advantage (note and button), or null. */
-  readonly spend: { readonly noteLabel: string; readonly control: ControlContext } | null;
+  /** The button to spend an Advantage (the template adds its note field), or null. */
+  readonly spend: ControlContext | null;
   /** The GM's hand-off toggle ("Players cannot agree"), or null. */
   readonly handOff: ControlContext | null;
   /** The pool line opens on something (spending, the GM's options). */
   readonly hasOptions: boolean;
-  /** Localised summary label of those ("Options"). */
-  readonly optionsLabel: string;
-}
-
-/** The BEM modifier classes of `block` whose flag is set ("si-phases-step--now si-phases-step--done"). */
-function modifiers(block: string, flags: Readonly<Record<string, boolean>>): string {
-  return Object.entries(flags)
-    .filter(([, on]) => on)
-    .map(([name]) => `${block}--${name}`)
-    .join(" ");
 }
 
 /** `key.one` or `key.other` by count, formatted with `count` and `data`. */
@@ -220,11 +204,9 @@ function intentContext(intent: IntentView, input: ModeInput<PhasesState>, canMar
     targets: targets === "" ? "" : i18n.format(`${P}.Targets`, { names: targets }),
     collapse: intent.collapse,
     marks,
-    css: modifiers("si-phases-intent", {
-      foiled: intent.foiled,
-      resolved: intent.resolved,
-      resolving: intent.resolving,
-    }),
+    foiled: intent.foiled,
+    resolved: intent.resolved,
+    resolving: intent.resolving,
     reach: canMark
       ? {
           ariaLabel: i18n.format(`${P}.OutOfReachFor`, { name: nameOf(intent.foeId), text: intent.text }),
@@ -302,16 +284,12 @@ export function luckContext(state: PhasesState, input: ModeInput<PhasesState>): 
     dice,
     canGainAdvantage: rolls.some((a) => a.gainsAdvantage === true),
     advantageHint: i18n.localize(`${P}.${advantagePool(state).full ? "PoolFullHint" : "GainsAdvantage"}`),
-    defendLabel: i18n.localize(`${P}.DefendAgainst`),
-    noDefend: i18n.localize(`${P}.NoAttack`),
     defends,
-    hasDefends: defends.length > 0,
     noteLabel: i18n.format(`${P}.NoteFor`, { name }),
     canRoll,
     freeControls,
     moveControl: freeControls.find((c) => c.action === "siPhasesFreeMove") ?? null,
     itemControl: freeControls.find((c) => c.action === "siPhasesFreeItem") ?? null,
-    hasFree: freeControls.length > 0,
     // One way to end the turn: the footer's (next turn ends a hero's turn) when this user has it.
     end:
       allowed.for(id, "endTurn") && !allowed.has("nextTurn")
@@ -452,13 +430,11 @@ function nextPhaseOf(
 
 /** The GM's form for the Advantage cap and the Collapse points, or null. */
 function poolsOf(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanelContext["pools"] {
-  const { i18n, who, allowed, control } = input;
+  const { who, allowed, control } = input;
   return who.isGM && allowed.has("setPoolCap")
     ? {
         cap: String(state.poolCap),
         collapse: String(state.collapse),
-        capLabel: i18n.localize(`${P}.PoolCap`),
-        collapseLabel: i18n.localize(`${P}.CollapseStart`),
         controls: [
           control({ action: "siPhasesPoolCap", label: "Phases.SetCap", aria: "Phases.SetCapHint" }),
           control({
@@ -473,12 +449,9 @@ function poolsOf(state: PhasesState, input: ModeInput<PhasesState>): PhasesPanel
 
 /** The form to spend an Advantage, or null. */
 function spendOf(input: ModeInput<PhasesState>): PhasesPanelContext["spend"] {
-  const { i18n, allowed, control } = input;
+  const { allowed, control } = input;
   return allowed.has("spendAdvantage")
-    ? {
-        noteLabel: i18n.localize(`${P}.SpendNote`),
-        control: control({ action: "siPhasesSpend", label: "Phases.Spend", aria: "Phases.SpendHint" }),
-      }
+    ? control({ action: "siPhasesSpend", label: "Phases.Spend", aria: "Phases.SpendHint" })
     : null;
 }
 
@@ -494,10 +467,10 @@ export function panelContext(state: PhasesState, input: ModeInput<PhasesState>):
     banner: banner.phases.map((p) => ({
       label: `${I18N}.Step.${p.phase}`,
       current: p.current,
-      css: modifiers("si-phases-step", { now: p.current, done: p.done, skipped: p.skipped }),
+      done: p.done,
+      skipped: p.skipped,
       next: next !== null && next.phase === p.phase ? next.control : null,
     })),
-    bannerAria: i18n.localize(`${P}.Banner`),
     started: state.started,
     pips: Array.from({ length: pool.cap }, (_, i) => ({ filled: i < pool.pool })),
     advantages: plural(i18n, `${P}.Advantages`, pool.cap, { pool: String(pool.pool) }),
@@ -509,7 +482,6 @@ export function panelContext(state: PhasesState, input: ModeInput<PhasesState>):
     spend,
     handOff,
     hasOptions: pools !== null || spend !== null || handOff !== null,
-    optionsLabel: i18n.localize(`${P}.Options`),
   };
 }
 

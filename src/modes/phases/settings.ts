@@ -37,26 +37,23 @@ function checkSkillList(text: string): boolean {
 export const PHASES_SETTING_DEFS: readonly SettingDefinition[] = [
   {
     key: PHASES_SETTINGS.phasesSkills,
-    name: "PhasesSkills",
     type: "string",
     check: SKILLS_CHECK,
     preset: () => DEFAULT_SKILLS,
   },
   {
     key: PHASES_SETTINGS.phasesPoolCap,
-    name: "PhasesPoolCap",
     type: "number",
     range: { min: 0, max: MAX_POINTS, integer: true },
     preset: () => DEFAULT_POOL_CAP,
   },
   {
     key: PHASES_SETTINGS.phasesCollapse,
-    name: "PhasesCollapse",
     type: "number",
     range: { min: 0, max: MAX_POINTS, integer: true },
     preset: () => DEFAULT_COLLAPSE,
   },
-  { key: PHASES_SETTINGS.phasesShowCollapse, name: "PhasesShowCollapse", type: "boolean", preset: () => true },
+  { key: PHASES_SETTINGS.phasesShowCollapse, type: "boolean", preset: () => true },
 ];
 
 /** Register the `phases` settings (at `init`). */

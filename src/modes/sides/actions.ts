@@ -21,6 +21,7 @@ import {
 import { correctSideRoll, rollAllSides, rollSide } from "./initiative";
 import { excuse, extendClock, pauseClock } from "./countdown";
 import { sidesState } from "./encounter";
+import { fieldOf } from "../../core/common";
 
 /** Seconds the GM's "extend" button adds to the countdown. */
 export const EXTEND_SECONDS = 10;
@@ -28,14 +29,14 @@ export const EXTEND_SECONDS = 10;
 /** The value of a form control near the button (inside the closest `scope`), or "". */
 function valueNear(target: HTMLElement, scope: string, selector: string): string {
   const element: unknown = target.closest(scope)?.querySelector(selector) ?? null;
-  const value = typeof element === "object" && element !== null ? (element as { value?: unknown }).value : undefined;
+  const value = fieldOf(element, "value");
   return typeof value === "string" ? value : "";
 }
 
 /** Whether a checkbox near the button is checked. */
 function checkedNear(target: HTMLElement, scope: string, selector: string): boolean {
   const element: unknown = target.closest(scope)?.querySelector(selector) ?? null;
-  return typeof element === "object" && element !== null && (element as { checked?: unknown }).checked === true;
+  return fieldOf(element, "checked") === true;
 }
 
 /** The action texts typed in a declaration form: one action a line, blank lines ignored. */

@@ -16,6 +16,7 @@ import { sidesCountdownMs } from "./settings";
 import { SIDE_FLAGS } from "./constants";
 import { gmOnly } from "./controls";
 import { moduleFlag, sidesState } from "./encounter";
+import { logError } from "../../foundry/notify";
 
 /** The GM's controls of the countdown, stored on the Combat (written only when the GM uses them). */
 export interface ClockControl {
@@ -198,7 +199,7 @@ function writeStamp(combat: Combat.Implementation, stamp: DeclaringStamp): Promi
   return combat.update(data as unknown as Combat.UpdateData).then(
     () => undefined,
     (error: unknown) => {
-      console.error(`${MODULE_ID} |`, error);
+      logError(error);
     },
   );
 }

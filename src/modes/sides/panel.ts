@@ -38,7 +38,7 @@ export interface SideContext {
   readonly name: string;
   readonly colour: string;
   readonly members: string;
-  /** Localised "GM side" / "PC side". */
+  /** i18n key of "GM side" / "PC side". */
   readonly kind: string;
   readonly roll: string;
   readonly rolled: boolean;
@@ -104,10 +104,7 @@ export interface SidesPanelContext {
   readonly sides: readonly SideContext[];
   /** The viewer's "Roll all" (more than one side to roll), or null. */
   readonly rollAll: ControlContext | null;
-  /** Localised accessible name of the disclosure's summary. */
-  readonly moreLabel: string;
   readonly sideTies: readonly SidesTieContext[];
-  readonly hasSideTies: boolean;
   /** i18n key of the tie block's heading: a question for the GM, "waiting for the GM" for players. */
   readonly sideTiesHeading: string;
   readonly declaring: boolean;
@@ -124,14 +121,11 @@ export interface SidesPanelContext {
   readonly pausedOnly: boolean;
   readonly excused: boolean;
   readonly passOrder: readonly PassEntryContext[];
-  readonly hasPassOrder: boolean;
   readonly passTies: readonly SidesTieContext[];
-  readonly hasPassTies: boolean;
   /** The GM may add a side (shows the name and colour inputs). */
   readonly canAddSide: boolean;
   readonly addControl: ControlContext | null;
   readonly gmControls: readonly ControlContext[];
-  readonly hasGMControls: boolean;
 }
 
 function tieControls(
@@ -256,7 +250,7 @@ function sideContext(
     name: side.name,
     colour: side.colour,
     members: sideMembers(state, side.id).map(nameOf).join(", "),
-    kind: i18n.localize(`${I18N}.Tracker.${S}.${isGMSide(state, side.id) ? "GMSide" : "PCSide"}`),
+    kind: `${I18N}.Tracker.${S}.${isGMSide(state, side.id) ? "GMSide" : "PCSide"}`,
     roll: roll === null ? "" : String(roll),
     rolled: roll !== null,
     chip: i18n.format(`${I18N}.Tracker.${S}.SideSummary`, {
@@ -376,7 +370,7 @@ function gmControlsOf({ control, who }: ModeInput<SidesState>): ControlContext[]
 
 /** The panel above the rows. */
 export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null): SidesPanelContext {
-  const { state, nameOf, control, who, i18n } = input;
+  const { state, nameOf, control, who } = input;
   const declarer = currentDeclarer(state);
   const sides = sideContexts(input);
   const { sideTies, passTies } = tiesOf(input);
@@ -387,9 +381,7 @@ export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null
     banner: bannerOf(input),
     sides,
     rollAll: rollAllOf(input, sides),
-    moreLabel: i18n.localize(`${I18N}.Tracker.${S}.More`),
     sideTies,
-    hasSideTies: sideTies.length > 0,
     sideTiesHeading: `${I18N}.Tracker.${S}.${who.isGM ? "SideTies" : "SideTiesWaiting"}`,
     declaring: state.step === "declaration",
     declarerName: declarer === null ? "" : nameOf(declarer),
@@ -402,12 +394,9 @@ export function sidesPanel(input: ModeInput<SidesState>, clock: ClockView | null
     pausedOnly: clock !== null && clock.paused && !(clock.counts && !clock.excused),
     excused: clock !== null && clock.counts && clock.excused,
     passOrder: passEntries,
-    hasPassOrder: passEntries.length > 0,
     passTies,
-    hasPassTies: passTies.length > 0,
     canAddSide: who.isGM,
     addControl: who.isGM ? control({ action: "siSidesAdd", label: `${S}.Add` }) : null,
     gmControls,
-    hasGMControls: gmControls.length > 0,
   };
 }

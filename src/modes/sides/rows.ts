@@ -47,7 +47,6 @@ export interface SidesRowContext {
   readonly declared: boolean;
   readonly hesitated: boolean;
   readonly actions: readonly SidesActionContext[];
-  readonly hasActions: boolean;
   /** Localised "no actions" when it declared none. */
   readonly noActions: boolean;
   readonly forcePoint: boolean;
@@ -327,7 +326,6 @@ function sidesRow(input: ModeInput<SidesState>, shared: RowsShared, c: SidesComb
     declared: d !== undefined && !d.hesitated,
     hesitated: d?.hesitated === true,
     actions,
-    hasActions: actions.length > 0,
     noActions: d !== undefined && !d.hesitated && d.actions.length === 0,
     forcePoint: d?.forcePoint === true,
     penalty: minus(code),

@@ -79,14 +79,12 @@ const isOd6s = (systemId: string): boolean => systemId === SYSTEM_IDS.od6s || sy
 
 function trait(
   key: "sidesDexterity" | "sidesPerception" | "sidesInitiative" | "sidesTactics" | "sidesWoundPenalty",
-  name: string,
   field: keyof SidesFormulas | "woundPenalty",
   optional: boolean,
   note?: string,
 ): SettingDefinition {
   return {
     key: SIDES_SETTINGS[key],
-    name,
     type: "string",
     check: TRAIT_CHECK,
     optional,
@@ -110,33 +108,29 @@ export const PENALTY_CHECK: TextRule = { error: "penalty", accepts: (text) => no
 export const SIDES_SETTING_DEFS: readonly SettingDefinition[] = [
   {
     key: SIDES_SETTINGS.sidesTraitUnit,
-    name: "SidesTraitUnit",
     type: "string",
     choices: { dice: `${I18N}.Settings.SidesTraitUnit.dice`, pips: `${I18N}.Settings.SidesTraitUnit.pips` },
     preset: (context) => sidesPresetFor(context.systemId).unit,
   },
-  trait("sidesDexterity", "SidesDexterity", "dexterity", false),
-  trait("sidesPerception", "SidesPerception", "perception", false),
-  trait("sidesInitiative", "SidesInitiative", "initiative", true),
-  trait("sidesTactics", "SidesTactics", "tactics", true, "od6sTactics"),
-  trait("sidesWoundPenalty", "SidesWoundPenalty", "woundPenalty", true, "od6sWounds"),
+  trait("sidesDexterity", "dexterity", false),
+  trait("sidesPerception", "perception", false),
+  trait("sidesInitiative", "initiative", true),
+  trait("sidesTactics", "tactics", true, "od6sTactics"),
+  trait("sidesWoundPenalty", "woundPenalty", true, "od6sWounds"),
   {
     key: SIDES_SETTINGS.sidesActionPenalty,
-    name: "SidesActionPenalty",
     type: "string",
     check: PENALTY_CHECK,
     preset: () => DEFAULT_SIDES_PENALTY,
   },
   {
     key: SIDES_SETTINGS.sidesMaxReactions,
-    name: "SidesMaxReactions",
     type: "number",
     range: { min: 1, max: MAX_ACTIONS_LIMIT, integer: true },
     preset: () => DEFAULT_MAX_REACTIONS,
   },
   {
     key: SIDES_SETTINGS.sidesCountdown,
-    name: "SidesCountdown",
     type: "number",
     range: { min: 0, max: 600, integer: false },
     preset: () => DEFAULT_SIDES_COUNTDOWN,

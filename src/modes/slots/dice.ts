@@ -1,3 +1,4 @@
+import { fieldOf as field } from "../../core/common";
 /**
  * The one seam between the `slots` glue and a game system's narrative dice. The Star Wars FFG system
  * (`starwarsffg`) evaluates its dice pools with its own Roll subclass, `RollFFG`, whose `ffg` object
@@ -18,10 +19,6 @@ export interface CheckScores {
 
 function count(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? Math.trunc(value) : null;
-}
-
-function field(data: unknown, key: string): unknown {
-  return typeof data === "object" && data !== null ? (data as Record<string, unknown>)[key] : undefined;
 }
 
 /**

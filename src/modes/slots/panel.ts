@@ -40,7 +40,6 @@ export interface SlotRowContext extends KeyedEntry {
   readonly scoresAria: string;
   /** The name shown on the slot: its claimant, or who fills it now; else "". */
   readonly shownName: string;
-  readonly css: string;
 }
 
 /** The slot strip above the rows: each slot once, the line about the current slot. */
@@ -140,16 +139,6 @@ export function slotButtons(input: ModeInput<SlotsState>, texts: SlotsTexts): Ma
 function slotRow(s: SlotView, input: ModeInput<SlotsState>, texts: SlotsTexts): SlotRowContext {
   const { state, nameOf } = input;
   const number = String(s.index + 1);
-  const css = [
-    s.kind === "pc" ? "si-slot--pc" : "si-slot--npc",
-    s.current ? "si-slot--current" : "",
-    s.passed ? "si-slot--passed" : "",
-    s.leaving ? "si-slot--leaving" : "",
-    s.claimedBy !== null ? "si-slot--claimed" : "",
-    s.filledBy !== null ? "si-slot--filled" : "",
-  ]
-    .filter((x) => x !== "")
-    .join(" ");
   const filler = s.filledBy === null ? "" : nameOf(s.filledBy);
   const claimant = s.claimedBy === null ? "" : nameOf(s.claimedBy);
   return {
@@ -170,7 +159,6 @@ function slotRow(s: SlotView, input: ModeInput<SlotsState>, texts: SlotsTexts): 
     upNow: s.current && s.filledBy === null,
     scoresAria: texts.scoresAria(s.primary, s.secondary),
     shownName: claimant !== "" ? claimant : s.current ? filler : "",
-    css,
   };
 }
 

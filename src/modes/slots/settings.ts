@@ -75,12 +75,10 @@ export function onKeepSlotsChange(listener: () => void): void {
 
 function formula(
   key: "slotsCoolFormula" | "slotsVigilanceFormula" | "slotsSecondaryFormula",
-  name: string,
   field: "cool" | "vigilance" | "secondary",
 ): SettingDefinition {
   return {
     key: SLOTS_SETTINGS[key],
-    name,
     type: "string",
     check: "roll",
     preset: (context) => slotsPresetFor(context.systemId)[field],
@@ -93,10 +91,9 @@ function formula(
   };
 }
 
-function keep(key: "slotsKeepPC" | "slotsKeepNPC", name: string, value: boolean): SettingDefinition {
+function keep(key: "slotsKeepPC" | "slotsKeepNPC", value: boolean): SettingDefinition {
   return {
     key: SLOTS_SETTINGS[key],
-    name,
     type: "boolean",
     preset: () => value,
     onChange: () => {
@@ -107,24 +104,22 @@ function keep(key: "slotsKeepPC" | "slotsKeepNPC", name: string, value: boolean)
 
 /** The `slots` settings (registered at `init`, shown in the settings form). */
 export const SLOTS_SETTING_DEFS: readonly SettingDefinition[] = [
-  formula("slotsCoolFormula", "SlotsCoolFormula", "cool"),
-  formula("slotsVigilanceFormula", "SlotsVigilanceFormula", "vigilance"),
-  formula("slotsSecondaryFormula", "SlotsSecondaryFormula", "secondary"),
+  formula("slotsCoolFormula", "cool"),
+  formula("slotsVigilanceFormula", "vigilance"),
+  formula("slotsSecondaryFormula", "secondary"),
   {
     key: SLOTS_SETTINGS.slotsScoring,
-    name: "SlotsScoring",
     type: "string",
     choices: { totals: `${I18N}.Settings.SlotsScoring.totals`, symbols: `${I18N}.Settings.SlotsScoring.symbols` },
     preset: (context) => slotsPresetFor(context.systemId).scoring,
   },
   {
     key: SLOTS_SETTINGS.slotsSystemPool,
-    name: "SlotsSystemPool",
     type: "boolean",
     preset: (context) => context.systemId === SYSTEM_IDS.genesys || context.systemId === SYSTEM_IDS.starwarsffg,
   },
-  keep("slotsKeepPC", "SlotsKeepPC", true),
-  keep("slotsKeepNPC", "SlotsKeepNPC", false),
+  keep("slotsKeepPC", true),
+  keep("slotsKeepNPC", false),
 ];
 
 /** Register the `slots` settings (at `init`). */

@@ -1,3 +1,4 @@
+import { fieldOf as field } from "../../../core/common";
 /**
  * Initiative pools that a game system builds from an actor's data, read the way the system reads
  * them. Pure: no Foundry globals.
@@ -13,10 +14,6 @@
 
 /** A Star Wars FFG initiative skill and the characteristic the system rolls it with. */
 export const FFG_INITIATIVE = { Cool: "Presence", Vigilance: "Willpower" } as const;
-
-function field(data: unknown, key: string): unknown {
-  return typeof data === "object" && data !== null ? (data as Record<string, unknown>)[key] : undefined;
-}
 
 /** A count as the system reads it (`parseInt`, anything else 0), never below 0. */
 function count(value: unknown): number {
