@@ -232,39 +232,34 @@ describe("clicks per common step (issue 29)", () => {
         .locator(await fills())
         .first()
         .evaluate((b) => (b.closest(".si-row")?.querySelector(".si-row__name")?.textContent ?? "").trim());
-    /** The GM fills the open NPC slot with the first candidate (`candidates` rows offer it), and moves on. */
-    const fill = async (candidates: number, name: string): Promise<string[]> => {
+    /**
+     * The GM fills the open NPC slot with the first candidate (`candidates` rows offer it) and moves
+     * on; the filler has then acted. The step is recorded with its count; the clicks are returned.
+     */
+    const fill = async (candidates: number, before: string): Promise<string[]> => {
+      const name = await firstFillRow();
       await expect
         .poll(() => frames.gm.locator('.si-row__body button[data-action="siSlotFill"]').count())
         .toBe(candidates);
-      return counted(async (hand) => {
+      const used = await counted(async (hand) => {
         await hand.click(frames.gm, 'button[data-action="siSlotFill"]', name);
         await rulesWhen(frames, (r) => r.current === name);
         await hand.click(frames.gm, '.si-footer button[data-action="siNextTurn"]');
       });
+      await rulesWhen(frames, (r) => r.current !== name);
+      await expect
+        .poll(() =>
+          rowOf(frames.gm, name)
+            .locator(".si-badge", { hasText: /^Acted$/u })
+            .count(),
+        )
+        .toBe(1);
+      const step = `fill an NPC slot, ${String(candidates)} candidates (fill, next turn)`;
+      record({ mode: "slots", step, who: "GM", before, core: "—" }, used, 2);
+      return used;
     };
 
-    const filler4 = await firstFillRow();
-    const four = await fill(4, filler4);
-    await rulesWhen(frames, (r) => r.current !== filler4);
-    await expect
-      .poll(() =>
-        rowOf(frames.gm, filler4)
-          .locator(".si-badge", { hasText: /^Acted$/u })
-          .count(),
-      )
-      .toBe(1);
-    record(
-      {
-        mode: "slots",
-        step: "fill an NPC slot, 4 candidates (fill, next turn)",
-        who: "GM",
-        before: "3 (select, Assign, next turn)",
-        core: "—",
-      },
-      four,
-      2,
-    );
+    const four = await fill(4, "3 (select, Assign, next turn)");
 
     await settle(frames, { alice: 'button[data-action="siSlotClaim"]' });
     const alice = await counted(async (hand) => {
@@ -275,27 +270,7 @@ describe("clicks per common step (issue 29)", () => {
     await rulesWhen(frames, (r) => r.current !== "Aria");
     record({ mode: "slots", step: "claim a slot (claim, end turn)", who: "player", before: "2", core: "—" }, alice, 2);
 
-    const filler3 = await firstFillRow();
-    const three = await fill(3, filler3);
-    await rulesWhen(frames, (r) => r.current !== filler3);
-    await expect
-      .poll(() =>
-        rowOf(frames.gm, filler3)
-          .locator(".si-badge", { hasText: /^Acted$/u })
-          .count(),
-      )
-      .toBe(1);
-    record(
-      {
-        mode: "slots",
-        step: "fill an NPC slot, 3 candidates (fill, next turn)",
-        who: "GM",
-        before: "2 (a button per NPC, next turn)",
-        core: "—",
-      },
-      three,
-      2,
-    );
+    const three = await fill(3, "2 (a button per NPC, next turn)");
     // The same interaction whatever the number of candidates.
     expect(three.map((c) => c.replace(/ in .*$/u, ""))).toEqual(four.map((c) => c.replace(/ in .*$/u, "")));
     expect(session.errors).toEqual([]);
