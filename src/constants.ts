@@ -85,6 +85,8 @@ export const TEMPLATES = {
   glance: `${MODULE_PATH}/templates/tracker/glance.hbs`,
   /** The combatant list of a structured encounter. */
   tracker: `${MODULE_PATH}/templates/tracker/tracker.hbs`,
+  /** One combatant row of the list, rendered on its own (see the tracker's `#rowsHtml`). */
+  row: `${MODULE_PATH}/templates/tracker/row.hbs`,
   /** The turn controls of a structured encounter. */
   footer: `${MODULE_PATH}/templates/tracker/footer.hbs`,
   /** One button (a partial every tracker template uses). */

@@ -34,7 +34,9 @@ export interface OracleTracker {
  * nothing of the tracker's live parts changed. Parts are elements where there is a DOM.
  */
 export async function freshParts(app: OracleTracker): Promise<Record<string, unknown>> {
-  const options: Record<string, unknown> = { force: true };
+  // A first render (ApplicationRenderOptions' `isFirstRender`): the tracker reuses no row's HTML of
+  // an earlier render, so a row reused where it should have been rendered again shows as a difference.
+  const options: Record<string, unknown> = { force: true, isFirstRender: true };
   const parts = await app._configureRenderParts(options);
   options.parts = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
   const context = await app._prepareContext(options);

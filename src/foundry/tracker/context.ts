@@ -10,6 +10,7 @@ import { loadBound, loadProblem, moduleOfCombat, modeOf, requesterFor } from "..
 import { modeIds } from "../modes";
 import { Allowed, type ControlContext, type Localiser } from "../../core/ui";
 import { controlFactory } from "./controls";
+import type { RowShown } from "./shown-rows";
 
 const T = `${I18N}.Tracker`;
 
@@ -100,6 +101,8 @@ export interface TrackerContext {
    * a closed one renders its summary only (set by the tracker, never here).
    */
   readonly opened?: Readonly<Record<string, Readonly<Record<string, true>>>>;
+  /** Each row of `rows` rendered, or standing for its live row (set by the tracker, never here; see `shown-rows.ts`). */
+  readonly rowsShown?: readonly RowShown[];
 }
 
 /** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */

@@ -6,8 +6,10 @@
  * its action and target, anything else by its tag and position), equal subtrees are kept as they
  * are, matched elements get the fresh attributes and text, and only what has no match is inserted.
  * The result has the fresh part's markup exactly; what the user was doing survives: text typed
- * into a kept field, a pending choice in a select, focus and the scroll position.
+ * into a kept field, a pending choice in a select, focus and the scroll position. A fresh element
+ * marked `data-si-same` stands for its live counterpart, unchanged: that one is kept as it is.
  */
+import { SAME_ATTRIBUTE } from "./shown-rows";
 
 /** What a patch did, in nodes (for tests and the render benchmark). */
 export interface PatchResult {
@@ -178,6 +180,11 @@ function morph(live: ChildNode, fresh: ChildNode, result: PatchResult, sameKind 
   }
   const [was, will] = [live as Element, fresh as Element];
   if (!sameKind && !sameIdentity(was, will)) return false;
+  // A row that stands for its live row unchanged (`shown-rows.ts`): the live row is kept as it is.
+  if (will.hasAttribute(SAME_ATTRIBUTE)) {
+    result.kept++;
+    return true;
+  }
   syncAttributes(was, will);
   morphChildren(was, will, result);
   result.patched++;

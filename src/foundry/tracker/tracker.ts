@@ -15,6 +15,7 @@ import { tryPatchParts } from "./dom-patch";
 import { trackerParts, type PartConfig, type PartRoles } from "./parts";
 import { moduleHooks } from "../hooks";
 import { liveRegion } from "./live";
+import { ShownRows } from "./shown-rows";
 import { contextMenu, menuEntries } from "../compat";
 import { activateRow, openRowSheet, rowMenuEntries, rowOf, ROW_SELECTOR } from "./rows";
 
@@ -58,7 +59,7 @@ function partials(): string[] {
       (path): path is string => path !== undefined,
     ),
   );
-  return [TEMPLATES.control, ...own];
+  return [TEMPLATES.control, TEMPLATES.row, ...own];
 }
 
 /** Register the partials once (Foundry registers loaded templates as partials by their path). */
@@ -156,7 +157,27 @@ export function createTrackerClass(Base: TrackerClass) {
         hintsShown(),
         opened,
       );
-      return Object.assign(context, { [CONTEXT_KEY]: data === null ? null : this.#withOpened(combat, data) });
+      if (data === null) return Object.assign(context, { [CONTEXT_KEY]: null });
+      const shown = this.#withOpened(combat, data);
+      // A first render shows every row as the state makes it: no row stands for a live one. Nor
+      // does any while the parts are rendered whole (a patch failed).
+      const reuse = (options as { isFirstRender?: boolean }).isFirstRender !== true && this.#patching;
+      return Object.assign(context, { [CONTEXT_KEY]: { ...shown, rowsShown: await this.#rows.render(shown, reuse) } });
+    }
+
+    /** The rows this view shows, kept in place while unchanged (see `shown-rows.ts`). */
+    readonly #rows = new ShownRows();
+
+    /** The module's parts as `_renderHTML` makes them; the rows of this render are remembered with them. */
+    protected override async _renderHTML(
+      context: Parameters<InstanceType<TrackerClass>["_renderHTML"]>[0],
+      options: Parameters<InstanceType<TrackerClass>["_renderHTML"]>[1],
+    ): Promise<Record<string, HTMLElement>> {
+      // The parts by id (HandlebarsApplicationMixin's documented result; the typings' overloads say unknown).
+      const result = (await super._renderHTML(context, options)) as Record<string, HTMLElement>;
+      const rows = (context as { [CONTEXT_KEY]?: TrackerContext | null })[CONTEXT_KEY]?.rowsShown;
+      if (rows !== undefined) this.#rows.rendered(result, rows);
+      return result;
     }
 
     /**
@@ -188,6 +209,8 @@ export function createTrackerClass(Base: TrackerClass) {
       content: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[1],
       options: Parameters<InstanceType<TrackerClass>["_replaceHTML"]>[2],
     ): void {
+      const listId = this.#roles?.list ?? null;
+      const rows = this.#rows.beforeLive(result, listId);
       const patchable = this.#patching && this.structuredCombat !== null && typeof result === "object";
       if (
         patchable &&
@@ -199,6 +222,7 @@ export function createTrackerClass(Base: TrackerClass) {
         void this.render();
       }
       super._replaceHTML(result, content, options);
+      if (rows !== null && listId !== null) this.#rows.afterLive(rows, this.parts[listId]);
     }
 
     /** Announce a turn change to screen readers through a live region outside the re-rendered parts. */

@@ -1,0 +1,108 @@
+/**
+ * Rows kept in place (issue 26, item 4: no regression at table sizes). A turn advance changes one
+ * or two rows of fifty; rendering, parsing and morphing the other rows again was most of its time.
+ *
+ * A row's template (`templates/tracker/row.hbs`) reads the row's data, the mode's row partials and
+ * the disclosures the user opened, and nothing else (its text is localised once per page load). So
+ * a row whose JSON of those is the same as the live row's shows the same HTML: the render gives it
+ * a stand-in (`<li data-si-same>`) instead, and the patch keeps the live row as it is
+ * (`dom-patch.ts`). No stand-in ever reaches the page: before the patch, a stand-in for a live row
+ * that another render has changed since gets its HTML back; after it, a stand-in the patch could
+ * not match (no live row, a list replaced whole) does too. The live rows are remembered only when
+ * a render's list goes live, so a render made aside (the render oracle's first render) changes
+ * nothing here.
+ *
+ * One object per tracker view, as the rows depend on the viewing user. What it rests on is proven
+ * by the render oracle, which compares every render with a first render, which reuses no row
+ * (`test/oracle/render-oracle.ts`), after every step of every browser test and of random plays.
+ */
+import { TEMPLATES } from "../../constants";
+import type { TrackerContext } from "./context";
+import { isElement } from "./dom-patch";
+
+/** The attribute of a row that stands for its live row, unchanged (see `dom-patch.ts`). */
+export const SAME_ATTRIBUTE = "data-si-same";
+
+/** One row of a render: what its template read (as JSON), its HTML, and whether it stands for the live row. */
+export interface RowShown {
+  readonly id: string;
+  readonly key: string;
+  readonly html: string;
+  readonly same: boolean;
+}
+
+/** Put `row`'s HTML in place of its stand-in `element`. */
+function fill(element: Element, row: RowShown): void {
+  const template = element.ownerDocument.createElement("template");
+  template.innerHTML = row.html;
+  element.replaceWith(template.content);
+}
+
+/** Each stand-in among `list`'s rows for which `wanted` says so gets its row's HTML. */
+function fillStandIns(list: Element, rows: readonly RowShown[], wanted: (row: RowShown) => boolean): void {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const element of Array.from(list.querySelectorAll(`:scope > [${SAME_ATTRIBUTE}]`))) {
+    const row = byId.get(element.getAttribute("data-combatant-id") ?? "");
+    if (row !== undefined && wanted(row)) fill(element, row);
+  }
+}
+
+/** The rows of one tracker view: those its live list shows, and those of each render until it goes live. */
+export class ShownRows {
+  /** The rows the live list shows, by combatant id (set when a render's list goes live). */
+  #live = new Map<string, RowShown>();
+
+  /** Each render's rows, by the render's result, for the moment it goes live. */
+  readonly #renders = new WeakMap<object, readonly RowShown[]>();
+
+  /**
+   * Every row of `data`: rendered, or, with `reuse`, a stand-in where the live row shows what this
+   * row would (the same JSON).
+   */
+  async render(data: TrackerContext, reuse: boolean): Promise<RowShown[]> {
+    const shared = JSON.stringify([data.rowPartial, data.rowBodyPartial, data.opened ?? null]);
+    const rows: RowShown[] = [];
+    for (const row of data.rows) {
+      const key = shared + JSON.stringify(row);
+      const live = reuse ? this.#live.get(row.id) : undefined;
+      if (live?.key === key) {
+        rows.push({ ...live, same: true });
+        continue;
+      }
+      const context = { row, structuredInitiative: data };
+      const html = (await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context)).trim();
+      rows.push({ id: row.id, key, html, same: false });
+    }
+    return rows;
+  }
+
+  /** `result` is the render of `rows` (its parts as `_renderHTML` made them). */
+  rendered(result: unknown, rows: readonly RowShown[]): void {
+    if (typeof result === "object" && result !== null) this.#renders.set(result, rows);
+  }
+
+  /**
+   * Before `result` goes live: its rows when its list part (`listId`) was rendered, else null. Each
+   * stand-in whose live row another render has changed since gets its HTML back.
+   */
+  beforeLive(result: unknown, listId: string | null): readonly RowShown[] | null {
+    const rows = typeof result === "object" && result !== null ? this.#renders.get(result) : undefined;
+    const list = listId === null ? undefined : (result as Record<string, unknown>)[listId];
+    if (rows === undefined || !isElement(list)) return null;
+    fillStandIns(list, rows, (row) => this.#live.get(row.id)?.key !== row.key);
+    return rows;
+  }
+
+  /**
+   * After the list went live (patched or replaced whole) as `live`: a stand-in left in it gets its
+   * HTML; its rows are remembered. Without a live element (no DOM), nothing is remembered.
+   */
+  afterLive(rows: readonly RowShown[], live: unknown): void {
+    if (!isElement(live)) {
+      this.#live = new Map();
+      return;
+    }
+    fillStandIns(live, rows, () => true);
+    this.#live = new Map(rows.map((row) => [row.id, row]));
+  }
+}

@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+/**
+ * Rows kept in place (src/foundry/tracker/shown-rows.ts, issue 26): a row whose data did not change
+ * stands for its live row and the patch keeps that row; no stand-in ever reaches the page, even
+ * when two renders overlap (the later one was made against rows the earlier one has changed since)
+ * or when the list goes live whole. The random plays of the render oracle prove the common path
+ * (test/integration/render-oracle.test.ts); these prove the two rare ones, which those plays do not
+ * reach.
+ */
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { RowContext, TrackerContext } from "../../src/foundry/tracker/context";
+import { patchChildren } from "../../src/foundry/tracker/dom-patch";
+import { SAME_ATTRIBUTE, ShownRows, type RowShown } from "../../src/foundry/tracker/shown-rows";
+
+/** A row's template for these tests: its id and its name. */
+const rowHtml = (row: RowContext): string =>
+  `<li class="si-row" data-combatant-id="${row.id}"><span class="si-row__name">${row.name}</span></li>`;
+
+const renderTemplate = vi.fn((_path: string, data: { row: RowContext }) => Promise.resolve(rowHtml(data.row)));
+
+beforeEach(() => {
+  renderTemplate.mockClear();
+  vi.stubGlobal("foundry", { applications: { handlebars: { renderTemplate } } });
+});
+
+/** Tracker data with rows of these names, by id. */
+function data(names: Record<string, string>): TrackerContext {
+  const rows = Object.entries(names).map(([id, name]) => ({ id, name }) as unknown as RowContext);
+  return { rows, rowPartial: "", rowBodyPartial: "" } as unknown as TrackerContext;
+}
+
+/** The list part as the tracker's template makes it from `rows` (a stand-in where a row is `same`). */
+function listOf(rows: readonly RowShown[]): HTMLElement {
+  const list = document.createElement("ol");
+  list.className = "si-list";
+  list.innerHTML = rows
+    .map((row) => (row.same ? `<li class="si-row" data-combatant-id="${row.id}" ${SAME_ATTRIBUTE}></li>` : row.html))
+    .join("");
+  return list;
+}
+
+/** A render of `names`: its rows and its result (the list part), remembered as a render is. */
+async function renderOf(shown: ShownRows, names: Record<string, string>) {
+  const rows = await shown.render(data(names), true);
+  const result = { list: listOf(rows) };
+  shown.rendered(result, rows);
+  return { rows, result };
+}
+
+/** `render` goes live by a patch of `live`, as the tracker's `_replaceHTML` does. */
+function patchLive(shown: ShownRows, render: { result: { list: HTMLElement } }, live: HTMLElement): void {
+  const rows = shown.beforeLive(render.result, "list");
+  if (rows === null) throw new Error("the list part was not rendered");
+  patchChildren(live, render.result.list);
+  shown.afterLive(rows, live);
+}
+
+const names = (list: Element): string[] =>
+  Array.from(list.querySelectorAll(".si-row"), (row) => row.textContent ?? "(stand-in)");
+
+describe("rows kept in place", () => {
+  it("renders only the rows whose data changed, and the patch keeps the others as they are", async () => {
+    const shown = new ShownRows();
+    const first = await renderOf(shown, { a: "Ann", b: "Bob", c: "Cy" });
+    const live = first.result.list;
+    shown.afterLive(first.rows, live);
+    const bob = live.querySelector('[data-combatant-id="b"]');
+    renderTemplate.mockClear();
+    const next = await renderOf(shown, { a: "Ann", b: "Bob", c: "Cyd" });
+    expect(next.rows.map((row) => row.same)).toEqual([true, true, false]);
+    expect(renderTemplate).toHaveBeenCalledTimes(1);
+    patchLive(shown, next, live);
+    expect(names(live)).toEqual(["Ann", "Bob", "Cyd"]);
+    expect(live.querySelector('[data-combatant-id="b"]')).toBe(bob);
+  });
+
+  it("a first render (no reuse) renders every row", async () => {
+    const shown = new ShownRows();
+    const first = await renderOf(shown, { a: "Ann", b: "Bob" });
+    shown.afterLive(first.rows, first.result.list);
+    const again = await shown.render(data({ a: "Ann", b: "Bob" }), false);
+    expect(again.map((row) => row.same)).toEqual([false, false]);
+  });
+
+  it("two overlapping renders: a stand-in for a row the earlier one changed gets its own HTML back", async () => {
+    const shown = new ShownRows();
+    const first = await renderOf(shown, { a: "Ann", b: "Bob" });
+    const live = first.result.list;
+    shown.afterLive(first.rows, live);
+    // Both made against the live rows: the earlier renames Ann, the later (an undo) has her back.
+    const earlier = await renderOf(shown, { a: "Anna", b: "Bob" });
+    const later = await renderOf(shown, { a: "Ann", b: "Bob" });
+    expect(later.rows.map((row) => row.same)).toEqual([true, true]);
+    patchLive(shown, earlier, live);
+    expect(names(live)).toEqual(["Anna", "Bob"]);
+    patchLive(shown, later, live);
+    expect(names(live)).toEqual(["Ann", "Bob"]);
+    expect(live.querySelector(`[${SAME_ATTRIBUTE}]`)).toBeNull();
+  });
+
+  it("a list that goes live whole (nothing to patch) gets every stand-in's HTML", async () => {
+    const shown = new ShownRows();
+    const first = await renderOf(shown, { a: "Ann", b: "Bob" });
+    shown.afterLive(first.rows, first.result.list);
+    const next = await renderOf(shown, { a: "Ann", b: "Bo" });
+    const rows = shown.beforeLive(next.result, "list");
+    if (rows === null) throw new Error("the list part was not rendered");
+    // The application replaces the live list with the fresh one (a patch failed, or no live part).
+    shown.afterLive(rows, next.result.list);
+    expect(names(next.result.list)).toEqual(["Ann", "Bo"]);
+    expect(next.result.list.querySelector(`[${SAME_ATTRIBUTE}]`)).toBeNull();
+  });
+
+  it("a list that goes live without a live element (no DOM) leaves no row to reuse", async () => {
+    const shown = new ShownRows();
+    const first = await renderOf(shown, { a: "Ann" });
+    shown.afterLive(first.rows, first.result.list);
+    const text = await shown.render(data({ a: "Ann" }), true);
+    shown.afterLive(text, "<ol></ol>");
+    const again = await shown.render(data({ a: "Ann" }), true);
+    expect(again.map((row) => row.same)).toEqual([false]);
+  });
+});
