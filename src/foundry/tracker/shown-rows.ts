@@ -56,27 +56,31 @@ export class ShownRows {
   readonly #renders = new WeakMap<object, readonly RowShown[]>();
 
   /**
-   * Every row of `data`: rendered, or, with `reuse`, a stand-in where the live row shows what this
-   * row would (the same JSON).
+   * Every row of `data`, rendered on its own or a stand-in where the live row shows what this row
+   * would (the same JSON); null without `reuse` (a first render), for which the list's template
+   * renders every row itself and nothing is remembered. The render oracle's first renders thus
+   * make the rows another way than the renders it checks.
    */
-  async render(data: TrackerContext, reuse: boolean): Promise<RowShown[]> {
+  async render(data: TrackerContext, reuse: boolean): Promise<RowShown[] | null> {
+    if (!reuse) return null;
     const shared = JSON.stringify([data.rowPartial, data.rowBodyPartial, data.opened ?? null]);
     const rows: RowShown[] = [];
     for (const row of data.rows) {
       const key = shared + JSON.stringify(row);
-      const live = reuse ? this.#live.get(row.id) : undefined;
+      const live = this.#live.get(row.id);
       if (live?.key === key) {
         rows.push({ ...live, same: true });
         continue;
       }
-      const context = { row, structuredInitiative: data };
-      const html = (await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context)).trim();
+      // The row is the template's context and its root holds the tracker's data, as in the list's loop.
+      const context = { ...row, structuredInitiative: data };
+      const html = await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context);
       rows.push({ id: row.id, key, html, same: false });
     }
     return rows;
   }
 
-  /** `result` is the render of `rows` (its parts as `_renderHTML` made them). */
+  /** `result` is the render of `rows` (its parts as `_renderHTML` made them; no rows: rendered by the list's template). */
   rendered(result: unknown, rows: readonly RowShown[]): void {
     if (typeof result === "object" && result !== null) this.#renders.set(result, rows);
   }
@@ -95,7 +99,8 @@ export class ShownRows {
 
   /**
    * After the list went live (patched or replaced whole) as `live`: a stand-in left in it gets its
-   * HTML; its rows are remembered. Without a live element (no DOM), nothing is remembered.
+   * HTML; its rows are remembered (none after a first render). Without a live element (no DOM),
+   * nothing is remembered.
    */
   afterLive(rows: readonly RowShown[], live: unknown): void {
     if (!isElement(live)) {

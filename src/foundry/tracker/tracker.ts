@@ -162,7 +162,8 @@ export function createTrackerClass(Base: TrackerClass) {
       // A first render shows every row as the state makes it: no row stands for a live one. Nor
       // does any while the parts are rendered whole (a patch failed).
       const reuse = (options as { isFirstRender?: boolean }).isFirstRender !== true && this.#patching;
-      return Object.assign(context, { [CONTEXT_KEY]: { ...shown, rowsShown: await this.#rows.render(shown, reuse) } });
+      const rowsShown = await this.#rows.render(shown, reuse);
+      return Object.assign(context, { [CONTEXT_KEY]: rowsShown === null ? shown : { ...shown, rowsShown } });
     }
 
     /** The rows this view shows, kept in place while unchanged (see `shown-rows.ts`). */
@@ -175,8 +176,8 @@ export function createTrackerClass(Base: TrackerClass) {
     ): Promise<Record<string, HTMLElement>> {
       // The parts by id (HandlebarsApplicationMixin's documented result; the typings' overloads say unknown).
       const result = (await super._renderHTML(context, options)) as Record<string, HTMLElement>;
-      const rows = (context as { [CONTEXT_KEY]?: TrackerContext | null })[CONTEXT_KEY]?.rowsShown;
-      if (rows !== undefined) this.#rows.rendered(result, rows);
+      const data = (context as { [CONTEXT_KEY]?: TrackerContext | null })[CONTEXT_KEY];
+      this.#rows.rendered(result, data?.rowsShown ?? []);
       return result;
     }
 
