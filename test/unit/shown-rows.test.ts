@@ -29,21 +29,28 @@ function data(names: Record<string, string>): TrackerContext {
   return { rows, rowPartial: "", rowBodyPartial: "" } as unknown as TrackerContext;
 }
 
-/** The list part as the tracker's template makes it from `rows` (a stand-in where a row is `same`). */
-function listOf(rows: readonly RowShown[]): HTMLElement {
+/**
+ * The list part as the tracker's template makes it from `rows` of `names`: a stand-in where a row is
+ * `same`, the row's own HTML, or (a first render) the row as the list's template renders it.
+ */
+function listOf(rows: readonly RowShown[], names: Record<string, string>): HTMLElement {
   const list = document.createElement("ol");
   list.className = "si-list";
+  const inList = (id: string): string => rowHtml({ id, name: names[id] ?? "" } as unknown as RowContext);
   list.innerHTML = rows
-    .map((row) => (row.same ? `<li class="si-row" data-combatant-id="${row.id}" ${SAME_ATTRIBUTE}></li>` : row.html))
+    .map((row) =>
+      row.same
+        ? `<li class="si-row" data-combatant-id="${row.id}" ${SAME_ATTRIBUTE}></li>`
+        : (row.html ?? inList(row.id)),
+    )
     .join("");
   return list;
 }
 
-/** A render of `names`: its rows and its result (the list part), remembered as a render is. */
-async function renderOf(shown: ShownRows, names: Record<string, string>) {
-  const rows = await shown.render(data(names), true);
-  if (rows === null) throw new Error("no rows rendered");
-  const result = { list: listOf(rows) };
+/** A render of `names` (`reuse`: not a first render): its rows and its result (the list part), remembered as a render is. */
+async function renderOf(shown: ShownRows, names: Record<string, string>, reuse = true) {
+  const rows = await shown.render(data(names), reuse);
+  const result = { list: listOf(rows, names) };
   shown.rendered(result, rows);
   return { rows, result };
 }
@@ -74,19 +81,21 @@ describe("rows kept in place", () => {
     expect(live.querySelector('[data-combatant-id="b"]')).toBe(bob);
   });
 
-  it("a first render (no reuse) leaves every row to the list's template, and one that goes live leaves none to reuse", async () => {
+  it("a first render leaves every row to the list's template; once live, its rows are read from the list and reused", async () => {
     const shown = new ShownRows();
-    const first = await renderOf(shown, { a: "Ann", b: "Bob" });
-    shown.afterLive(first.rows, first.result.list);
-    expect(await shown.render(data({ a: "Ann", b: "Bob" }), false)).toBeNull();
-    // That first render goes live: its list shows rows the tracker did not remember.
-    const whole = { list: listOf([]) };
-    shown.rendered(whole, []);
-    const none = shown.beforeLive(whole, "list");
-    if (none === null) throw new Error("the list part was not rendered");
-    shown.afterLive(none, whole.list);
-    const again = await shown.render(data({ a: "Ann", b: "Bob" }), true);
-    expect(again?.map((row) => row.same)).toEqual([false, false]);
+    const first = await renderOf(shown, { a: "Ann", b: "Bob" }, false);
+    expect(first.rows.map((row) => row.html)).toEqual([null, null]);
+    expect(renderTemplate).not.toHaveBeenCalled();
+    const live = first.result.list;
+    const rows = shown.beforeLive(first.result, "list");
+    if (rows === null) throw new Error("the list part was not rendered");
+    shown.afterLive(rows, live);
+    const next = await renderOf(shown, { a: "Ann", b: "Bo" });
+    expect(next.rows.map((row) => row.same)).toEqual([true, false]);
+    // An overlapping render changed Ann's row meanwhile: the stand-in gets the HTML read from the list.
+    patchLive(shown, await renderOf(shown, { a: "Anna", b: "Bo" }), live);
+    patchLive(shown, next, live);
+    expect(names(live)).toEqual(["Ann", "Bo"]);
   });
 
   it("two overlapping renders: a stand-in for a row the earlier one changed gets its own HTML back", async () => {
@@ -123,8 +132,8 @@ describe("rows kept in place", () => {
     const first = await renderOf(shown, { a: "Ann" });
     shown.afterLive(first.rows, first.result.list);
     const text = await shown.render(data({ a: "Ann" }), true);
-    shown.afterLive(text ?? [], "<ol></ol>");
+    shown.afterLive(text, "<ol></ol>");
     const again = await shown.render(data({ a: "Ann" }), true);
-    expect(again?.map((row) => row.same)).toEqual([false]);
+    expect(again.map((row) => row.same)).toEqual([false]);
   });
 });

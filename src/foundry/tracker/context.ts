@@ -101,8 +101,12 @@ export interface TrackerContext {
    * a closed one renders its summary only (set by the tracker, never here).
    */
   readonly opened?: Readonly<Record<string, Readonly<Record<string, true>>>>;
-  /** Each row of `rows` rendered, or standing for its live row (set by the tracker, never here; see `shown-rows.ts`). */
+  /**
+   * Each row of `rows` with its HTML, or standing for its live row; or, with `rowsInList` (a first
+   * render), rendered by the list's template (set by the tracker, never here; see `shown-rows.ts`).
+   */
   readonly rowsShown?: readonly RowShown[];
+  readonly rowsInList?: boolean;
 }
 
 /** The choices of the mode select: the system's behaviour and every registered mode, `mode` selected. */

@@ -23,28 +23,32 @@ import { isElement } from "./dom-patch";
 /** The attribute of a row that stands for its live row, unchanged (see `dom-patch.ts`). */
 export const SAME_ATTRIBUTE = "data-si-same";
 
-/** One row of a render: what its template read (as JSON), its HTML, and whether it stands for the live row. */
+/**
+ * One row of a render: what its template read (as JSON) and its HTML. `same`: it stands for the
+ * live row. `html` is null for a row the list's template rendered, until it is read from the list.
+ */
 export interface RowShown {
   readonly id: string;
   readonly key: string;
-  readonly html: string;
+  readonly html: string | null;
   readonly same: boolean;
 }
 
-/** Put `row`'s HTML in place of its stand-in `element`. */
-function fill(element: Element, row: RowShown): void {
+/** Put `html` in place of the stand-in `element`. */
+function fill(element: Element, html: string): void {
   const template = element.ownerDocument.createElement("template");
-  template.innerHTML = row.html;
+  template.innerHTML = html;
   element.replaceWith(template.content);
 }
 
-/** Each stand-in among `list`'s rows for which `wanted` says so gets its row's HTML. */
-function fillStandIns(list: Element, rows: readonly RowShown[], wanted: (row: RowShown) => boolean): void {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const element of Array.from(list.querySelectorAll(`:scope > [${SAME_ATTRIBUTE}]`))) {
-    const row = byId.get(element.getAttribute("data-combatant-id") ?? "");
-    if (row !== undefined && wanted(row)) fill(element, row);
+/** The rows among `list`'s children, by combatant id. */
+function rowsIn(list: Element): Map<string, Element> {
+  const rows = new Map<string, Element>();
+  for (const element of Array.from(list.children)) {
+    const id = element.getAttribute("data-combatant-id");
+    if (id !== null) rows.set(id, element);
   }
+  return rows;
 }
 
 /** The rows of one tracker view: those its live list shows, and those of each render until it goes live. */
@@ -56,58 +60,70 @@ export class ShownRows {
   readonly #renders = new WeakMap<object, readonly RowShown[]>();
 
   /**
-   * Every row of `data`, rendered on its own or a stand-in where the live row shows what this row
-   * would (the same JSON); null without `reuse` (a first render), for which the list's template
-   * renders every row itself and nothing is remembered. The render oracle's first renders thus
-   * make the rows another way than the renders it checks.
+   * Every row of `data` with its JSON. With `reuse`, each is rendered on its own, or is a stand-in
+   * where the live row shows what this row would (the same JSON). Without (a first render), the
+   * list's template renders every row (`TrackerContext.rowsInList`): the render oracle's first
+   * renders make the rows another way than the renders it checks.
    */
-  async render(data: TrackerContext, reuse: boolean): Promise<RowShown[] | null> {
-    if (!reuse) return null;
+  async render(data: TrackerContext, reuse: boolean): Promise<RowShown[]> {
     const shared = JSON.stringify([data.rowPartial, data.rowBodyPartial, data.opened ?? null]);
     const rows: RowShown[] = [];
     for (const row of data.rows) {
       const key = shared + JSON.stringify(row);
       const live = this.#live.get(row.id);
-      if (live?.key === key) {
-        rows.push({ ...live, same: true });
-        continue;
+      if (!reuse) rows.push({ id: row.id, key, html: null, same: false });
+      else if (live?.key === key) rows.push({ ...live, same: true });
+      else {
+        // The row is the template's context and its root holds the tracker's data, as in the list's loop.
+        const context = { ...row, structuredInitiative: data };
+        const html = await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context);
+        rows.push({ id: row.id, key, html, same: false });
       }
-      // The row is the template's context and its root holds the tracker's data, as in the list's loop.
-      const context = { ...row, structuredInitiative: data };
-      const html = await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context);
-      rows.push({ id: row.id, key, html, same: false });
     }
     return rows;
   }
 
-  /** `result` is the render of `rows` (its parts as `_renderHTML` made them; no rows: rendered by the list's template). */
+  /** `result` is the render of `rows` (its parts as `_renderHTML` made them). */
   rendered(result: unknown, rows: readonly RowShown[]): void {
     if (typeof result === "object" && result !== null) this.#renders.set(result, rows);
   }
 
   /**
-   * Before `result` goes live: its rows when its list part (`listId`) was rendered, else null. Each
-   * stand-in whose live row another render has changed since gets its HTML back.
+   * Before `result` goes live: its rows when its list part (`listId`) was rendered, else null, each
+   * with its HTML (read from the list where the list's template rendered it). Each stand-in whose
+   * live row another render has changed since gets its HTML back.
    */
   beforeLive(result: unknown, listId: string | null): readonly RowShown[] | null {
-    const rows = typeof result === "object" && result !== null ? this.#renders.get(result) : undefined;
+    const rendered = typeof result === "object" && result !== null ? this.#renders.get(result) : undefined;
     const list = listId === null ? undefined : (result as Record<string, unknown>)[listId];
-    if (rows === undefined || !isElement(list)) return null;
-    fillStandIns(list, rows, (row) => this.#live.get(row.id)?.key !== row.key);
+    if (rendered === undefined || !isElement(list)) return null;
+    const elements = rowsIn(list);
+    const rows: RowShown[] = [];
+    for (const row of rendered) {
+      const element = elements.get(row.id);
+      const html = row.html ?? element?.outerHTML;
+      if (html === undefined) continue;
+      if (row.same && element !== undefined && this.#live.get(row.id)?.key !== row.key) fill(element, html);
+      rows.push(row.html === html ? row : { ...row, html });
+    }
     return rows;
   }
 
   /**
-   * After the list went live (patched or replaced whole) as `live`: a stand-in left in it gets its
-   * HTML; its rows are remembered (none after a first render). Without a live element (no DOM),
-   * nothing is remembered.
+   * After the list went live (patched or replaced whole) as `live`: a stand-in left in it (no live
+   * row matched it) gets its HTML; its rows are remembered. Without a live element (no DOM), nothing
+   * is remembered.
    */
   afterLive(rows: readonly RowShown[], live: unknown): void {
     if (!isElement(live)) {
       this.#live = new Map();
       return;
     }
-    fillStandIns(live, rows, () => true);
+    const elements = rowsIn(live);
+    for (const row of rows) {
+      const element = elements.get(row.id);
+      if (row.html !== null && element?.hasAttribute(SAME_ATTRIBUTE) === true) fill(element, row.html);
+    }
     this.#live = new Map(rows.map((row) => [row.id, row]));
   }
 }

@@ -163,7 +163,7 @@ export function createTrackerClass(Base: TrackerClass) {
       // does any while the parts are rendered whole (a patch failed).
       const reuse = (options as { isFirstRender?: boolean }).isFirstRender !== true && this.#patching;
       const rowsShown = await this.#rows.render(shown, reuse);
-      return Object.assign(context, { [CONTEXT_KEY]: rowsShown === null ? shown : { ...shown, rowsShown } });
+      return Object.assign(context, { [CONTEXT_KEY]: { ...shown, rowsShown, rowsInList: !reuse } });
     }
 
     /** The rows this view shows, kept in place while unchanged (see `shown-rows.ts`). */
