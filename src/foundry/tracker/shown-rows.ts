@@ -24,14 +24,23 @@ import { isElement } from "./dom-patch";
 export const SAME_ATTRIBUTE = "data-si-same";
 
 /**
- * One row of a render: what its template read (as JSON) and its HTML. `same`: it stands for the
- * live row. `html` is null for a row the list's template rendered, until it is read from the list.
+ * One row of a render: what its template read (as JSON), and whether it stands for the live row.
+ * `html` is what the list's template shows for it: its HTML when the row was rendered on its own,
+ * else "" (a stand-in, or a row the list's template renders). `made` gives its HTML in every case,
+ * made when first asked (a stand-in's is its live row's).
  */
 export interface RowShown {
   readonly id: string;
   readonly key: string;
-  readonly html: string | null;
   readonly same: boolean;
+  readonly html: string;
+  readonly made: () => string;
+}
+
+/** `make`, called once, when first asked. */
+function once(make: () => string): () => string {
+  let made: string | undefined;
+  return () => (made ??= make());
 }
 
 /** Put `html` in place of the stand-in `element`. */
@@ -41,14 +50,12 @@ function fill(element: Element, html: string): void {
   element.replaceWith(template.content);
 }
 
-/** The rows among `list`'s children, by combatant id. */
-function rowsIn(list: Element): Map<string, Element> {
-  const rows = new Map<string, Element>();
-  for (const element of Array.from(list.children)) {
-    const id = element.getAttribute("data-combatant-id");
-    if (id !== null) rows.set(id, element);
-  }
-  return rows;
+/** The stand-ins among `list`'s children, by combatant id. */
+function standIns(list: Element): Map<string, Element> {
+  const found = new Map<string, Element>();
+  for (const element of Array.from(list.children))
+    if (element.hasAttribute(SAME_ATTRIBUTE)) found.set(element.getAttribute("data-combatant-id") ?? "", element);
+  return found;
 }
 
 /** The rows of one tracker view: those its live list shows, and those of each render until it goes live. */
@@ -66,19 +73,17 @@ export class ShownRows {
    * renders make the rows another way than the renders it checks.
    */
   async render(data: TrackerContext, reuse: boolean): Promise<RowShown[]> {
+    const template = await foundry.applications.handlebars.getTemplate(TEMPLATES.row);
     const shared = JSON.stringify([data.rowPartial, data.rowBodyPartial, data.opened ?? null]);
     const rows: RowShown[] = [];
     for (const row of data.rows) {
       const key = shared + JSON.stringify(row);
       const live = this.#live.get(row.id);
-      if (!reuse) rows.push({ id: row.id, key, html: null, same: false });
-      else if (live?.key === key) rows.push({ ...live, same: true });
-      else {
-        // The row is the template's context and its root holds the tracker's data, as in the list's loop.
-        const context = { ...row, structuredInitiative: data };
-        const html = await foundry.applications.handlebars.renderTemplate(TEMPLATES.row, context);
-        rows.push({ id: row.id, key, html, same: false });
-      }
+      // The row is the template's context and its root holds the tracker's data, as in the list's loop.
+      const made = once(() => template({ ...row, structuredInitiative: data }));
+      if (!reuse) rows.push({ id: row.id, key, same: false, html: "", made });
+      else if (live?.key === key) rows.push({ ...live, same: true, html: "" });
+      else rows.push({ id: row.id, key, same: false, html: made(), made });
     }
     return rows;
   }
@@ -89,22 +94,17 @@ export class ShownRows {
   }
 
   /**
-   * Before `result` goes live: its rows when its list part (`listId`) was rendered, else null, each
-   * with its HTML (read from the list where the list's template rendered it). Each stand-in whose
-   * live row another render has changed since gets its HTML back.
+   * Before `result` goes live: its rows when its list part (`listId`) was rendered, else null. Each
+   * stand-in whose live row another render has changed since gets its HTML back.
    */
   beforeLive(result: unknown, listId: string | null): readonly RowShown[] | null {
-    const rendered = typeof result === "object" && result !== null ? this.#renders.get(result) : undefined;
+    const rows = typeof result === "object" && result !== null ? this.#renders.get(result) : undefined;
     const list = listId === null ? undefined : (result as Record<string, unknown>)[listId];
-    if (rendered === undefined || !isElement(list)) return null;
-    const elements = rowsIn(list);
-    const rows: RowShown[] = [];
-    for (const row of rendered) {
-      const element = elements.get(row.id);
-      const html = row.html ?? element?.outerHTML;
-      if (html === undefined) continue;
-      if (row.same && element !== undefined && this.#live.get(row.id)?.key !== row.key) fill(element, html);
-      rows.push(row.html === html ? row : { ...row, html });
+    if (rows === undefined || !isElement(list)) return null;
+    const found = standIns(list);
+    for (const row of rows) {
+      const element = found.get(row.id);
+      if (element !== undefined && this.#live.get(row.id)?.key !== row.key) fill(element, row.made());
     }
     return rows;
   }
@@ -119,10 +119,10 @@ export class ShownRows {
       this.#live = new Map();
       return;
     }
-    const elements = rowsIn(live);
+    const found = standIns(live);
     for (const row of rows) {
-      const element = elements.get(row.id);
-      if (row.html !== null && element?.hasAttribute(SAME_ATTRIBUTE) === true) fill(element, row.html);
+      const element = found.get(row.id);
+      if (element !== undefined) fill(element, row.made());
     }
     this.#live = new Map(rows.map((row) => [row.id, row]));
   }

@@ -103,6 +103,14 @@ export function createApplicationV2({
     /** Prepares context, renders, then fires `render<ClassName>` for each class of the chain. */
     async render(options: boolean | Dict = {}): Promise<this> {
       const o: Dict = typeof options === "boolean" ? { force: options } : options;
+      /**
+       * @behaviour A render's options say whether it is the application's first (`isFirstRender`).
+       * The page does not say whether a value the caller gives is overridden: the sim keeps it (the
+       * render bench asks for first renders that way).
+       * @source https://foundryvtt.com/api/interfaces/foundry.applications.types.ApplicationRenderOptions.html
+       * ("isFirstRender: Is this render the first one for the application? This property is populated automatically.")
+       */
+      o.isFirstRender ??= !this.rendered;
       const context = await this._prepareContext(o);
       const result = await this._renderHTML(context, o);
       this._replaceHTML(result, this.element, o);
