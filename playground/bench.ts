@@ -190,7 +190,7 @@ function firstDifference(a: string, b: string): string {
 
 /**
  * The render check (`?check=<steps>`): after each of `steps` turn advances (and after a re-render
- * without a change), the live tracker, patched render after render with its kept rows and entries,
+ * without a change), the live tracker, patched render after render with its rows kept in place,
  * must show exactly what a new tracker shows on its first render, part by part.
  */
 async function checkRenders(

@@ -5,7 +5,7 @@
  * (default 200) drawn from the mode's conformance kit (`test/conformance/kits/`: every command kind of
  * the mode from the GM, owners and strangers) and from what only documents and users do: the GM's undo
  * (previous turn), combatants joining and leaving, a user typing into or choosing in a field of their
- * tracker, a user opening a disclosure. After every render of every tracker and after every settled step,
+ * tracker, a user opening a disclosure, other code taking a tracker's list out of the page. After every render of every tracker and after every settled step,
  * each tracker must equal a fresh render of the same state (`test/oracle/render-oracle.ts`), and a
  * field the user edited keeps what they gave it. No console error either (a failed patch logs one).
  *
@@ -41,7 +41,7 @@ const KITS: readonly AnyKit[] = [individual, sides, slots, declareResolve, phase
 const TIMEOUT = Math.max(120_000, STEPS * 1500);
 
 /** What only documents and users do, beside the kit's commands, and how often (out of 100). */
-const OWN_STEPS = { undo: 6, join: 4, leave: 3, type: 10, open: 4 } as const;
+const OWN_STEPS = { undo: 6, join: 4, leave: 3, type: 10, open: 4, drop: 3 } as const;
 
 interface Tracker extends OracleTracker {
   render(options?: object): Promise<unknown>;
@@ -90,6 +90,20 @@ function openDisclosure(client: SimClient, random: () => number): string {
   details.open = true;
   details.dispatchEvent(new (details.ownerDocument.defaultView ?? window).Event("toggle"));
   return `opened ${details.className}`;
+}
+
+/**
+ * Other code takes a tracker's list out of the page (a system's render hook rebuilding the sidebar,
+ * say) and the tracker renders again: its list goes live whole, with nothing to patch, so each row
+ * that stands for its live row (`shown-rows.ts`) must get its own HTML.
+ */
+async function dropList(client: SimClient): Promise<string> {
+  const tracker = trackerOf(client);
+  const list = (tracker.element as Element | null)?.querySelector(".si-list[data-application-part]") ?? null;
+  if (list === null) return "has no list to drop";
+  list.remove();
+  await tracker.render();
+  return "has its list dropped and renders again";
 }
 
 /** The GM adds a combatant for an actor of the scene not in the encounter (a join), as a token added to combat would. */
@@ -161,6 +175,9 @@ async function play(module: PureMode, kit: AnyKit, seed: number): Promise<{ log:
       } else if (kind === "open") {
         const client = pick();
         log.push(`${String(i)}: ${client.userId} ${openDisclosure(client, random)}`);
+      } else if (kind === "drop") {
+        const client = pick();
+        log.push(`${String(i)}: ${client.userId} ${await dropList(client)}`);
       } else
         for (const [command, who] of kit.resolve(actions[i], () => stateOn(module, sim.gm), fresh)) {
           const client = clientFor(sim, who, random);

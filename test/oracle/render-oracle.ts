@@ -1,6 +1,6 @@
 /**
  * The render oracle (issue 26): what the user sees is what the state says. After every render of a
- * combat tracker, the tracker as patched in place (rows and entries kept, the rest morphed) must equal
+ * combat tracker, the tracker as patched in place (unchanged rows kept, the rest morphed) must equal
  * the tracker a first render of the same state makes, rendered aside through the application's own
  * render steps ({@link freshParts}): the same elements, text and attributes, and
  * the same values in the form fields the user has not touched. Two things are the user's, not the
