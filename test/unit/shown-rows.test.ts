@@ -8,9 +8,9 @@
  * reach.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { RowContext, TrackerContext } from "../../src/foundry/tracker/context";
-import { patchChildren } from "../../src/foundry/tracker/dom-patch";
-import { SAME_ATTRIBUTE, ShownRows, type RowShown } from "../../src/foundry/tracker/shown-rows";
+import type { RowContext, RowShown, TrackerContext } from "../../src/foundry/tracker/context";
+import { patchChildren, SAME_ATTRIBUTE } from "../../src/foundry/tracker/dom-patch";
+import { ShownRows } from "../../src/foundry/tracker/shown-rows";
 
 /** A row's template for these tests: its id and its name. */
 const rowHtml = (row: RowContext): string =>

@@ -10,7 +10,6 @@ import { loadBound, loadProblem, moduleOfCombat, modeOf, requesterFor } from "..
 import { modeIds } from "../modes";
 import { Allowed, type ControlContext, type Localiser } from "../../core/ui";
 import { controlFactory } from "./controls";
-import type { RowShown } from "./shown-rows";
 
 const T = `${I18N}.Tracker`;
 
@@ -36,6 +35,20 @@ export interface RowContext {
   readonly controls: readonly ControlContext[];
   /** The data of the mode's row partials. */
   readonly mode: object | null;
+}
+
+/**
+ * One row of a render (`shown-rows.ts`): what its template read (as JSON), and whether it stands
+ * for the live row. `html` is what the list's template shows for it: its HTML when the row was
+ * rendered on its own, else "" (a stand-in, or a row the list's template renders). `made` gives its
+ * HTML in every case, made when first asked (a stand-in's is its live row's).
+ */
+export interface RowShown {
+  readonly id: string;
+  readonly key: string;
+  readonly same: boolean;
+  readonly html: string;
+  readonly made: () => string;
 }
 
 /** A choice in the mode select. */

@@ -9,7 +9,6 @@
  * into a kept field, a pending choice in a select, focus and the scroll position. A fresh element
  * marked `data-si-same` stands for its live counterpart, unchanged: that one is kept as it is.
  */
-import { SAME_ATTRIBUTE } from "./shown-rows";
 
 /** What a patch did, in nodes (for tests and the render benchmark). */
 export interface PatchResult {
@@ -30,6 +29,9 @@ export interface PatchResult {
 export interface KeyedEntry {
   readonly keepKey: string;
 }
+
+/** The attribute of a fresh element that stands for its live counterpart, unchanged (`shown-rows.ts`). */
+export const SAME_ATTRIBUTE = "data-si-same";
 
 /** Form controls whose typed or chosen value a re-render must not wipe. */
 type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;

@@ -17,25 +17,8 @@
  * (`test/oracle/render-oracle.ts`), after every step of every browser test and of random plays.
  */
 import { TEMPLATES } from "../../constants";
-import type { TrackerContext } from "./context";
-import { isElement } from "./dom-patch";
-
-/** The attribute of a row that stands for its live row, unchanged (see `dom-patch.ts`). */
-export const SAME_ATTRIBUTE = "data-si-same";
-
-/**
- * One row of a render: what its template read (as JSON), and whether it stands for the live row.
- * `html` is what the list's template shows for it: its HTML when the row was rendered on its own,
- * else "" (a stand-in, or a row the list's template renders). `made` gives its HTML in every case,
- * made when first asked (a stand-in's is its live row's).
- */
-export interface RowShown {
-  readonly id: string;
-  readonly key: string;
-  readonly same: boolean;
-  readonly html: string;
-  readonly made: () => string;
-}
+import type { RowShown, TrackerContext } from "./context";
+import { isElement, SAME_ATTRIBUTE } from "./dom-patch";
 
 /** `make`, called once, when first asked. */
 function once(make: () => string): () => string {
