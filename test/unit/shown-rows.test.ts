@@ -130,6 +130,14 @@ describe("rows kept in place", () => {
     expect(next.result.list.querySelector(`[${SAME_ATTRIBUTE}]`)).toBeNull();
   });
 
+  it("a row's HTML made later shows the row as its JSON says, whatever changed the row's object since", async () => {
+    const shown = new ShownRows();
+    const first = data({ a: "Ann" });
+    const [row] = await shown.render(first, false);
+    (first.rows[0] as { name: string }).name = "Changed";
+    expect(row?.made()).toContain(">Ann<");
+  });
+
   it("a list that goes live without a live element (no DOM) leaves no row to reuse", async () => {
     const shown = new ShownRows();
     const first = await renderOf(shown, { a: "Ann" });

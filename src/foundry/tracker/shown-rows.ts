@@ -57,13 +57,19 @@ export class ShownRows {
    */
   async render(data: TrackerContext, reuse: boolean): Promise<RowShown[]> {
     const template = await foundry.applications.handlebars.getTemplate(TEMPLATES.row);
-    const shared = JSON.stringify([data.rowPartial, data.rowBodyPartial, data.opened ?? null]);
+    const { rowPartial, rowBodyPartial } = data;
+    const shared = JSON.stringify({ rowPartial, rowBodyPartial, opened: data.opened ?? {} });
     const rows: RowShown[] = [];
     for (const row of data.rows) {
-      const key = shared + JSON.stringify(row);
+      const json = JSON.stringify(row);
+      const key = shared + json;
       const live = this.#live.get(row.id);
-      // The row is the template's context and its root holds the tracker's data, as in the list's loop.
-      const made = once(() => template({ ...row, structuredInitiative: data }));
+      // The row is the template's context and its root holds the tracker's data, as in the list's
+      // loop; both are read back from the JSON, so what the HTML shows is what the key says, even
+      // when it is made later and something changed `row` or `data` since.
+      const made = once(() =>
+        template({ ...(JSON.parse(json) as object), structuredInitiative: JSON.parse(shared) as unknown }),
+      );
       if (!reuse) rows.push({ id: row.id, key, same: false, html: "", made });
       else if (live?.key === key) rows.push({ ...live, same: true, html: "" });
       else rows.push({ id: row.id, key, same: false, html: made(), made });
