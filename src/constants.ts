@@ -85,7 +85,7 @@ export const TEMPLATES = {
   glance: `${MODULE_PATH}/templates/tracker/glance.hbs`,
   /** The combatant list of a structured encounter. */
   tracker: `${MODULE_PATH}/templates/tracker/tracker.hbs`,
-  /** One combatant row of the list, rendered on its own (see the tracker's `#rowsHtml`). */
+  /** One combatant row of the list: a partial of `tracker`, and rendered on its own (`tracker/shown-rows.ts`). */
   row: `${MODULE_PATH}/templates/tracker/row.hbs`,
   /** The turn controls of a structured encounter. */
   footer: `${MODULE_PATH}/templates/tracker/footer.hbs`,

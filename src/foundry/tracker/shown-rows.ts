@@ -26,7 +26,11 @@ function once(make: () => string): () => string {
   return () => (made ??= make());
 }
 
-/** Put `html` in place of the stand-in `element`. */
+/**
+ * Put `html` in place of the stand-in `element`. `html` is the row template's output, every text in
+ * it escaped by Handlebars, parsed as Foundry parses a rendered part (STYLE.md: no `innerHTML` built
+ * from strings that carry unescaped user text).
+ */
 function fill(element: Element, html: string): void {
   const template = element.ownerDocument.createElement("template");
   template.innerHTML = html;
